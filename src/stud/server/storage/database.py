@@ -1,0 +1,167 @@
+"""The connection to SQLite or PostgreSQL, and a single writer thread with group commit.
+
+All writes go through one thread: SQLite allows one writer anyway, and batching
+the writes that arrive together into one transaction (each still atomic on its
+own: a batch that fails is retried write by write) keeps up with a hundred
+tables without blocking the event loop. A write's future resolves only after
+its transaction committed, so the caller knows it is durable.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import queue
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future
+from pathlib import Path
+from typing import Any, TypeVar
+
+from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy.engine import make_url
+from sqlalchemy.pool import NullPool
+
+from stud.server.storage.schema import metadata
+from stud.server.storage.store import Store
+
+T = TypeVar("T")
+Op = Callable[[Connection], Any]
+
+DEFAULT_DATA_DIR = "var"
+
+
+def resolve_url(url: str | None = None, data_dir: str | os.PathLike[str] | None = None) -> str:
+    """The database URL: ``url``, else ``$STUD_DATABASE_URL``, else SQLite in the data dir.
+
+    The data dir is ``data_dir``, else ``$STUD_DATA_DIR``, else ``./var``. A plain
+    ``postgresql://`` URL is pointed at the psycopg 3 driver.
+    """
+    url = url or os.environ.get("STUD_DATABASE_URL") or None
+    if url is None:
+        folder = Path(data_dir or os.environ.get("STUD_DATA_DIR") or DEFAULT_DATA_DIR)
+        folder.mkdir(parents=True, exist_ok=True)
+        return f"sqlite:///{(folder / 'stud.sqlite3').resolve()}"
+    if url.startswith(("postgres://", "postgresql://")):
+        url = "postgresql+psycopg://" + url.split("://", 1)[1]
+    return url
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    # WAL lets readers run beside the writer; NORMAL sync survives a killed process
+    # (the WAL is in the OS cache) and the busy timeout rides out checkpoints.
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=10000")
+    cursor.close()
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url`` with SQLite set up for WAL."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        engine = create_engine(url, poolclass=NullPool, connect_args={"timeout": 10})
+        event.listen(engine, "connect", _sqlite_pragmas)
+        return engine
+    return create_engine(url, pool_size=4, max_overflow=4, pool_pre_ping=True)
+
+
+class Database:
+    """The engine, the store's operations, and the writer thread that runs every write."""
+
+    def __init__(self, url: str, *, batch_limit: int = 256) -> None:
+        self.url = url
+        self.engine = make_engine(url)
+        self.store = Store()
+        self.backend = self.engine.dialect.name
+        self._batch_limit = batch_limit
+        self._queue: queue.SimpleQueue[tuple[Op, Future[Any]] | None] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._closed = False
+
+    # -- life cycle ------------------------------------------------------------------------
+
+    def create_schema(self) -> None:
+        metadata.create_all(self.engine)
+
+    def start(self) -> None:
+        """Create the schema if needed and start the writer thread."""
+        self.create_schema()
+        self.write_sync(self.store.house)
+        self._thread = threading.Thread(target=self._writer, name="stud-db-writer", daemon=True)
+        self._thread.start()
+
+    def close(self) -> None:
+        if self._thread is not None and not self._closed:
+            self._closed = True
+            self._queue.put(None)
+            self._thread.join(timeout=10)
+        self.engine.dispose()
+
+    # -- running operations ----------------------------------------------------------------
+
+    def write_sync(self, op: Callable[[Connection], T]) -> T:
+        """Run ``op`` in its own transaction on the calling thread (startup, tests)."""
+        with self.engine.begin() as conn:
+            return op(conn)
+
+    def read_sync(self, op: Callable[[Connection], T]) -> T:
+        with self.engine.connect() as conn:
+            return op(conn)
+
+    def submit(self, op: Callable[[Connection], T]) -> Future[T]:
+        """Queue a write for the writer thread; the future resolves once it committed."""
+        future: Future[T] = Future()
+        if self._thread is None or self._closed:
+            future.set_exception(RuntimeError("the database writer is not running"))
+            return future
+        self._queue.put((op, future))
+        return future
+
+    async def write(self, op: Callable[[Connection], T]) -> T:
+        """Run a write on the writer thread and wait until it is committed."""
+        return await asyncio.wrap_future(self.submit(op))
+
+    async def read(self, op: Callable[[Connection], T]) -> T:
+        """Run a read on a worker thread so the event loop never waits on the disk."""
+        return await asyncio.to_thread(self.read_sync, op)
+
+    def _writer(self) -> None:
+        while True:
+            item = self._queue.get()
+            if item is None:
+                return
+            batch = [item]
+            while len(batch) < self._batch_limit:
+                try:
+                    more = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    self._run_batch(batch)
+                    return
+                batch.append(more)
+            self._run_batch(batch)
+
+    def _run_batch(self, batch: list[tuple[Op, Future[Any]]]) -> None:
+        live = [(op, fut) for op, fut in batch if fut.set_running_or_notify_cancel()]
+        if not live:
+            return
+        try:
+            with self.engine.begin() as conn:
+                results = [op(conn) for op, _ in live]
+        except Exception:
+            # Something in the batch failed: run each write alone so only it fails.
+            for op, fut in live:
+                try:
+                    with self.engine.begin() as conn:
+                        result = op(conn)
+                except Exception as error:
+                    fut.set_exception(error)
+                else:
+                    fut.set_result(result)
+            return
+        for (_, fut), result in zip(live, results, strict=True):
+            fut.set_result(result)

@@ -1,0 +1,109 @@
+"""The room's tables in SQLAlchemy Core: one schema for SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+)
+
+metadata = MetaData()
+
+# An id column that autoincrements as INTEGER PRIMARY KEY on SQLite and BIGSERIAL on PostgreSQL.
+_BigId = BigInteger().with_variant(Integer(), "sqlite")
+
+accounts = Table(
+    "accounts",
+    metadata,
+    Column("id", _BigId, primary_key=True, autoincrement=True),
+    Column("name", String(64), nullable=False, unique=True),
+    Column("password_hash", String(255), nullable=True),
+    # 'user', 'guest', 'bot' or 'house' (the bank chips are granted from and rake goes to).
+    Column("kind", String(16), nullable=False),
+    Column("created_at", Float, nullable=False),
+)
+
+sessions = Table(
+    "sessions",
+    metadata,
+    # Only a hash of the cookie's token is stored, so a leaked database opens no session.
+    Column("token_hash", String(64), primary_key=True),
+    Column("account_id", ForeignKey("accounts.id"), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("expires_at", Float, nullable=False),
+)
+
+room_tables = Table(
+    "room_tables",
+    metadata,
+    Column("id", _BigId, primary_key=True, autoincrement=True),
+    Column("name", String(64), nullable=False),
+    Column("game", String(8), nullable=False),
+    Column("ante", BigInteger, nullable=False),
+    Column("bring_in", BigInteger, nullable=False),
+    Column("small_bet", BigInteger, nullable=False),
+    Column("big_bet", BigInteger, nullable=False),
+    Column("seats", Integer, nullable=False),
+    Column("bots", Integer, nullable=False),
+    Column("min_buy_in", BigInteger, nullable=False),
+    Column("max_buy_in", BigInteger, nullable=False),
+    Column("created_by", ForeignKey("accounts.id"), nullable=True),
+    Column("created_at", Float, nullable=False),
+    Column("closed", Boolean, nullable=False, default=False),
+)
+
+hands = Table(
+    "hands",
+    metadata,
+    Column("id", _BigId, primary_key=True, autoincrement=True),
+    Column("table_id", ForeignKey("room_tables.id"), nullable=False),
+    Column("number", Integer, nullable=False),
+    Column("game", String(8), nullable=False),
+    # 'running' until the hand's result is stored ('finished') or a restart voids it ('void').
+    Column("status", String(16), nullable=False),
+    Column("started_at", Float, nullable=False),
+    Column("finished_at", Float, nullable=True),
+    Column("pot", BigInteger, nullable=False, default=0),
+    Column("players", Text, nullable=False),  # JSON: [{"seat", "account_id", "name", "stack"}]
+    Column("summary", Text, nullable=True),  # JSON: the result the clients were shown
+    Column("phh", Text, nullable=True),
+    Column("pokerstars", Text, nullable=True),
+)
+Index("hands_by_table", hands.c.table_id, hands.c.id)
+Index("hands_by_status", hands.c.status)
+
+hand_players = Table(
+    "hand_players",
+    metadata,
+    Column("hand_id", ForeignKey("hands.id"), primary_key=True),
+    Column("account_id", ForeignKey("accounts.id"), primary_key=True),
+)
+Index("hand_players_by_account", hand_players.c.account_id, hand_players.c.hand_id)
+
+ledger = Table(
+    "ledger",
+    metadata,
+    Column("id", _BigId, primary_key=True, autoincrement=True),
+    # The entries of one movement share a txn; each txn's amounts sum to zero.
+    Column("txn", String(32), nullable=False),
+    Column("at", Float, nullable=False),
+    Column("account_id", ForeignKey("accounts.id"), nullable=False),
+    # 'cash' (the balance), 'table' (chips in front of the player) or 'pot' (chips in a hand).
+    Column("wallet", String(8), nullable=False),
+    Column("table_id", BigInteger, nullable=True),
+    Column("hand_id", BigInteger, nullable=True),
+    # grant, buy_in, cash_out, commit, pot_won, rake, void_refund
+    Column("kind", String(16), nullable=False),
+    Column("amount", BigInteger, nullable=False),
+)
+Index("ledger_by_wallet", ledger.c.account_id, ledger.c.wallet, ledger.c.table_id)
+Index("ledger_by_hand", ledger.c.hand_id)

@@ -1,0 +1,500 @@
+"""The room's storage: accounts, sessions, tables, hands and the chip ledger.
+
+Every method takes an open connection inside a transaction, so the caller (the
+:class:`~stud.server.storage.database.Database` writer) decides what commits
+together. Chips move only through :meth:`Store.post`, whose entries sum to
+zero: the ledger's total never changes, and every balance is a sum over it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+import uuid
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Connection, and_, func, insert, select, update
+
+from stud.server.storage import schema as s
+
+HOUSE = "house"
+
+
+class LedgerError(ValueError):
+    """A chip movement that would break the books (unbalanced, or more than a wallet holds)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Account:
+    id: int
+    name: str
+    kind: str  # user, guest, bot, house
+
+    def public(self) -> dict[str, Any]:
+        return {"id": self.id, "name": self.name, "kind": self.kind}
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One leg of a chip movement: ``amount`` into (or, negative, out of) one wallet."""
+
+    account_id: int
+    wallet: str
+    amount: int
+    table_id: int | None = None
+    hand_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TableSpec:
+    """A table of the room as stored: its game, stakes, size and how many seats bots may fill."""
+
+    name: str
+    game: str
+    ante: int
+    bring_in: int
+    small_bet: int
+    big_bet: int
+    seats: int
+    bots: int
+    min_buy_in: int
+    max_buy_in: int
+    id: int = 0
+
+    def public(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "game": self.game,
+            "ante": self.ante,
+            "bring_in": self.bring_in,
+            "small_bet": self.small_bet,
+            "big_bet": self.big_bet,
+            "seats": self.seats,
+            "bots": self.bots,
+            "min_buy_in": self.min_buy_in,
+            "max_buy_in": self.max_buy_in,
+        }
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _row_account(row: Any) -> Account:
+    return Account(id=int(row.id), name=str(row.name), kind=str(row.kind))
+
+
+class Store:
+    """Storage operations; stateless apart from the cached house account id."""
+
+    def __init__(self) -> None:
+        self._house_id: int | None = None
+
+    # -- accounts and sessions -------------------------------------------------------------
+
+    def create_account(
+        self, conn: Connection, name: str, kind: str, password_hash: str | None = None
+    ) -> Account:
+        """Insert an account; a taken name raises ValueError (names are unique)."""
+        taken = conn.execute(select(s.accounts.c.id).where(s.accounts.c.name == name)).first()
+        if taken is not None:
+            raise ValueError(f"the name {name!r} is taken")
+        result = conn.execute(
+            insert(s.accounts).values(
+                name=name, kind=kind, password_hash=password_hash, created_at=time.time()
+            )
+        )
+        pk = result.inserted_primary_key
+        assert pk is not None
+        return Account(id=int(pk[0]), name=name, kind=kind)
+
+    def account(self, conn: Connection, account_id: int) -> Account | None:
+        row = conn.execute(select(s.accounts).where(s.accounts.c.id == account_id)).first()
+        return None if row is None else _row_account(row)
+
+    def account_by_name(self, conn: Connection, name: str) -> tuple[Account, str | None] | None:
+        """The account and its password hash, for logging in."""
+        row = conn.execute(select(s.accounts).where(s.accounts.c.name == name)).first()
+        return None if row is None else (_row_account(row), row.password_hash)
+
+    def house(self, conn: Connection) -> int:
+        """The house account's id, created on first use."""
+        if self._house_id is not None:
+            return self._house_id
+        found = self.account_by_name(conn, HOUSE)
+        if found is None:
+            # Not cached: this transaction may yet roll back (Database.start makes it first).
+            return self.create_account(conn, HOUSE, "house").id
+        self._house_id = found[0].id
+        return self._house_id
+
+    def create_session(self, conn: Connection, account_id: int, token: str, ttl: float) -> None:
+        now = time.time()
+        conn.execute(
+            insert(s.sessions).values(
+                token_hash=token_hash(token),
+                account_id=account_id,
+                created_at=now,
+                expires_at=now + ttl,
+            )
+        )
+
+    def session_account(self, conn: Connection, token: str) -> Account | None:
+        row = conn.execute(
+            select(s.accounts)
+            .join(s.sessions, s.sessions.c.account_id == s.accounts.c.id)
+            .where(
+                and_(
+                    s.sessions.c.token_hash == token_hash(token),
+                    s.sessions.c.expires_at > time.time(),
+                )
+            )
+        ).first()
+        return None if row is None else _row_account(row)
+
+    def delete_session(self, conn: Connection, token: str) -> None:
+        conn.execute(s.sessions.delete().where(s.sessions.c.token_hash == token_hash(token)))
+
+    # -- the ledger ------------------------------------------------------------------------
+
+    def post(self, conn: Connection, kind: str, entries: Sequence[Entry]) -> str:
+        """Record one chip movement; its entries must sum to zero. Returns the txn id."""
+        if sum(e.amount for e in entries) != 0:
+            raise LedgerError(f"unbalanced {kind}: {entries!r}")
+        txn = uuid.uuid4().hex
+        now = time.time()
+        rows = [
+            {
+                "txn": txn,
+                "at": now,
+                "account_id": e.account_id,
+                "wallet": e.wallet,
+                "table_id": e.table_id,
+                "hand_id": e.hand_id,
+                "kind": kind,
+                "amount": e.amount,
+            }
+            for e in entries
+            if e.amount != 0
+        ]
+        if rows:
+            conn.execute(insert(s.ledger), rows)
+        return txn
+
+    def wallet(
+        self, conn: Connection, account_id: int, wallet: str = "cash", table_id: int | None = None
+    ) -> int:
+        """The chips in one wallet: the sum of its ledger entries."""
+        query = select(func.coalesce(func.sum(s.ledger.c.amount), 0)).where(
+            and_(s.ledger.c.account_id == account_id, s.ledger.c.wallet == wallet)
+        )
+        if table_id is not None:
+            query = query.where(s.ledger.c.table_id == table_id)
+        return int(conn.execute(query).scalar_one())
+
+    def balance(self, conn: Connection, account_id: int) -> int:
+        return self.wallet(conn, account_id, "cash")
+
+    def ledger_total(self, conn: Connection) -> int:
+        """The sum of every entry: zero in a sound ledger, whatever happened."""
+        return int(conn.execute(select(func.coalesce(func.sum(s.ledger.c.amount), 0))).scalar_one())
+
+    def holdings(self, conn: Connection) -> dict[str, int]:
+        """Chips by wallet kind across the room, for checks: cash, table, pot, house."""
+        house = self.house(conn)
+        rows = conn.execute(
+            select(s.ledger.c.wallet, func.sum(s.ledger.c.amount))
+            .where(s.ledger.c.account_id != house)
+            .group_by(s.ledger.c.wallet)
+        ).all()
+        out = {"cash": 0, "table": 0, "pot": 0, "house": self.wallet(conn, house, "cash")}
+        for wallet, amount in rows:
+            out[str(wallet)] += int(amount)
+        return out
+
+    def grant(self, conn: Connection, account_id: int, amount: int) -> None:
+        """Play money from the house into an account's balance."""
+        house = self.house(conn)
+        self.post(
+            conn,
+            "grant",
+            [Entry(house, "cash", -amount), Entry(account_id, "cash", amount)],
+        )
+
+    def buy_in(self, conn: Connection, account_id: int, table_id: int, amount: int) -> None:
+        """Move chips from the balance to the table; LedgerError if the balance is short."""
+        if amount <= 0:
+            raise LedgerError("a buy-in is a positive amount")
+        if self.balance(conn, account_id) < amount:
+            raise LedgerError("the balance is too small for that buy-in")
+        self.post(
+            conn,
+            "buy_in",
+            [
+                Entry(account_id, "cash", -amount),
+                Entry(account_id, "table", amount, table_id=table_id),
+            ],
+        )
+
+    def cash_out(self, conn: Connection, account_id: int, table_id: int, amount: int) -> None:
+        """Move a stack from the table back to the balance."""
+        held = self.wallet(conn, account_id, "table", table_id)
+        if amount < 0 or amount > held:
+            raise LedgerError(f"cash-out of {amount} but {held} at table {table_id}")
+        self.post(
+            conn,
+            "cash_out",
+            [
+                Entry(account_id, "table", -amount, table_id=table_id),
+                Entry(account_id, "cash", amount),
+            ],
+        )
+
+    def table_stacks(
+        self, conn: Connection, table_id: int | None = None
+    ) -> dict[tuple[int, int], int]:
+        """Chips in front of players: {(table_id, account_id): amount}, non-zero only."""
+        query = select(
+            s.ledger.c.table_id, s.ledger.c.account_id, func.sum(s.ledger.c.amount)
+        ).where(s.ledger.c.wallet == "table")
+        if table_id is not None:
+            query = query.where(s.ledger.c.table_id == table_id)
+        rows = conn.execute(query.group_by(s.ledger.c.table_id, s.ledger.c.account_id)).all()
+        return {(int(t), int(a)): int(v) for t, a, v in rows if int(v) != 0}
+
+    # -- tables ----------------------------------------------------------------------------
+
+    def create_table(self, conn: Connection, spec: TableSpec, created_by: int | None) -> TableSpec:
+        values = spec.public()
+        del values["id"]
+        result = conn.execute(
+            insert(s.room_tables).values(
+                **values, created_by=created_by, created_at=time.time(), closed=False
+            )
+        )
+        pk = result.inserted_primary_key
+        assert pk is not None
+        return TableSpec(**{**values, "id": int(pk[0])})
+
+    def open_tables(self, conn: Connection) -> list[TableSpec]:
+        rows = conn.execute(
+            select(s.room_tables)
+            .where(s.room_tables.c.closed.is_(False))
+            .order_by(s.room_tables.c.id)
+        ).all()
+        fields = TableSpec.__dataclass_fields__
+        return [TableSpec(**{k: row._mapping[k] for k in fields}) for row in rows]
+
+    # -- hands -----------------------------------------------------------------------------
+
+    def start_hand(
+        self,
+        conn: Connection,
+        table_id: int,
+        number: int,
+        game: str,
+        players: Sequence[Mapping[str, Any]],
+    ) -> int:
+        """Record a hand as running before any chip goes in, so a restart can void it."""
+        result = conn.execute(
+            insert(s.hands).values(
+                table_id=table_id,
+                number=number,
+                game=game,
+                status="running",
+                started_at=time.time(),
+                pot=0,
+                players=json.dumps(list(players)),
+            )
+        )
+        pk = result.inserted_primary_key
+        assert pk is not None
+        hand_id = int(pk[0])
+        ids = sorted({int(p["account_id"]) for p in players})
+        if ids:
+            conn.execute(
+                insert(s.hand_players), [{"hand_id": hand_id, "account_id": a} for a in ids]
+            )
+        return hand_id
+
+    def commit_chips(
+        self, conn: Connection, table_id: int, hand_id: int, commits: Mapping[int, int]
+    ) -> None:
+        """Chips go from players' stacks into the hand's pot: {account_id: amount}."""
+        entries: list[Entry] = []
+        for account_id, amount in commits.items():
+            if amount:
+                entries.append(Entry(account_id, "table", -amount, table_id, hand_id))
+                entries.append(Entry(account_id, "pot", amount, table_id, hand_id))
+        if entries:
+            self.post(conn, "commit", entries)
+
+    def pot_contributions(self, conn: Connection, hand_id: int) -> dict[int, int]:
+        rows = conn.execute(
+            select(s.ledger.c.account_id, func.sum(s.ledger.c.amount))
+            .where(and_(s.ledger.c.hand_id == hand_id, s.ledger.c.wallet == "pot"))
+            .group_by(s.ledger.c.account_id)
+        ).all()
+        return {int(a): int(v) for a, v in rows if int(v) != 0}
+
+    def finish_hand(
+        self,
+        conn: Connection,
+        table_id: int,
+        hand_id: int,
+        payouts: Mapping[int, int],
+        rake: int,
+        summary: Mapping[str, Any],
+        phh: str | None,
+        pokerstars: str | None,
+    ) -> None:
+        """Pay the pot out (winners' stacks, rake to the house) and store the hand's record.
+
+        The pot held in the ledger must equal what is paid out, so a result that
+        does not add up is refused rather than minting or losing chips.
+        """
+        contributions = self.pot_contributions(conn, hand_id)
+        pot = sum(contributions.values())
+        if pot != sum(payouts.values()) + rake:
+            raise LedgerError(
+                f"hand {hand_id}: pot {pot} but payouts {dict(payouts)} + rake {rake}"
+            )
+        entries = [Entry(a, "pot", -v, table_id, hand_id) for a, v in contributions.items()]
+        entries += [Entry(a, "table", v, table_id, hand_id) for a, v in payouts.items()]
+        if rake:
+            entries.append(Entry(self.house(conn), "cash", rake, table_id, hand_id))
+        self.post(conn, "pot_won", entries)
+        conn.execute(
+            update(s.hands)
+            .where(s.hands.c.id == hand_id)
+            .values(
+                status="finished",
+                finished_at=time.time(),
+                pot=pot,
+                summary=json.dumps(summary),
+                phh=phh,
+                pokerstars=pokerstars,
+            )
+        )
+
+    def void_hand(self, conn: Connection, hand_id: int) -> dict[int, int]:
+        """Give every chip back to whoever put it in, and mark the hand void."""
+        row = conn.execute(select(s.hands.c.table_id).where(s.hands.c.id == hand_id)).first()
+        if row is None:
+            raise ValueError(f"no hand {hand_id}")
+        table_id = int(row.table_id)
+        contributions = self.pot_contributions(conn, hand_id)
+        entries = [Entry(a, "pot", -v, table_id, hand_id) for a, v in contributions.items()]
+        entries += [Entry(a, "table", v, table_id, hand_id) for a, v in contributions.items()]
+        self.post(conn, "void_refund", entries)
+        conn.execute(
+            update(s.hands)
+            .where(s.hands.c.id == hand_id)
+            .values(status="void", finished_at=time.time())
+        )
+        return contributions
+
+    def recover(self, conn: Connection) -> dict[str, int]:
+        """After a crash or stop: void running hands, then cash every table stack out.
+
+        Tables start empty after a restart, so the chips in front of each player
+        go back to their balance; what went into a voided pot goes back first.
+        """
+        running = conn.execute(select(s.hands.c.id).where(s.hands.c.status == "running")).all()
+        refunded = 0
+        for (hand_id,) in running:
+            refunded += sum(self.void_hand(conn, int(hand_id)).values())
+        cashed = 0
+        for (table_id, account_id), amount in self.table_stacks(conn).items():
+            if amount > 0:
+                self.cash_out(conn, account_id, table_id, amount)
+                cashed += amount
+        return {"voided": len(running), "refunded": refunded, "cashed_out": cashed}
+
+    def hands_for_table(
+        self, conn: Connection, table_id: int, limit: int = 50
+    ) -> list[dict[str, Any]]:
+        rows = conn.execute(
+            select(
+                s.hands.c.id,
+                s.hands.c.table_id,
+                s.hands.c.number,
+                s.hands.c.game,
+                s.hands.c.status,
+                s.hands.c.started_at,
+                s.hands.c.finished_at,
+                s.hands.c.pot,
+            )
+            .where(s.hands.c.table_id == table_id)
+            .order_by(s.hands.c.id.desc())
+            .limit(limit)
+        ).all()
+        return [dict(r._mapping) for r in rows]
+
+    def hands_for_account(
+        self, conn: Connection, account_id: int, limit: int = 50
+    ) -> list[dict[str, Any]]:
+        rows = conn.execute(
+            select(
+                s.hands.c.id,
+                s.hands.c.table_id,
+                s.hands.c.number,
+                s.hands.c.game,
+                s.hands.c.status,
+                s.hands.c.started_at,
+                s.hands.c.finished_at,
+                s.hands.c.pot,
+            )
+            .join(s.hand_players, s.hand_players.c.hand_id == s.hands.c.id)
+            .where(s.hand_players.c.account_id == account_id)
+            .order_by(s.hands.c.id.desc())
+            .limit(limit)
+        ).all()
+        return [dict(r._mapping) for r in rows]
+
+    def hand(self, conn: Connection, hand_id: int) -> dict[str, Any] | None:
+        row = conn.execute(select(s.hands).where(s.hands.c.id == hand_id)).first()
+        if row is None:
+            return None
+        out = dict(row._mapping)
+        out["players"] = json.loads(out["players"])
+        out["summary"] = json.loads(out["summary"]) if out["summary"] else None
+        return out
+
+    def table_stats(
+        self, conn: Connection, table_ids: Iterable[int], since: float
+    ) -> dict[int, dict[str, float]]:
+        """Average pot and hands per hour over finished hands since ``since``, for the lobby."""
+        ids = list(table_ids)
+        if not ids:
+            return {}
+        rows = conn.execute(
+            select(
+                s.hands.c.table_id,
+                func.count(),
+                func.avg(s.hands.c.pot),
+                func.min(s.hands.c.started_at),
+            )
+            .where(
+                and_(
+                    s.hands.c.table_id.in_(ids),
+                    s.hands.c.status == "finished",
+                    s.hands.c.started_at >= since,
+                )
+            )
+            .group_by(s.hands.c.table_id)
+        ).all()
+        now = time.time()
+        out: dict[int, dict[str, float]] = {}
+        for table_id, count, avg_pot, first in rows:
+            hours = max((now - float(first)) / 3600.0, 1 / 60)
+            out[int(table_id)] = {
+                "hands": float(count),
+                "average_pot": float(avg_pot or 0),
+                "hands_per_hour": float(count) / hours,
+            }
+        return out

@@ -1,0 +1,146 @@
+"""Helpers for the server's tests and bench: fresh databases and a real server process.
+
+They live in the package (like ``starlette.testclient``) so the test modules and
+``bench/`` share one way to start a room: a real ``stud serve`` process on a
+loopback port, its database on SQLite or on PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+
+from stud.server.storage.database import resolve_url
+
+TEST_URL_VARIABLE = "STUD_TEST_DATABASE_URL"
+
+
+def postgres_admin_url() -> str | None:
+    """The PostgreSQL URL the tests may create databases through, if one is set."""
+    return os.environ.get(TEST_URL_VARIABLE) or None
+
+
+@contextlib.contextmanager
+def fresh_database(backend: str, folder: Path) -> Iterator[str]:
+    """A new, empty database URL on ``backend`` ('sqlite' or 'postgres'), dropped afterwards."""
+    if backend == "sqlite":
+        yield f"sqlite:///{(folder / 'stud.sqlite3').resolve()}"
+        return
+    admin = postgres_admin_url()
+    if admin is None:
+        raise RuntimeError(f"{TEST_URL_VARIABLE} is not set")
+    admin_url = make_url(resolve_url(admin))
+    name = "stud_t_" + uuid.uuid4().hex[:12]
+    engine = create_engine(admin_url, isolation_level="AUTOCOMMIT")
+    try:
+        with engine.connect() as conn:
+            conn.execute(text(f'CREATE DATABASE "{name}"'))
+        yield admin_url.set(database=name).render_as_string(hide_password=False)
+    finally:
+        with engine.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        engine.dispose()
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class ServerProcess:
+    """A real ``stud serve`` child process on a loopback port; ``kill()`` is kill -9."""
+
+    def __init__(
+        self,
+        database_url: str,
+        data_dir: Path,
+        *,
+        extra_args: tuple[str, ...] = (),
+        env: dict[str, str] | None = None,
+    ) -> None:
+        self.database_url = database_url
+        self.data_dir = data_dir
+        self.extra_args = extra_args
+        self.env = env or {}
+        self.port = free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.log_path = data_dir / f"server-{self.port}.log"
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    def start(self, timeout: float = 60.0) -> ServerProcess:
+        env = {**os.environ, **self.env, "STUD_DATABASE_URL": self.database_url}
+        env.pop("STUD_DATA_DIR", None)
+        cmd = [
+            sys.executable,
+            "-m",
+            "stud",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "--data-dir",
+            str(self.data_dir),
+            *self.extra_args,
+        ]
+        log = self.log_path.open("ab")
+        self.proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT)
+        log.close()
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited with {self.proc.returncode}: {self.log()}")
+            try:
+                if httpx.get(self.base + "/api/health", timeout=1.0).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        self.kill()
+        raise RuntimeError(f"server did not come up: {self.log()}")
+
+    def log(self) -> str:
+        try:
+            return self.log_path.read_text(errors="replace")[-4000:]
+        except OSError:
+            return ""
+
+    def kill(self) -> None:
+        """SIGKILL: the process gets no chance to tidy up, like a crash."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def __enter__(self) -> ServerProcess:
+        return self.start()
+
+    def __exit__(self, *_exc: object) -> None:
+        self.stop()

@@ -1,0 +1,176 @@
+"""Storage on SQLite and PostgreSQL: accounts, sessions, the ledger, hands and recovery."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from stud.server.storage import (
+    Database,
+    Entry,
+    LedgerError,
+    TableSpec,
+    hash_password,
+    verify_password,
+)
+from stud.server.testing import TEST_URL_VARIABLE, fresh_database, postgres_admin_url
+
+
+def backend_param(backend: str) -> str:
+    """Skip the PostgreSQL variant, loudly, when no test server is set (CI always sets one)."""
+    if backend == "postgres" and postgres_admin_url() is None:
+        if os.environ.get("CI"):
+            pytest.fail(f"{TEST_URL_VARIABLE} must be set in CI (.ci/run starts PostgreSQL)")
+        pytest.skip(f"PostgreSQL variant not run: {TEST_URL_VARIABLE} is not set")
+    return backend
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Database]:
+    backend = backend_param(str(request.param))
+    with fresh_database(backend, tmp_path) as url:
+        database = Database(url)
+        database.start()
+        try:
+            yield database
+        finally:
+            database.close()
+
+
+SPEC = TableSpec(
+    name="t", game="stud", ante=1, bring_in=2, small_bet=5, big_bet=10, seats=6, bots=0,
+    min_buy_in=50, max_buy_in=500,
+)  # fmt: skip
+
+
+def test_sqlite_runs_in_wal_mode(tmp_path: Path) -> None:
+    with fresh_database("sqlite", tmp_path) as url:
+        database = Database(url)
+        database.start()
+        from sqlalchemy import text
+
+        mode = database.read_sync(lambda c: c.execute(text("PRAGMA journal_mode")).scalar())
+        database.close()
+    assert mode == "wal"
+
+
+def test_passwords_are_hashed_with_a_kdf() -> None:
+    encoded = hash_password("correct horse")
+    assert encoded.startswith("$argon2id$")
+    assert "correct horse" not in encoded
+    assert verify_password(encoded, "correct horse")
+    assert not verify_password(encoded, "wrong")
+    assert not verify_password("garbage", "wrong")
+
+
+def test_accounts_and_sessions(db: Database) -> None:
+    store = db.store
+    alice = db.write_sync(lambda c: store.create_account(c, "alice", "user", hash_password("pw")))
+    with pytest.raises(ValueError, match="taken"):
+        db.write_sync(lambda c: store.create_account(c, "alice", "user", None))
+    found = db.read_sync(lambda c: store.account_by_name(c, "alice"))
+    assert found is not None and found[0] == alice and found[1] is not None
+    db.write_sync(lambda c: store.create_session(c, alice.id, "tok", 60))
+    assert db.read_sync(lambda c: store.session_account(c, "tok")) == alice
+    assert db.read_sync(lambda c: store.session_account(c, "other")) is None
+    db.write_sync(lambda c: store.create_session(c, alice.id, "old", -1))
+    assert db.read_sync(lambda c: store.session_account(c, "old")) is None
+    db.write_sync(lambda c: store.delete_session(c, "tok"))
+    assert db.read_sync(lambda c: store.session_account(c, "tok")) is None
+
+
+def test_ledger_movements_balance_and_conserve(db: Database) -> None:
+    store = db.store
+    a = db.write_sync(lambda c: store.create_account(c, "a", "user"))
+    b = db.write_sync(lambda c: store.create_account(c, "b", "user"))
+    table = db.write_sync(lambda c: store.create_table(c, SPEC, None))
+    db.write_sync(lambda c: store.grant(c, a.id, 1000))
+    db.write_sync(lambda c: store.grant(c, b.id, 1000))
+    assert db.read_sync(lambda c: store.balance(c, a.id)) == 1000
+    with pytest.raises(LedgerError):
+        db.write_sync(lambda c: store.buy_in(c, a.id, table.id, 1001))
+    db.write_sync(lambda c: store.buy_in(c, a.id, table.id, 300))
+    db.write_sync(lambda c: store.buy_in(c, b.id, table.id, 200))
+    assert db.read_sync(lambda c: store.balance(c, a.id)) == 700
+    hand = db.write_sync(
+        lambda c: store.start_hand(
+            c,
+            table.id,
+            1,
+            "stud",
+            [{"seat": 0, "account_id": a.id}, {"seat": 1, "account_id": b.id}],
+        )
+    )
+    db.write_sync(lambda c: store.commit_chips(c, table.id, hand, {a.id: 1, b.id: 1}))
+    db.write_sync(lambda c: store.commit_chips(c, table.id, hand, {a.id: 20, b.id: 20}))
+    # A result that does not add up is refused and changes nothing.
+    with pytest.raises(LedgerError):
+        db.write_sync(lambda c: store.finish_hand(c, table.id, hand, {a.id: 43}, 0, {}, None, None))
+    db.write_sync(
+        lambda c: store.finish_hand(c, table.id, hand, {a.id: 41}, 1, {"winner": "a"}, "phh", "ps")
+    )
+    stacks = db.read_sync(lambda c: store.table_stacks(c, table.id))
+    assert stacks == {(table.id, a.id): 320, (table.id, b.id): 179}
+    record = db.read_sync(lambda c: store.hand(c, hand))
+    assert record is not None
+    assert record["status"] == "finished" and record["pot"] == 42
+    assert record["phh"] == "phh" and record["pokerstars"] == "ps"
+    assert [h["id"] for h in db.read_sync(lambda c: store.hands_for_account(c, b.id))] == [hand]
+    db.write_sync(lambda c: store.cash_out(c, a.id, table.id, 320))
+    with pytest.raises(LedgerError):
+        db.write_sync(lambda c: store.cash_out(c, b.id, table.id, 180))
+    assert db.read_sync(lambda c: store.balance(c, a.id)) == 1020
+    assert db.read_sync(store.ledger_total) == 0
+    holdings = db.read_sync(store.holdings)
+    assert holdings == {"cash": 1020 + 800, "table": 179, "pot": 0, "house": -1999}
+    # Chips are never minted: an unbalanced movement is refused.
+    with pytest.raises(LedgerError):
+        db.write_sync(lambda c: store.post(c, "grant", [Entry(a.id, "cash", 5)]))
+    assert db.read_sync(store.ledger_total) == 0
+
+
+def test_recover_voids_running_hands_and_returns_every_chip(db: Database) -> None:
+    store = db.store
+    a = db.write_sync(lambda c: store.create_account(c, "a", "user"))
+    b = db.write_sync(lambda c: store.create_account(c, "b", "user"))
+    table = db.write_sync(lambda c: store.create_table(c, SPEC, None))
+    for acc in (a, b):
+        db.write_sync(lambda c, acc=acc: store.grant(c, acc.id, 500))
+        db.write_sync(lambda c, acc=acc: store.buy_in(c, acc.id, table.id, 100))
+    hand = db.write_sync(
+        lambda c: store.start_hand(
+            c, table.id, 1, "razz", [{"account_id": a.id}, {"account_id": b.id}]
+        )
+    )
+    db.write_sync(lambda c: store.commit_chips(c, table.id, hand, {a.id: 7, b.id: 12}))
+    summary = db.write_sync(store.recover)
+    assert summary == {"voided": 1, "refunded": 19, "cashed_out": 200}
+    assert db.read_sync(lambda c: store.balance(c, a.id)) == 500
+    assert db.read_sync(lambda c: store.balance(c, b.id)) == 500
+    assert db.read_sync(lambda c: store.table_stacks(c)) == {}
+    record = db.read_sync(lambda c: store.hand(c, hand))
+    assert record is not None and record["status"] == "void"
+    assert db.read_sync(store.ledger_total) == 0
+    # Recovering again finds nothing to do.
+    assert db.write_sync(store.recover) == {"voided": 0, "refunded": 0, "cashed_out": 0}
+
+
+def test_writer_thread_group_commits_and_isolates_failures(db: Database) -> None:
+    store = db.store
+
+    async def run() -> list[object]:
+        a = await db.write(lambda c: store.create_account(c, "a", "user"))
+        grants = [db.write(lambda c: store.grant(c, a.id, 1)) for _ in range(200)]
+        bad = db.write(lambda c: store.buy_in(c, a.id, 1, 10**9))
+        results = await asyncio.gather(*grants, bad, return_exceptions=True)
+        results.append(await db.read(lambda c: store.balance(c, a.id)))
+        return results
+
+    results = asyncio.run(run())
+    assert all(r is None for r in results[:200])
+    assert isinstance(results[200], LedgerError)
+    assert results[201] == 200
