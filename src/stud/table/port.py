@@ -1,0 +1,82 @@
+"""What the table needs from one hand: the narrow face of ``stud.game.Hand`` it uses.
+
+The table runs hands through this protocol only, so the one module that knows
+the engine's own types is :mod:`stud.table.engine`. Players in a hand are
+numbered 0..n-1 from the dealer's left; the table maps them to its seats.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+
+@dataclass(frozen=True, slots=True)
+class Legal:
+    """One legal action with its exact amount, as a client may send it back."""
+
+    action: str  # fold, check, call, bring_in, complete, bet, raise
+    amount: int = 0
+
+    def public(self) -> dict[str, Any]:
+        return {"action": self.action, "amount": self.amount}
+
+
+@dataclass(slots=True)
+class HandEvent:
+    """Something that happened in a hand: ``data`` for everyone, ``private`` per player index.
+
+    A player's private part (their own down cards) is merged into the event for
+    that player's eyes alone; nobody else ever sees it.
+    """
+
+    kind: str
+    data: dict[str, Any]
+    private: dict[int, dict[str, Any]] = field(default_factory=dict)
+
+
+class HandPort(Protocol):
+    """One hand in progress, as the table drives it."""
+
+    @property
+    def actor(self) -> int | None:
+        """The player index to act, or None when the hand is over."""
+
+    @property
+    def over(self) -> bool: ...
+
+    def legal(self) -> list[Legal]:
+        """The actor's legal actions with exact amounts."""
+
+    def act(self, player: int, action: str, amount: int) -> list[HandEvent]:
+        """Apply one action; ValueError when it is not legal (the hand is unchanged)."""
+
+    def committed(self) -> list[int]:
+        """Chips each player has put into the pot so far (antes, bets, calls)."""
+
+    def payouts(self) -> list[int]:
+        """When over: chips each player takes from the pot (uncalled bets included)."""
+
+    def view(self, player: int | None) -> dict[str, Any]:
+        """The hand as ``player`` (None: a spectator) may see it: no foreign down card."""
+
+    def summary(self) -> dict[str, Any]:
+        """When over: the public result (who showed what, who won which pot)."""
+
+    def histories(self, hand_id: int, table_name: str, names: list[str]) -> tuple[str, str]:
+        """When over: the hand's PHH and PokerStars text."""
+
+
+class HandFactory(Protocol):
+    """Starts a hand: game and stakes, starting stacks from the dealer's left, a seed."""
+
+    def __call__(
+        self,
+        game: str,
+        ante: int,
+        bring_in: int,
+        small_bet: int,
+        big_bet: int,
+        stacks: list[int],
+        seed: int | None,
+    ) -> tuple[HandPort, list[HandEvent]]: ...

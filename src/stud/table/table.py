@@ -1,0 +1,545 @@
+"""Hands in sequence at one table: seats, stacks, the button, the clock.
+
+Pure: no I/O and no clock of its own; every call that can depend on time takes
+``now`` (seconds). Each call returns what happened as an ordered list of
+:class:`Event` (for the players, with private parts per seat) and
+:class:`Effect` (for the server to store: a hand started, chips went in, a hand
+finished, a stack left the table). The server applies the effects durably
+before it shows the events.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from stud.table.port import HandEvent, HandFactory, HandPort, Legal
+
+AUTO_ACTION_ORDER = ("check", "fold")
+
+
+class TableError(ValueError):
+    """A request the table refuses; ``code`` is the protocol's error code."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass(frozen=True, slots=True)
+class TableSettings:
+    """Game, stakes, size and clock of one table."""
+
+    name: str
+    game: str
+    ante: int
+    bring_in: int
+    small_bet: int
+    big_bet: int
+    seats: int = 6
+    min_buy_in: int = 0
+    max_buy_in: int = 0
+    bots: int = 0
+    """Bots top the table up to this many players, and leave as people take the seats."""
+    turn_seconds: float = 20.0
+    time_bank: float = 30.0
+    bank_refill: float = 2.0
+    timeouts_to_sit_out: int = 2
+    pause_between_hands: float = 2.0
+
+    def __post_init__(self) -> None:
+        if not 2 <= self.seats <= 8:
+            raise ValueError("a stud table has 2 to 8 seats")
+        if self.game not in ("stud", "stud8", "razz"):
+            raise ValueError(f"unknown game {self.game!r}")
+        if not (self.ante >= 0 and 0 < self.bring_in <= self.small_bet <= self.big_bet):
+            raise ValueError("stakes must satisfy 0 <= ante, 0 < bring-in <= small bet <= big bet")
+
+    def public(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "game": self.game,
+            "ante": self.ante,
+            "bring_in": self.bring_in,
+            "small_bet": self.small_bet,
+            "big_bet": self.big_bet,
+            "seats": self.seats,
+            "min_buy_in": self.min_buy_in,
+            "max_buy_in": self.max_buy_in,
+            "turn_seconds": self.turn_seconds,
+            "time_bank": self.time_bank,
+        }
+
+
+@dataclass(slots=True)
+class Player:
+    """Someone in a seat: an account id, a name and the chips in front of them."""
+
+    id: int
+    name: str
+    stack: int
+    bot: bool
+    bank: float
+    sitting_out: bool = False
+    leaving: bool = False
+    timeouts: int = 0
+    index: int | None = None  # position in the hand in progress
+    start_stack: int = 0
+
+    def public(self, seat: int) -> dict[str, Any]:
+        return {
+            "seat": seat,
+            "id": self.id,
+            "name": self.name,
+            "stack": self.stack,
+            "bot": self.bot,
+            "sitting_out": self.sitting_out,
+            "leaving": self.leaving,
+            "in_hand": self.index is not None,
+            "time_bank": round(self.bank, 3),
+        }
+
+
+@dataclass(slots=True)
+class Event:
+    """A table event: ``data`` for everyone, ``private[seat]`` merged in for that seat only."""
+
+    kind: str
+    data: dict[str, Any]
+    private: dict[int, dict[str, Any]] = field(default_factory=dict)
+
+    def for_seat(self, seat: int | None) -> dict[str, Any]:
+        """The event as the player in ``seat`` (None: a spectator) sees it."""
+        out = {"kind": self.kind, **self.data}
+        if seat is not None and seat in self.private:
+            out.update(self.private[seat])
+        return out
+
+
+@dataclass(slots=True)
+class Effect:
+    """Something the server must store: hand_started, commit, hand_finished or cash_out."""
+
+    kind: str
+    data: dict[str, Any]
+
+
+Out = Event | Effect
+
+
+class Table:
+    """One table's seats and its hands, run back to back."""
+
+    def __init__(
+        self, settings: TableSettings, start_hand: HandFactory, *, seed: int | None = None
+    ):
+        self.settings = settings
+        self._start_hand = start_hand
+        self._seed = seed
+        self.seats: list[Player | None] = [None] * settings.seats
+        self.button = -1
+        self.hand: HandPort | None = None
+        self.hand_number = 0
+        self.hand_seats: list[int] = []  # table seat of each player index in the hand
+        self.turn_id = 0
+        self.turn_started = 0.0
+        self.next_hand_at: float | None = None
+        self._committed: list[int] = []
+        self._out: list[Out] = []
+
+    # -- queries ---------------------------------------------------------------------------
+
+    def seat_of(self, player_id: int) -> int | None:
+        for seat, player in enumerate(self.seats):
+            if player is not None and player.id == player_id:
+                return seat
+        return None
+
+    def players(self) -> list[tuple[int, Player]]:
+        return [(s, p) for s, p in enumerate(self.seats) if p is not None]
+
+    @property
+    def in_hand(self) -> bool:
+        return self.hand is not None
+
+    @property
+    def actor_seat(self) -> int | None:
+        if self.hand is None or self.hand.actor is None:
+            return None
+        return self.hand_seats[self.hand.actor]
+
+    def turn_deadline(self) -> float | None:
+        """When the player to act runs out of clock and time bank."""
+        seat = self.actor_seat
+        if seat is None:
+            return None
+        player = self.seats[seat]
+        assert player is not None
+        return self.turn_started + self.settings.turn_seconds + max(player.bank, 0.0)
+
+    def wakeup(self) -> float | None:
+        """The next time :meth:`tick` has something to do (a clock runs out, a hand is due)."""
+        if self.hand is not None:
+            return self.turn_deadline()
+        return self.next_hand_at
+
+    def bots_wanted(self) -> int:
+        """How many bots the table asks for now (between hands, to reach ``settings.bots``)."""
+        if self.hand is not None:
+            return 0
+        seated = len(self.players())
+        free = self.settings.seats - seated
+        return max(0, min(self.settings.bots - seated, free))
+
+    def legal(self) -> list[Legal]:
+        return [] if self.hand is None or self.hand.actor is None else self.hand.legal()
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """The whole table as the player in ``seat`` (None: a spectator) may see it."""
+        index: int | None = None
+        if seat is not None and self.hand is not None:
+            player = self.seats[seat]
+            index = player.index if player is not None else None
+        actor = self.actor_seat
+        turn = None
+        if actor is not None:
+            player = self.seats[actor]
+            assert player is not None
+            turn = {
+                "seat": actor,
+                "turn": self.turn_id,
+                "started": self.turn_started,
+                "clock_ends": self.turn_started + self.settings.turn_seconds,
+                "deadline": self.turn_deadline(),
+            }
+        return {
+            "settings": self.settings.public(),
+            "hand_number": self.hand_number,
+            "button": self.button if self.button >= 0 else None,
+            "seats": [None if p is None else p.public(s) for s, p in enumerate(self.seats)],
+            "you": seat,
+            "hand": None if self.hand is None else self.hand.view(index),
+            "hand_seats": list(self.hand_seats) if self.hand is not None else [],
+            "turn": turn,
+            "legal": [a.public() for a in self.legal()]
+            if actor is not None and actor == seat
+            else [],
+            "next_hand_at": self.next_hand_at,
+        }
+
+    # -- seating ---------------------------------------------------------------------------
+
+    def sit(
+        self,
+        player_id: int,
+        name: str,
+        stack: int,
+        now: float,
+        *,
+        seat: int | None = None,
+        bot: bool = False,
+    ) -> list[Out]:
+        """Seat a player with ``stack`` chips (already bought in); dealt in from the next hand."""
+        self.check_sit(player_id, stack, seat)
+        if seat is None:
+            seat = next(s for s, p in enumerate(self.seats) if p is None)
+        self.seats[seat] = Player(
+            id=player_id, name=name, stack=stack, bot=bot, bank=self.settings.time_bank
+        )
+        self._emit(Event("seated", {"seat": seat, "player": self.seats[seat].public(seat)}))  # type: ignore[union-attr]
+        self._schedule(now)
+        return self._drain()
+
+    def check_sit(self, player_id: int, stack: int, seat: int | None) -> None:
+        """Raise TableError if :meth:`sit` would refuse (checked before the buy-in is taken)."""
+        if self.seat_of(player_id) is not None:
+            raise TableError("already_seated", "you are already seated at this table")
+        if seat is not None:
+            if not 0 <= seat < self.settings.seats:
+                raise TableError("bad_seat", f"seat {seat} is not in 0..{self.settings.seats - 1}")
+            if self.seats[seat] is not None:
+                raise TableError("seat_taken", f"seat {seat} is taken")
+        elif all(p is not None for p in self.seats):
+            raise TableError("table_full", "the table is full")
+        low, high = self.settings.min_buy_in, self.settings.max_buy_in
+        if stack <= 0 or (low and stack < low) or (high and stack > high):
+            raise TableError("bad_buy_in", f"the buy-in must be between {low} and {high}")
+
+    def leave(self, player_id: int, now: float) -> list[Out]:
+        """Leave the table: at once between hands, else folded now and gone after the hand."""
+        seat = self._seat(player_id)
+        player = self.seats[seat]
+        assert player is not None
+        if player.index is not None and self.hand is not None:
+            player.leaving = True
+            self._emit(Event("leaving", {"seat": seat}))
+            self._auto_act(now)
+        else:
+            self._remove(seat)
+        return self._drain()
+
+    def sit_out(self, player_id: int, now: float) -> list[Out]:
+        """Sit out from the next hand; in the hand in progress the player's turns are passed."""
+        seat = self._seat(player_id)
+        player = self.seats[seat]
+        assert player is not None
+        if not player.sitting_out:
+            player.sitting_out = True
+            self._emit(Event("sat_out", {"seat": seat}))
+            self._auto_act(now)
+        return self._drain()
+
+    def sit_in(self, player_id: int, now: float) -> list[Out]:
+        seat = self._seat(player_id)
+        player = self.seats[seat]
+        assert player is not None
+        if player.sitting_out:
+            player.sitting_out = False
+            player.timeouts = 0
+            self._emit(Event("sat_in", {"seat": seat}))
+            self._schedule(now)
+        return self._drain()
+
+    # -- play ------------------------------------------------------------------------------
+
+    def act(self, player_id: int, action: str, amount: int, turn: int, now: float) -> list[Out]:
+        """A player's action: refused unless it is their turn, ``turn`` is current and it is legal.
+
+        ``turn`` is the id the player was shown with their turn, so a replayed or
+        delayed message from an earlier turn is refused rather than applied now.
+        """
+        seat = self._seat(player_id)
+        if self.hand is None or self.actor_seat != seat:
+            raise TableError("not_your_turn", "it is not your turn")
+        if turn != self.turn_id:
+            raise TableError(
+                "stale_turn", f"turn {turn} is over; the current turn is {self.turn_id}"
+            )
+        if Legal(action, amount) not in self.hand.legal():
+            legal = ", ".join(f"{a.action} {a.amount}" for a in self.hand.legal())
+            raise TableError("illegal_action", f"{action} {amount} is not legal now ({legal})")
+        player = self.seats[seat]
+        assert player is not None
+        overage = now - self.turn_started - self.settings.turn_seconds
+        if overage > 0:
+            player.bank = max(0.0, player.bank - overage)
+        player.timeouts = 0
+        self._apply(seat, action, amount, now)
+        return self._drain()
+
+    def tick(self, now: float) -> list[Out]:
+        """Let time pass: run out a clock, or deal the next hand when it is due."""
+        if self.hand is not None:
+            deadline = self.turn_deadline()
+            seat = self.actor_seat
+            if deadline is not None and seat is not None and now >= deadline:
+                self._time_out(seat, now)
+        elif self.next_hand_at is not None and now >= self.next_hand_at:
+            self.next_hand_at = None
+            self._deal(now)
+        return self._drain()
+
+    # -- internals -------------------------------------------------------------------------
+
+    def _seat(self, player_id: int) -> int:
+        seat = self.seat_of(player_id)
+        if seat is None:
+            raise TableError("not_seated", "you are not seated at this table")
+        return seat
+
+    def _emit(self, item: Out) -> None:
+        self._out.append(item)
+
+    def _drain(self) -> list[Out]:
+        out, self._out = self._out, []
+        return out
+
+    def _eligible(self) -> list[int]:
+        return [
+            s
+            for s, p in enumerate(self.seats)
+            if p is not None and not p.sitting_out and not p.leaving and p.stack > 0
+        ]
+
+    def _schedule(self, now: float) -> None:
+        if self.hand is None and self.next_hand_at is None and len(self._eligible()) >= 2:
+            self.next_hand_at = now + self.settings.pause_between_hands
+
+    def _remove(self, seat: int) -> None:
+        player = self.seats[seat]
+        assert player is not None
+        self.seats[seat] = None
+        if player.stack > 0:
+            self._emit(Effect("cash_out", {"account_id": player.id, "amount": player.stack}))
+        self._emit(Event("left", {"seat": seat, "name": player.name, "stack": player.stack}))
+
+    def _deal(self, now: float) -> None:
+        eligible = self._eligible()
+        # Bots beyond the table's target leave between hands as people take seats.
+        surplus = len(self.players()) - self.settings.bots
+        for seat, player in reversed(self.players()):
+            if surplus <= 0 or len(eligible) <= 2:
+                break
+            if player.bot:
+                self._remove(seat)
+                if seat in eligible:
+                    eligible.remove(seat)
+                surplus -= 1
+        if len(eligible) < 2:
+            return
+        n = self.settings.seats
+        self.button = next(
+            s for s in ((self.button + k) % n for k in range(1, n + 1)) if s in eligible
+        )
+        order = [(self.button + k) % n for k in range(1, n + 1)]
+        self.hand_seats = [s for s in order if s in eligible]
+        self.hand_number += 1
+        stacks: list[int] = []
+        for index, seat in enumerate(self.hand_seats):
+            dealt = self.seats[seat]
+            assert dealt is not None
+            dealt.index = index
+            dealt.start_stack = dealt.stack
+            stacks.append(dealt.stack)
+        seed = None if self._seed is None else self._seed * 1_000_003 + self.hand_number
+        s = self.settings
+        hand, events = self._start_hand(
+            s.game, s.ante, s.bring_in, s.small_bet, s.big_bet, stacks, seed
+        )
+        self.hand = hand
+        self._committed = [0] * len(stacks)
+        players = [self._hand_player(seat) for seat in self.hand_seats]
+        self._emit(Effect("hand_started", {"number": self.hand_number, "players": players}))
+        self._emit(
+            Event(
+                "hand_started",
+                {"number": self.hand_number, "button": self.button, "players": players},
+            )
+        )
+        self._after(events, now)
+
+    def _hand_player(self, seat: int) -> dict[str, Any]:
+        player = self.seats[seat]
+        assert player is not None
+        return {"seat": seat, "account_id": player.id, "name": player.name, "stack": player.stack}
+
+    def _apply(self, seat: int, action: str, amount: int, now: float) -> None:
+        assert self.hand is not None
+        player = self.seats[seat]
+        assert player is not None and player.index is not None
+        events = self.hand.act(player.index, action, amount)
+        self._after(events, now)
+
+    def _after(self, events: list[HandEvent], now: float) -> None:
+        """Publish a step's events, record chips put in, then finish or pass the turn."""
+        assert self.hand is not None
+        for event in events:
+            private = {self.hand_seats[i]: part for i, part in event.private.items()}
+            self._emit(Event(event.kind, dict(event.data), private))
+        committed = self.hand.committed()
+        commits: dict[int, int] = {}
+        for index, total in enumerate(committed):
+            delta = total - self._committed[index]
+            if delta:
+                owner = self.seats[self.hand_seats[index]]
+                assert owner is not None
+                commits[owner.id] = commits.get(owner.id, 0) + delta
+                owner.stack = owner.start_stack - total
+        self._committed = list(committed)
+        if commits:
+            self._emit(Effect("commit", {"commits": commits}))
+        if self.hand.over:
+            self._finish(now)
+            return
+        self.turn_id += 1
+        self.turn_started = now
+        seat = self.actor_seat
+        assert seat is not None
+        player = self.seats[seat]
+        assert player is not None
+        deadline = self.turn_deadline()
+        legal = [a.public() for a in self.hand.legal()]
+        self._emit(
+            Event(
+                "turn",
+                {
+                    "seat": seat,
+                    "turn": self.turn_id,
+                    "clock_ends": now + self.settings.turn_seconds,
+                    "deadline": deadline,
+                },
+                {seat: {"legal": legal}},
+            )
+        )
+        self._auto_act(now)
+
+    def _auto_act(self, now: float) -> None:
+        """Pass the turn at once for a player who is leaving or sitting out."""
+        seat = self.actor_seat
+        if seat is None:
+            return
+        player = self.seats[seat]
+        assert player is not None
+        if player.leaving or player.sitting_out:
+            self._apply(seat, self._default_action(), 0, now)
+
+    def _default_action(self) -> str:
+        actions = {a.action for a in self.legal()}
+        return "check" if "check" in actions else "fold"
+
+    def _time_out(self, seat: int, now: float) -> None:
+        player = self.seats[seat]
+        assert player is not None
+        action = self._default_action()
+        player.bank = 0.0
+        player.timeouts += 1
+        self._emit(Event("timeout", {"seat": seat, "action": action}))
+        if player.timeouts >= self.settings.timeouts_to_sit_out and not player.sitting_out:
+            player.sitting_out = True
+            self._emit(Event("sat_out", {"seat": seat, "reason": "timeouts"}))
+        self._apply(seat, action, 0, now)
+
+    def _finish(self, now: float) -> None:
+        assert self.hand is not None
+        hand = self.hand
+        payouts = hand.payouts()
+        by_account: dict[int, int] = {}
+        names: list[str] = []
+        stacks: dict[int, int] = {}
+        for index, seat in enumerate(self.hand_seats):
+            player = self.seats[seat]
+            assert player is not None
+            player.stack = player.start_stack - self._committed[index] + payouts[index]
+            if payouts[index]:
+                by_account[player.id] = by_account.get(player.id, 0) + payouts[index]
+            names.append(player.name)
+            stacks[seat] = player.stack
+        summary = hand.summary()
+        self._emit(
+            Effect(
+                "hand_finished",
+                {
+                    "number": self.hand_number,
+                    "payouts": by_account,
+                    "rake": 0,
+                    "summary": summary,
+                    "hand": hand,
+                    "names": names,
+                    "table_name": self.settings.name,
+                },
+            )
+        )
+        self._emit(
+            Event(
+                "hand_finished",
+                {"number": self.hand_number, "summary": summary, "stacks": stacks},
+            )
+        )
+        self.hand = None
+        self.hand_seats = []
+        for seat, player in self.players():
+            player.index = None
+            player.bank = min(self.settings.time_bank, player.bank + self.settings.bank_refill)
+            if player.leaving or player.stack <= 0:
+                self._remove(seat)
+        self._schedule(now)
