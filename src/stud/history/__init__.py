@@ -1,0 +1,41 @@
+"""Hand histories: the neutral record, PHH and PokerStars text, and replay through the engine."""
+
+from stud.history.errors import HistoryError
+from stud.history.model import (
+    Action,
+    Collect,
+    FinishEvent,
+    Game,
+    HandRecord,
+    Kind,
+    Muck,
+    NoLow,
+    NoShow,
+    Seat,
+    Show,
+    Slot,
+    Stakes,
+    Tournament,
+)
+from stud.history.pokerstars_read import ReadResult, read_pokerstars, read_pokerstars_file
+
+__all__ = [
+    "Action",
+    "Collect",
+    "FinishEvent",
+    "Game",
+    "HandRecord",
+    "HistoryError",
+    "Kind",
+    "Muck",
+    "NoLow",
+    "NoShow",
+    "ReadResult",
+    "Seat",
+    "Show",
+    "Slot",
+    "Stakes",
+    "Tournament",
+    "read_pokerstars",
+    "read_pokerstars_file",
+]

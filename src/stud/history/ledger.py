@@ -1,0 +1,132 @@
+"""Chips in front of each seat while a record's actions are read or written.
+
+Readers use it to turn what a format says (PHH's ``cc`` and ``cbr 40``,
+PokerStars' ``raises $0.02 to $0.04``) into actions with both the chips moved
+and the street total; writers use it to print an action the way the format
+wants it. It keeps the money straight and nothing more: whether an action was
+legal is the engine's question, asked by :mod:`stud.history.replay`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from stud.history.model import WAGERS, Action, Kind, Stakes
+
+
+class Ledger:
+    """Stacks behind, chips in this street and in the hand, folds, and full bets this street."""
+
+    def __init__(self, stakes: Stakes, stacks: Sequence[int]) -> None:
+        self.stakes = stakes
+        self.behind = list(stacks)
+        self.street = 3
+        self.street_in = [0] * len(stacks)
+        self.total_in = [0] * len(stacks)
+        self.folded = [False] * len(stacks)
+        self.wagers = 0
+
+    @property
+    def max_bet(self) -> int:
+        return max(self.street_in)
+
+    def to_call(self, seat: int) -> int:
+        return min(self.max_bet - self.street_in[seat], self.behind[seat])
+
+    def live(self) -> list[int]:
+        """Seats that have not folded."""
+        return [i for i, folded in enumerate(self.folded) if not folded]
+
+    def start_street(self, street: int) -> None:
+        self.street = street
+        self.street_in = [0] * len(self.street_in)
+        self.wagers = 0
+
+    def _put(self, seat: int, amount: int, what: str) -> bool:
+        if amount < 0:
+            raise ValueError(f"{what}: a negative amount ({amount})")
+        if amount > self.behind[seat]:
+            raise ValueError(f"{what} of {amount} with only {self.behind[seat]} behind")
+        self.behind[seat] -= amount
+        self.street_in[seat] += amount
+        self.total_in[seat] += amount
+        return self.behind[seat] == 0
+
+    def post_ante(self, seat: int, amount: int) -> bool:
+        """Post an ante; antes are dead money, not part of the third-street bet. True if all-in."""
+        all_in = self._put(seat, amount, "ante")
+        self.street_in[seat] -= amount
+        return all_in
+
+    def bring_in(self, seat: int, amount: int | None = None) -> Action:
+        if amount is None:
+            if self.stakes.bring_in is None:
+                raise ValueError("a bring-in without a bring-in amount in the stakes")
+            amount = min(self.stakes.bring_in, self.behind[seat])
+        all_in = self._put(seat, amount, "bring-in")
+        return Action(self.street, seat, Kind.BRING_IN, amount, self.street_in[seat], all_in)
+
+    def wager_kind(self) -> Kind:
+        """A wager now: on 3rd street a completion until a full bet is in, else a bet or a raise."""
+        if self.street == 3 and self.max_bet < self.stakes.small_bet:
+            return Kind.COMPLETE
+        return Kind.BET if self.max_bet == 0 else Kind.RAISE
+
+    def wager_to(self, seat: int, to: int) -> Action:
+        """Complete, bet or raise so that ``seat`` has ``to`` in on this street."""
+        if to <= self.max_bet:
+            raise ValueError(f"a bet or raise to {to} does not go above the {self.max_bet} in")
+        kind = self.wager_kind()
+        amount = to - self.street_in[seat]
+        all_in = self._put(seat, amount, kind.value)
+        self.wagers += 1
+        return Action(self.street, seat, kind, amount, to, all_in)
+
+    def call(self, seat: int, amount: int | None = None) -> Action:
+        """Call ``amount`` (or whatever the call is); nothing to call is a check."""
+        owed = self.to_call(seat)
+        if amount is None:
+            amount = owed
+        if amount == 0 and owed == 0:
+            return Action(self.street, seat, Kind.CHECK, 0, self.street_in[seat])
+        if self.street_in[seat] + amount > self.max_bet:
+            raise ValueError(f"a call of {amount} is more than the {owed} owed")
+        all_in = self._put(seat, amount, "call")
+        return Action(self.street, seat, Kind.CALL, amount, self.street_in[seat], all_in)
+
+    def check(self, seat: int) -> Action:
+        return Action(self.street, seat, Kind.CHECK, 0, self.street_in[seat])
+
+    def fold(self, seat: int) -> Action:
+        self.folded[seat] = True
+        return Action(self.street, seat, Kind.FOLD, 0, self.street_in[seat])
+
+    def give_back(self, seat: int, amount: int) -> Action:
+        """Return ``amount`` of ``seat``'s bet to it (an uncalled bet)."""
+        if not 0 < amount <= self.street_in[seat]:
+            raise ValueError(f"cannot return {amount} of a {self.street_in[seat]} bet")
+        self.behind[seat] += amount
+        self.street_in[seat] -= amount
+        self.total_in[seat] -= amount
+        return Action(self.street, seat, Kind.RETURN, amount, self.street_in[seat])
+
+    def uncalled(self) -> tuple[int, int] | None:
+        """The seat whose bet nobody matched and the unmatched part, if any (R17)."""
+        order = sorted(range(len(self.street_in)), key=lambda i: -self.street_in[i])
+        top, second = order[0], (self.street_in[order[1]] if len(order) > 1 else 0)
+        excess = self.street_in[top] - second
+        return (top, excess) if excess > 0 else None
+
+    def apply(self, action: Action) -> None:
+        """Follow an action already in a record (writers); trusts its amounts."""
+        if action.street != self.street:
+            self.start_street(action.street)
+        if action.kind is Kind.RETURN:
+            self.give_back(action.seat, action.amount)
+            return
+        if action.kind is Kind.FOLD:
+            self.folded[action.seat] = True
+            return
+        self._put(action.seat, action.amount, action.kind.value)
+        if action.kind in WAGERS:
+            self.wagers += 1
