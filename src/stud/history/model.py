@@ -3,8 +3,8 @@
 A :class:`HandRecord` says what happened at the table, independent of any
 file format: the game and stakes, the seats, the cards each seat was dealt
 (``None`` where the record does not know the card), the ordered actions with
-their amounts, the showdown, what each seat collected, the rake and the
-finishing stacks. Amounts are ints in the smallest unit (cents for a cash
+their amounts, who showed or mucked, what each seat collected from which pot,
+the rake and the finishing stacks. Amounts are ints in the smallest unit (cents for a cash
 game in dollars, chips in a tournament); ``decimals`` says how to print them.
 Seats are indexed 0..n-1 in table order starting from seat 1 (PHH's ``p1``).
 
@@ -118,14 +118,7 @@ class Show:
 
 @dataclass(frozen=True, slots=True)
 class Muck:
-    """A seat at the showdown mucks its hand."""
-
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class NoShow:
-    """A seat that won without a showdown declines to show."""
+    """A seat does not show: it mucks at the showdown, or wins uncontested and keeps its cards."""
 
     seat: int
 
@@ -137,16 +130,6 @@ class Collect:
     seat: int
     amount: int
     pot: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class NoLow:
-    """Stud Hi/Lo: no low hand qualified for pot ``pot``, so the high hand took all of it."""
-
-    pot: int = 0
-
-
-FinishEvent: TypeAlias = Show | Muck | NoShow | Collect | NoLow
 
 
 @dataclass(frozen=True)
@@ -161,7 +144,9 @@ class HandRecord:
     community: tuple[Slot, ...] = ()
     burn_cards: bool = False
     burns: tuple[Slot, ...] = ()
-    finish: tuple[FinishEvent, ...] = ()
+    shows: tuple[Show | Muck, ...] = ()
+    collects: tuple[Collect, ...] = ()
+    no_low: tuple[int, ...] = ()
     pots: tuple[int, ...] = ()
     rake: int = 0
     collected: tuple[int, ...] | None = None
@@ -227,12 +212,21 @@ class HandRecord:
         return {a.seat: a.street for a in self.actions if a.kind is Kind.FOLD}
 
     def shown(self) -> dict[int, Show]:
-        return {e.seat: e for e in self.finish if isinstance(e, Show)}
+        return {e.seat: e for e in self.shows if isinstance(e, Show)}
+
+    def live_at_end(self) -> list[int]:
+        """Seats that never folded."""
+        folded = self.folded_on()
+        return [i for i in range(len(self.seats)) if i not in folded]
+
+    @property
+    def showdown(self) -> bool:
+        """Whether two or more seats were left at the end, so cards were shown down."""
+        return len(self.live_at_end()) >= 2
 
     def collected_by_seat(self) -> list[int]:
         """What each seat collected, from the ``Collect`` events."""
         totals = [0] * len(self.seats)
-        for event in self.finish:
-            if isinstance(event, Collect):
-                totals[event.seat] += event.amount
+        for event in self.collects:
+            totals[event.seat] += event.amount
         return totals

@@ -23,13 +23,10 @@ from stud.history.ledger import Ledger
 from stud.history.model import (
     Action,
     Collect,
-    FinishEvent,
     Game,
     HandRecord,
     Kind,
     Muck,
-    NoLow,
-    NoShow,
     Seat,
     Show,
     Slot,
@@ -321,7 +318,9 @@ class _HandReader:
         self.hero: int | None = None
         self.community: list[Slot] = []
         self.actions: list[Action] = []
-        self.finish: list[FinishEvent] = []
+        self.shows: list[Show | Muck] = []
+        self.collects: list[Collect] = []
+        self.no_low: list[int] = []
         self.antes: list[int] = []
         self.bring_in: int | None = None
         self.showdown = False
@@ -373,7 +372,7 @@ class _HandReader:
             elif _is_noise(text):
                 continue
             elif not self.read_finish_line(text, number):
-                if section != "street" or self.finish:
+                if section != "street" or self.collects:
                     raise self.fail(f"unexpected line: {text!r}", number)
                 self.read_street_line(text, number)
         raise self.fail("the hand has no *** SUMMARY ***")
@@ -514,20 +513,19 @@ class _HandReader:
             seat = found[0]
             pot_name = collected["pot"]
             pot = 0 if pot_name in ("pot", "main pot") else int(pot_name.partition("-")[2] or 1)
-            self.finish.append(Collect(seat, self.amount(collected["amount"], number), pot))
+            self.collects.append(Collect(seat, self.amount(collected["amount"], number), pot))
             return True
         if text == "No low hand qualified":
-            last = [e for e in self.finish if isinstance(e, Collect)]
-            self.finish.append(NoLow(last[-1].pot if last else 0))
+            if not self.collects:
+                raise self.fail("'No low hand qualified' before any pot is collected", number)
+            self.no_low.append(self.collects[-1].pot)
             return True
         found = self.name_prefix(text, ": ")
         if found is None:
             return False
         seat, verb = found
-        if verb == "mucks hand":
-            self.finish.append(Muck(seat))
-        elif verb == "doesn't show hand":
-            self.finish.append(NoShow(seat))
+        if verb == "mucks hand" or verb == "doesn't show hand":
+            self.shows.append(Muck(seat))
         elif verb.startswith("shows ["):
             close = verb.index("]")
             cards = self.cards(verb[len("shows [") : close], number)
@@ -537,7 +535,7 @@ class _HandReader:
                 if not (tail.startswith("(") and tail.endswith(")")):
                     raise self.fail(f"unreadable show {verb!r}", number)
                 description = tail[1:-1]
-            self.finish.append(Show(seat, tuple(cards), description))
+            self.shows.append(Show(seat, tuple(cards), description))
             self.fill(seat, cards, number)
         else:
             return False
@@ -587,9 +585,8 @@ class _HandReader:
         if self.total is None:
             raise self.fail("the summary has no 'Total pot' line")
         by_seat = [0] * len(self.seats)
-        for event in self.finish:
-            if isinstance(event, Collect):
-                by_seat[event.seat] += event.amount
+        for event in self.collects:
+            by_seat[event.seat] += event.amount
         for seat, amount in enumerate(by_seat):
             if summary_collected.get(seat, 0) != amount:
                 raise self.fail(
@@ -624,9 +621,8 @@ class _HandReader:
         ante = max(self.antes) if self.antes else 0
         stakes = Stakes(ante, self.bring_in, self.small_bet, self.big_bet)
         collected = [0] * len(self.seats)
-        for event in self.finish:
-            if isinstance(event, Collect):
-                collected[event.seat] += event.amount
+        for event in self.collects:
+            collected[event.seat] += event.amount
         finishing = tuple(self.ledger.behind[i] + collected[i] for i in range(len(self.seats)))
         seats = tuple(self.seats)
         return HandRecord(
@@ -636,7 +632,9 @@ class _HandReader:
             cards=tuple(tuple(s) for s in self.slots),
             actions=tuple(self.actions),
             community=tuple(self.community),
-            finish=tuple(self.finish),
+            shows=tuple(self.shows),
+            collects=tuple(self.collects),
+            no_low=tuple(self.no_low),
             pots=tuple(self.pots),
             rake=self.rake,
             collected=tuple(collected),

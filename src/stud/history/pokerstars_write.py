@@ -25,8 +25,6 @@ from stud.history.model import (
     HandRecord,
     Kind,
     Muck,
-    NoLow,
-    NoShow,
     Show,
     Slot,
 )
@@ -245,30 +243,56 @@ class _Writer:
 
     # -- the end ---------------------------------------------------------------
 
-    def at_showdown(self) -> bool:
-        return len(self.ledger.live()) >= 2
-
     def showdown(self) -> None:
-        if self.at_showdown():
-            self.out.append("*** SHOW DOWN ***")
-        pots = len(self.r.pots)
-        for event in self.r.finish:
-            if isinstance(event, Show):
-                description = self.description(event)
-                tail = f" ({description})" if description else ""
-                shown = self.cards(event.cards, "a shown card")
-                self.out.append(f"{self.name(event.seat)}: shows [{shown}]{tail}")
-            elif isinstance(event, Muck):
-                self.out.append(f"{self.name(event.seat)}: mucks hand")
-            elif isinstance(event, NoShow):
-                self.out.append(f"{self.name(event.seat)}: doesn't show hand")
-            elif isinstance(event, Collect):
-                where = _pot_name(event.pot, pots)
-                self.out.append(
-                    f"{self.name(event.seat)} collected {self.money(event.amount)} from {where}"
-                )
-            elif isinstance(event, NoLow):
+        """The end of the hand, pot by pot as PokerStars pays it: the last side pot first.
+
+        For each pot, the players in it who have not yet shown show or muck
+        (in the record's order), then its winners collect, then Stud Hi/Lo
+        says if no low qualified. A hand won without a showdown has the
+        collection first and then the winner's choice to show or not.
+        """
+        r = self.r
+        if not r.showdown:
+            for collect in r.collects:
+                self.collect(collect)
+            for event in r.shows:
+                self.show(event, at_showdown=False)
+            return
+        self.out.append("*** SHOW DOWN ***")
+        levels = sorted({self.ledger.total_in[s] for s in r.live_at_end()})
+        count = len(r.pots)
+        done: set[int] = set()
+        for pot in reversed(range(count)):
+            for event in r.shows:
+                in_pot = len(levels) != count or self.ledger.total_in[event.seat] >= levels[pot]
+                if event.seat not in done and in_pot:
+                    self.show(event, at_showdown=True)
+                    done.add(event.seat)
+            for collect in r.collects:
+                if collect.pot == pot:
+                    self.collect(collect)
+            if pot in r.no_low:
                 self.out.append("No low hand qualified")
+        for event in r.shows:
+            if event.seat not in done:
+                self.show(event, at_showdown=True)
+        for collect in r.collects:
+            if not 0 <= collect.pot < count:
+                self.collect(collect)
+
+    def show(self, event: Show | Muck, *, at_showdown: bool) -> None:
+        name = self.name(event.seat)
+        if isinstance(event, Muck):
+            self.out.append(f"{name}: mucks hand" if at_showdown else f"{name}: doesn't show hand")
+            return
+        description = self.description(event)
+        tail = f" ({description})" if description else ""
+        self.out.append(f"{name}: shows [{self.cards(event.cards, 'a shown card')}]{tail}")
+
+    def collect(self, collect: Collect) -> None:
+        where = _pot_name(collect.pot, len(self.r.pots))
+        amount = self.money(collect.amount)
+        self.out.append(f"{self.name(collect.seat)} collected {amount} from {where}")
 
     def description(self, show: Show) -> str | None:
         if show.description is not None:
@@ -287,9 +311,9 @@ class _Writer:
             self.out.append(f"Board [{self.cards(r.community, 'the community card')}]")
         folded = r.folded_on()
         shown = r.shown()
-        mucked = {e.seat for e in r.finish if isinstance(e, Muck)}
+        mucked = {e.seat for e in r.shows if isinstance(e, Muck)}
         collected = r.collected_by_seat()
-        showdown = self.at_showdown()
+        showdown = r.showdown
         for seat, player in enumerate(r.seats):
             head = f"Seat {player.number}: {player.name}"
             if seat in folded:
