@@ -1,0 +1,127 @@
+"""A table's rules as data: stakes, seats, stacks and the options of rules.md.
+
+:class:`TableConfig` is checked when it is made, so an impossible table (a
+bring-in above the small bet, nine seats, a negative stack, ...) fails at once
+with a message that says what is wrong, never halfway through a hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+
+from stud.game.variants import Variant, variant
+
+MIN_SEATS = 2
+MAX_SEATS = 8
+RAISE_CAP = 4
+"""R10: a bet and three raises per betting round (the completion is the bet)."""
+
+
+def _chips(name: str, value: object, *, minimum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{name} must be a whole number of chips, not {value!r}")
+    if value < minimum:
+        bound = "negative" if minimum == 0 else f"below {minimum}"
+        raise ValueError(f"{name} cannot be {bound}: got {value}")
+    return value
+
+
+def _percent(value: object) -> Fraction:
+    if isinstance(value, bool):
+        raise ValueError(f"rake_percent must be a number, not {value!r}")
+    try:
+        if isinstance(value, float):
+            return Fraction(repr(value))  # 0.07 means exactly 7/100, not the nearest binary float
+        if isinstance(value, int | str | Fraction):
+            return Fraction(value)
+    except (ValueError, ZeroDivisionError) as error:
+        raise ValueError(f"rake_percent {value!r} is not a number") from error
+    raise ValueError(f"rake_percent must be a number, not {value!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class TableConfig:
+    """The rules of one table; every amount is an int in the smallest chip unit.
+
+    ``TableConfig(game=RAZZ, ante=1, bring_in=2, small_bet=4, big_bet=8,
+    stacks=(100, 100, 100))`` seats three players; seat 0 is the dealer's
+    immediate left (PHH's ``p1``) and seats go clockwise.
+    """
+
+    game: Variant
+    """STUD, STUD8 or RAZZ (a code such as ``"razz"`` is accepted too)."""
+    ante: int
+    """R1: posted by every seat before the cards; may be 0."""
+    bring_in: int
+    """R4: the forced opening wager of the bring-in seat; at most the small bet."""
+    small_bet: int
+    """R8: the bet and raise unit on 3rd and 4th street."""
+    big_bet: int
+    """R8: the unit on 5th, 6th and 7th street; must be above the small bet."""
+    stacks: tuple[int, ...]
+    """Chips of each seat at the start of the hand, 2 to 8 seats, each above 0."""
+    lift_cap_heads_up: bool = False
+    """R10 option: unlimited raises when at most two players with chips contest the pot."""
+    burn_cards: bool = False
+    """R12 option: burn a card before 4th, 5th, 6th and 7th street (live play)."""
+    short_all_in_rule: bool = True
+    """R11: an all-in of half a bet or more counts as a full bet or raise; off = full-bet rule."""
+    rake_percent: Fraction = field(default=Fraction(0))
+    """Rake: this percent of each pot (floor), 0 for none. Floats are read as written."""
+    rake_cap: int | None = None
+    """Rake: at most this much per hand; None for no cap."""
+    rake_third_street: bool = False
+    """Rake: whether a hand that ends on 3rd street pays rake (off: "no flop, no drop")."""
+    muck_losing_hands: bool = True
+    """At the showdown a hand that cannot win any share is mucked, not shown."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "game", variant(self.game))
+        for name, minimum in (("ante", 0), ("bring_in", 1), ("small_bet", 1), ("big_bet", 1)):
+            _chips(name, getattr(self, name), minimum=minimum)
+        if self.bring_in > self.small_bet:
+            raise ValueError(
+                f"bring_in ({self.bring_in}) cannot be above the small bet ({self.small_bet})"
+            )
+        if self.big_bet <= self.small_bet:
+            raise ValueError(
+                f"big_bet ({self.big_bet}) must be above the small bet ({self.small_bet})"
+            )
+        if isinstance(self.stacks, str) or not isinstance(self.stacks, Sequence):
+            raise ValueError(f"stacks must be a sequence of chip counts, not {self.stacks!r}")
+        stacks = tuple(self.stacks)
+        if not MIN_SEATS <= len(stacks) <= MAX_SEATS:
+            raise ValueError(
+                f"a stud table seats {MIN_SEATS} to {MAX_SEATS} players, not {len(stacks)}"
+            )
+        for seat, stack in enumerate(stacks):
+            _chips(f"stack of seat {seat}", stack, minimum=0)
+            if stack == 0:
+                raise ValueError(f"seat {seat} has no chips and cannot be dealt in")
+        object.__setattr__(self, "stacks", stacks)
+        percent = _percent(self.rake_percent)
+        if not 0 <= percent < 100:
+            raise ValueError(f"rake_percent must be at least 0 and below 100, not {percent}")
+        object.__setattr__(self, "rake_percent", percent)
+        if self.rake_cap is not None:
+            _chips("rake_cap", self.rake_cap, minimum=0)
+        for name in (
+            "lift_cap_heads_up",
+            "burn_cards",
+            "short_all_in_rule",
+            "rake_third_street",
+            "muck_losing_hands",
+        ):
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"{name} must be True or False, not {getattr(self, name)!r}")
+
+    @property
+    def seats(self) -> int:
+        """How many players are dealt in."""
+        return len(self.stacks)
+
+    def with_stacks(self, stacks: Sequence[int]) -> TableConfig:
+        """The same table with other stacks (the next hand at a table)."""
+        return replace(self, stacks=tuple(stacks))

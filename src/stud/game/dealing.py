@@ -1,0 +1,102 @@
+"""Where a hand's cards come from: a shuffled deck, or the cards a record states.
+
+The engine asks for each card as it deals it (a seat's card, a burn, the
+community card). :class:`DeckCards` deals them off a :class:`stud.cards.Deck`
+in table order; :class:`ScriptedCards` hands out the cards a hand history
+names for each seat, ``None`` where the record hides a card (``??``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from stud.cards import DECK_SIZE, Card, Deck
+
+
+class CardSource(Protocol):
+    """What the engine needs from a card source."""
+
+    def for_seat(self, seat: int) -> int | None:
+        """The next card dealt to ``seat``; ``None`` if unknown."""
+        ...
+
+    def burn(self) -> int | None:
+        """The next burn card; ``None`` if unknown."""
+        ...
+
+    def community(self) -> int | None:
+        """The community card of R12; ``None`` if unknown."""
+        ...
+
+
+class DeckCards:
+    """Deals every card off one deck, top first, in the order the table deals them."""
+
+    __slots__ = ("_deal",)
+
+    def __init__(self, deck: Deck) -> None:
+        self._deal = deck.deal
+
+    def for_seat(self, seat: int) -> int | None:
+        return self._deal()
+
+    def burn(self) -> int | None:
+        return self._deal()
+
+    def community(self) -> int | None:
+        return self._deal()
+
+
+def _card(value: int | str | None) -> int | None:
+    if value is None or value == "??":
+        return None
+    return int(Card(value)) if isinstance(value, int) else int(Card.parse(value))
+
+
+class ScriptedCards:
+    """The cards a record gives: each seat's cards in the order dealt, ``None`` when hidden.
+
+    ``seats[i]`` lists seat ``i``'s cards as dealt: down, down, up (3rd street),
+    up, up, up, then down (7th), as ints, text (``"As"``) or ``None``/``"??"``;
+    a list that runs out deals unknown cards. ``community`` is the R12 card and
+    ``burns`` the burn cards, if the record has them. Known cards must be distinct.
+    """
+
+    __slots__ = ("_burns", "_community", "_seats", "_used")
+
+    def __init__(
+        self,
+        seats: Sequence[Sequence[int | str | None]],
+        community: int | str | None = None,
+        burns: Sequence[int | str | None] = (),
+    ) -> None:
+        self._seats = [[_card(c) for c in cards] for cards in seats]
+        self._community = _card(community)
+        self._burns = [_card(c) for c in burns]
+        known = [c for cards in self._seats for c in cards if c is not None]
+        known += [c for c in self._burns if c is not None]
+        if self._community is not None:
+            known.append(self._community)
+        seen: set[int] = set()
+        for c in known:
+            if c in seen:
+                raise ValueError(f"card {Card(c)} is given more than once")
+            seen.add(c)
+        if len(known) > DECK_SIZE:
+            raise ValueError("more than 52 cards given")
+        self._used = [0] * len(self._seats)
+
+    def for_seat(self, seat: int) -> int | None:
+        if seat >= len(self._seats):
+            return None
+        cards = self._seats[seat]
+        index = self._used[seat]
+        self._used[seat] = index + 1
+        return cards[index] if index < len(cards) else None
+
+    def burn(self) -> int | None:
+        return self._burns.pop(0) if self._burns else None
+
+    def community(self) -> int | None:
+        return self._community

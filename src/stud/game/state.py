@@ -1,0 +1,744 @@
+"""The hand: a pure, deterministic state machine from the antes to the last chip.
+
+:class:`Hand` takes actions, says which are legal, and appends
+:mod:`~stud.game.events` as the rules (rules.md R1–R18) play out. It does no
+I/O, reads no clock and uses no global random: its cards come from the deck
+(or the record) it is given. Betting state is a handful of ints and lists, so
+an action costs a few microseconds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from stud.cards import DECK_SIZE, Deck
+from stud.game.actions import Action, ActionKind, IllegalActionError
+from stud.game.config import RAISE_CAP, TableConfig
+from stud.game.dealing import CardSource, DeckCards
+from stud.game.events import (
+    Acted,
+    ActorTrusted,
+    AntePosted,
+    BettingCapped,
+    CardBurned,
+    CardsDealt,
+    CommunityCard,
+    DoubleBetAllowed,
+    Event,
+    HandEnded,
+    HandStarted,
+    Pot,
+    PotAwarded,
+    StreetStarted,
+    UncalledBetReturned,
+)
+from stud.game.order import bring_in_seats, first_to_act_seats, open_pair_seats
+from stud.game.showdown import settle
+from stud.game.views import HandView, make_view
+
+FOLD = ActionKind.FOLD
+CHECK = ActionKind.CHECK
+CALL = ActionKind.CALL
+BRING_IN = ActionKind.BRING_IN
+COMPLETE = ActionKind.COMPLETE
+BET = ActionKind.BET
+RAISE = ActionKind.RAISE
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """How a finished hand left the table."""
+
+    stacks: tuple[int, ...]
+    """Every seat's chips after the hand."""
+    net: tuple[int, ...]
+    """Each seat's gain (or loss, negative) over the hand."""
+    pots: tuple[Pot, ...]
+    """The main pot and side pots, with the rake taken from each."""
+    awards: tuple[PotAwarded, ...]
+    """Who won each pot or half, how much, and with which hand."""
+    rake: int
+    """Total rake taken."""
+
+
+class Hand:
+    """One hand of Stud, Stud8 or Razz, played from a :class:`TableConfig`.
+
+    ``Hand(config)`` shuffles with the CSPRNG; ``Hand(config, deck=Deck(7))``
+    is reproducible; ``Hand(config, cards=ScriptedCards(...))`` deals the cards
+    a record states (``None`` where hidden) and ``rake=`` takes the record's
+    rake. The hand starts at once: antes, 3rd street, the bring-in seat to act.
+    """
+
+    __slots__ = (
+        "_acted",
+        "_aggressor",
+        "_bets",
+        "_betting",
+        "_bring_in",
+        "_capped",
+        "_committed",
+        "_community",
+        "_cursor",
+        "_dealt",
+        "_down",
+        "_events",
+        "_forced_rake",
+        "_full",
+        "_has_community",
+        "_last_full",
+        "_level",
+        "_live",
+        "_live_count",
+        "_n",
+        "_over",
+        "_possible",
+        "_reason",
+        "_result",
+        "_src",
+        "_stacks",
+        "_street",
+        "_to_act",
+        "_units",
+        "_up",
+        "config",
+        "game",
+    )
+
+    def __init__(
+        self,
+        config: TableConfig,
+        deck: Deck | None = None,
+        *,
+        cards: CardSource | None = None,
+        rake: int | None = None,
+    ) -> None:
+        if deck is not None and cards is not None:
+            raise ValueError("give the hand a deck or its cards, not both")
+        if rake is not None and (isinstance(rake, bool) or not isinstance(rake, int) or rake < 0):
+            raise ValueError(f"a forced rake must be a whole number of chips, at least 0: {rake!r}")
+        self.config = config
+        self.game = config.game
+        n = len(config.stacks)
+        self._n = n
+        if cards is not None:
+            self._src: CardSource = cards
+            self._dealt = 0
+        else:
+            if deck is None:
+                deck = Deck()
+            self._src = DeckCards(deck)
+            self._dealt = DECK_SIZE - deck.remaining
+        self._forced_rake = rake
+        self._stacks = list(config.stacks)
+        self._committed = [0] * n
+        self._bets = [0] * n
+        self._live = [True] * n
+        self._live_count = n
+        self._down: list[list[int | None]] = [[] for _ in range(n)]
+        self._up: list[list[int | None]] = [[] for _ in range(n)]
+        self._community: int | None = None
+        self._has_community = False
+        self._street = 3
+        self._events: list[Event] = []
+        self._acted = [-1] * n
+        self._level = 0
+        self._last_full = 0
+        self._units: tuple[int, ...] = (config.small_bet,)
+        self._full = 0
+        self._capped = False
+        self._bring_in = False
+        self._betting = False
+        self._aggressor: int | None = None
+        self._cursor = 0
+        self._to_act: int | None = None
+        self._possible: tuple[int, ...] = ()
+        self._reason = ""
+        self._over = False
+        self._result: HandResult | None = None
+        self._start()
+
+    # ------------------------------------------------------------------ reading
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """Every event so far, with every card (the omniscient record; see :meth:`view`)."""
+        return tuple(self._events)
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat whose turn it is; None when the hand is over or the turn is unknown."""
+        return self._to_act
+
+    @property
+    def possible_actors(self) -> tuple[int, ...]:
+        """Replay hook: the seats that may be to act when an unknown card hides whose turn it is.
+
+        Empty unless :attr:`to_act` is None on a hand that is not over; then
+        :meth:`act` takes the record's action with ``seat=`` one of these.
+        """
+        return self._possible
+
+    @property
+    def is_over(self) -> bool:
+        """Whether every chip has been awarded."""
+        return self._over
+
+    @property
+    def result(self) -> HandResult | None:
+        """Final stacks, pots and awards; None until the hand is over."""
+        return self._result
+
+    @property
+    def street(self) -> int:
+        """The street being played: 3 (third street) to 7 (the river)."""
+        return self._street
+
+    @property
+    def stacks(self) -> tuple[int, ...]:
+        """Chips each seat has behind (not yet wagered)."""
+        return tuple(self._stacks)
+
+    @property
+    def bets(self) -> tuple[int, ...]:
+        """Each seat's wager on the current street."""
+        return tuple(self._bets)
+
+    @property
+    def committed(self) -> tuple[int, ...]:
+        """Each seat's chips put in over the whole hand, antes included."""
+        return tuple(self._committed)
+
+    @property
+    def pot(self) -> int:
+        """All chips put in so far, current street included."""
+        return sum(self._committed)
+
+    @property
+    def level(self) -> int:
+        """The wager to match on this street."""
+        return self._level
+
+    @property
+    def live(self) -> tuple[bool, ...]:
+        """Which seats are still in the hand (have not folded)."""
+        return tuple(self._live)
+
+    @property
+    def community(self) -> int | None:
+        """R12's community card, if one was dealt (None also when unknown in a replay)."""
+        return self._community
+
+    @property
+    def has_community(self) -> bool:
+        """Whether 7th street was dealt as one community card (R12)."""
+        return self._has_community
+
+    def down_cards(self, seat: int) -> tuple[int | None, ...]:
+        """The seat's down cards (None where unknown). Not for showing to other players."""
+        return tuple(self._down[seat])
+
+    def up_cards(self, seat: int) -> tuple[int | None, ...]:
+        """The seat's up cards, in the order dealt."""
+        return tuple(self._up[seat])
+
+    def cards(self, seat: int) -> tuple[int | None, ...]:
+        """All the seat's own cards in dealing order: down, down, up, up, up, up, down."""
+        down, up = self._down[seat], self._up[seat]
+        return tuple(down[:2] + up + down[2:])
+
+    def to_call(self, seat: int) -> int:
+        """Chips the seat needs to call the current level (capped by its stack)."""
+        return min(self._level - self._bets[seat], self._stacks[seat])
+
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """The actions the seat to act may take now, with exact amounts; [] if none.
+
+        ``seat`` defaults to :attr:`to_act`; in a replay where the turn is
+        unknown it may name one of :attr:`possible_actors`.
+        """
+        if seat is None:
+            seat = self._to_act
+        if seat is None or self._over or (seat != self._to_act and seat not in self._possible):
+            return []
+        return [Action(kind, to, seat) for kind, to in self._legal(seat)]
+
+    def view(self, seat: int | None = None) -> HandView:
+        """What ``seat`` may see (its own down cards, all up cards); None for a spectator."""
+        return make_view(self, seat)
+
+    # ------------------------------------------------------------------ acting
+
+    def act(
+        self,
+        action: Action | ActionKind | str,
+        to: int | None = None,
+        *,
+        seat: int | None = None,
+    ) -> list[Event]:
+        """Apply one action and return the events it caused (dealing, showdown, ...).
+
+        ``action`` is an :class:`Action` (as from :meth:`legal_actions`) or a
+        kind (``"call"``, ``ActionKind.RAISE``) with ``to`` when the kind has
+        more than one legal amount. ``seat`` defaults to the seat to act.
+        Anything the rules do not allow raises :class:`IllegalActionError`
+        and changes nothing.
+        """
+        if isinstance(action, Action):
+            kind = action.kind
+            if action.to:
+                if to is not None and to != action.to:
+                    raise IllegalActionError(f"two amounts given: {action.to} and {to}")
+                to = action.to
+            if action.seat is not None:
+                if seat is not None and seat != action.seat:
+                    raise IllegalActionError(f"two seats given: {action.seat} and {seat}")
+                seat = action.seat
+        else:
+            try:
+                kind = ActionKind(action)
+            except ValueError:
+                known = ", ".join(k.value for k in ActionKind)
+                raise IllegalActionError(f"unknown action {action!r}: use one of {known}") from None
+        actor = self._check_actor(seat)
+        to = self._check_action(actor, kind, to)
+        mark = len(self._events)
+        if self._to_act is None:
+            self._events.append(ActorTrusted(actor, self._reason))
+            self._possible = ()
+        self._apply(actor, kind, to)
+        self._advance()
+        return self._events[mark:]
+
+    def _check_actor(self, seat: int | None) -> int:
+        if self._over:
+            raise IllegalActionError("the hand is over")
+        if seat is not None:
+            if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self._n:
+                raise IllegalActionError(
+                    f"seat {seat!r} does not exist: this table has seats 0 to {self._n - 1}"
+                )
+            if not self._live[seat]:
+                raise IllegalActionError(f"seat {seat} is not in the hand: it folded")
+            if self._stacks[seat] == 0:
+                raise IllegalActionError(f"seat {seat} is all-in and has no more actions")
+        actor = self._to_act
+        if actor is None:
+            if not self._possible:
+                raise IllegalActionError("no seat is to act")
+            if seat is None:
+                raise IllegalActionError(
+                    f"whose turn it is depends on an unknown card ({self._reason}): "
+                    f"name the seat, one of {list(self._possible)}"
+                )
+            if seat not in self._possible:
+                raise IllegalActionError(
+                    f"seat {seat} cannot be to act: {self._reason}, so it is one of "
+                    f"{list(self._possible)}"
+                )
+            return seat
+        if seat is not None and seat != actor:
+            raise IllegalActionError(f"it is seat {actor}'s turn, not seat {seat}'s")
+        return actor
+
+    def _check_action(self, seat: int, kind: ActionKind, to: int | None) -> int:
+        legal = self._legal(seat)
+        amounts = [t for k, t in legal if k is kind]
+        if not amounts:
+            raise IllegalActionError(self._why_not(seat, kind, legal))
+        if to is None:
+            if len(amounts) > 1:
+                raise IllegalActionError(
+                    f"seat {seat} may {kind} to {' or '.join(map(str, amounts))}: say which"
+                )
+            return amounts[0]
+        if to not in amounts:
+            raise IllegalActionError(
+                f"seat {seat} cannot {kind} to {to}: the legal amount is "
+                f"{' or '.join(map(str, amounts))}"
+            )
+        return to
+
+    def _why_not(self, seat: int, kind: ActionKind, legal: list[tuple[ActionKind, int]]) -> str:
+        kinds = ", ".join(dict.fromkeys(k.value for k, _ in legal))
+        tail = f" (legal now: {kinds})"
+        if self._bring_in:
+            if kind is FOLD or kind is CHECK or kind is CALL:
+                return f"seat {seat} must post the bring-in or complete (R4){tail}"
+            return f"seat {seat} opens 3rd street: bring-in or complete only{tail}"
+        facing = self._level > self._bets[seat]
+        if kind is CHECK:
+            return (
+                f"seat {seat} cannot check: it faces {self._level - self._bets[seat]} to call{tail}"
+            )
+        if kind is CALL:
+            return f"seat {seat} has no bet to call{tail}"
+        if kind is BRING_IN:
+            return f"the bring-in is posted only to open 3rd street{tail}"
+        if kind.is_wager:
+            if self._stacks[seat] <= self._level - self._bets[seat]:
+                return f"seat {seat} has no chips to raise with beyond a call{tail}"
+            if self._full >= RAISE_CAP and not any(k.is_wager for k, _ in legal):
+                return f"betting is capped: a bet and three raises (R10){tail}"
+            acted = self._acted[seat]
+            if acted >= 0 and facing and not any(k.is_wager for k, _ in legal):
+                others = any(
+                    self._live[j] and self._stacks[j] and j != seat for j in range(self._n)
+                )
+                if not others:
+                    return f"every other player is all-in; seat {seat} can only call or fold{tail}"
+                return (
+                    f"the betting is not reopened to seat {seat}: it already acted and faces "
+                    f"less than a full raise (R11){tail}"
+                )
+            wagers = [k.value for k, _ in legal if k.is_wager]
+            if wagers:
+                return f"seat {seat} cannot {kind} here; it may {wagers[0]}{tail}"
+            return f"seat {seat} cannot {kind} now{tail}"
+        return f"seat {seat} cannot {kind} now{tail}"
+
+    # ------------------------------------------------------------------ rules
+
+    def _legal(self, s: int) -> list[tuple[ActionKind, int]]:
+        """The legal (kind, to) pairs for seat ``s``, which must be able to act."""
+        bet = self._bets[s]
+        total = bet + self._stacks[s]
+        level = self._level
+        if self._bring_in:
+            bring_in = self.config.bring_in
+            small = self.config.small_bet
+            if bring_in < small:
+                out = [(BRING_IN, bring_in if bring_in < total else total)]
+                if total > bring_in:
+                    out.append((COMPLETE, small if small < total else total))
+                return out
+            return [(COMPLETE, small if small < total else total)]
+        out = [(FOLD, 0)]
+        if bet >= level:
+            out.append((CHECK, 0))
+        else:
+            out.append((CALL, level if level < total else total))
+        if total > level and self._may_raise(s):
+            if self._street == 3 and self._last_full == 0:
+                kind = COMPLETE
+            elif level == 0:
+                kind = BET
+            else:
+                kind = RAISE
+            base = self._last_full
+            last = level
+            for unit in self._units:
+                target = base + unit
+                if target > total:
+                    target = total
+                if target > last:
+                    out.append((kind, target))
+                    last = target
+        return out
+
+    def _may_raise(self, s: int) -> bool:
+        """R10 cap, R11 reopening, and someone left who could call."""
+        if self._full >= RAISE_CAP and (
+            self._capped or not (self.config.lift_cap_heads_up and self._heads_up())
+        ):
+            return False
+        acted = self._acted[s]
+        if acted >= 0 and self._last_full <= acted:
+            faced = self._level - acted
+            if self.config.short_all_in_rule:
+                if 2 * faced < self._units[0]:
+                    return False
+            elif faced < self._units[0]:
+                return False
+        live = self._live
+        stacks = self._stacks
+        for j in range(self._n):  # noqa: SIM110 - a plain loop is faster on this hot path
+            if j != s and live[j] and stacks[j]:
+                return True
+        return False
+
+    def _heads_up(self) -> bool:
+        """R10: at most two players with chips still contest the pot."""
+        count = 0
+        for j in range(self._n):
+            if self._live[j] and self._stacks[j]:
+                count += 1
+        return count <= 2
+
+    def _apply(self, s: int, kind: ActionKind, to: int) -> None:
+        events = self._events
+        self._cursor = s + 1 if s + 1 < self._n else 0
+        if kind is FOLD:
+            self._live[s] = False
+            self._live_count -= 1
+            events.append(Acted(s, FOLD, 0, self._bets[s], 0, False))
+            return
+        if kind is CHECK:
+            self._acted[s] = self._level
+            events.append(Acted(s, CHECK, 0, self._bets[s], 0, False))
+            return
+        add = to - self._bets[s]
+        stack = self._stacks[s] - add
+        self._stacks[s] = stack
+        self._committed[s] += add
+        self._bets[s] = to
+        if kind is CALL:
+            self._acted[s] = self._level
+            events.append(Acted(s, CALL, add, to, 0, stack == 0))
+            return
+        if kind is BRING_IN:
+            self._bring_in = False
+            self._level = to
+            self._acted[s] = to
+            events.append(Acted(s, BRING_IN, add, to, 0, stack == 0))
+            return
+        # complete, bet or raise
+        self._bring_in = False
+        previous = self._level
+        units = self._units
+        unit = units[0]
+        increment = to - self._last_full
+        if increment >= unit or (self.config.short_all_in_rule and 2 * increment >= unit):
+            self._last_full = to
+            self._full += 1
+            if len(units) > 1 and increment > unit:
+                self._units = (units[-1],)  # R7: after a big bet, every bet is big
+        self._level = to
+        self._acted[s] = to
+        self._aggressor = s
+        events.append(Acted(s, kind, add, to, to - previous, stack == 0))
+        if (
+            self._full == RAISE_CAP
+            and self._last_full == to
+            and not (self.config.lift_cap_heads_up and self._heads_up())
+        ):
+            self._capped = True
+            events.append(BettingCapped(self._street))
+
+    # ------------------------------------------------------------------ flow
+
+    def _start(self) -> None:
+        config = self.config
+        events = self._events
+        events.append(
+            HandStarted(
+                config.game.code,
+                config.ante,
+                config.bring_in,
+                config.small_bet,
+                config.big_bet,
+                config.stacks,
+            )
+        )
+        ante = config.ante
+        if ante:
+            stacks = self._stacks
+            for s in range(self._n):
+                paid = ante if ante < stacks[s] else stacks[s]
+                stacks[s] -= paid
+                self._committed[s] = paid
+                events.append(AntePosted(s, paid, stacks[s] == 0))
+        events.append(StreetStarted(3))
+        deal = self._src.for_seat
+        seats = range(self._n)
+        first = [deal(s) for s in seats]
+        second = [deal(s) for s in seats]
+        door = [deal(s) for s in seats]
+        self._dealt += 3 * self._n
+        for s in seats:
+            self._down[s] = [first[s], second[s]]
+            self._up[s] = [door[s]]
+            events.append(CardsDealt(s, 3, (first[s], second[s]), (door[s],)))
+        self._open_round()
+        self._advance()
+
+    def _deal_street(self, street: int) -> None:
+        self._street = street
+        events = self._events
+        events.append(StreetStarted(street))
+        src = self._src
+        live = self._live
+        seats = [s for s in range(self._n) if live[s]]
+        burn = self.config.burn_cards
+        if street == 7:
+            left = DECK_SIZE - self._dealt
+            if left < len(seats):
+                # R12: too few cards for everyone: one card face up for all.
+                if burn and left >= 2:
+                    events.append(CardBurned(7, src.burn()))
+                    self._dealt += 1
+                card = src.community()
+                self._community = card
+                self._has_community = True
+                self._dealt += 1
+                events.append(CommunityCard(card))
+                return
+            if left == len(seats):
+                burn = False  # no card to spare for a burn: everyone gets one instead
+        if burn:
+            events.append(CardBurned(street, src.burn()))
+            self._dealt += 1
+        deal = src.for_seat
+        self._dealt += len(seats)
+        if street == 7:
+            for s in seats:
+                card = deal(s)
+                self._down[s].append(card)
+                events.append(CardsDealt(s, 7, (card,), ()))
+        else:
+            for s in seats:
+                card = deal(s)
+                self._up[s].append(card)
+                events.append(CardsDealt(s, street, (), (card,)))
+
+    def _open_round(self) -> None:
+        """Reset the betting for a new street and find who acts first (R3–R7)."""
+        n = self._n
+        config = self.config
+        street = self._street
+        self._level = 0
+        self._last_full = 0
+        self._full = 0
+        self._capped = False
+        self._aggressor = None
+        self._acted = [-1] * n
+        self._units = (config.small_bet,) if street <= 4 else (config.big_bet,)
+        live = self._live
+        stacks = self._stacks
+        with_chips = 0
+        for s in range(n):
+            if live[s] and stacks[s]:
+                with_chips += 1
+        if with_chips < 2:
+            self._betting = False  # nobody to bet against: deal on (R5, all-in)
+            return
+        self._betting = True
+        if street == 3:
+            self._bring_in = True
+            candidates = bring_in_seats(self.game, [up[0] for up in self._up])
+            reason = "the bring-in depends on an unknown door card"
+        else:
+            if street == 4 and self.game.open_pair_double_bet:
+                pairs = open_pair_seats(self._up, live)
+                if pairs:
+                    self._units = (config.small_bet, config.big_bet)
+                    self._events.append(DoubleBetAllowed(pairs))
+            candidates = first_to_act_seats(self.game, self._up, live)
+            reason = "who acts first depends on an unknown up card"
+        actors = sorted({self._first_with_chips(c) for c in candidates})
+        if len(actors) == 1:
+            self._cursor = actors[0]
+            self._possible = ()
+        else:
+            self._possible = tuple(actors)
+            self._reason = reason
+
+    def _first_with_chips(self, start: int) -> int:
+        """R5/R6: the turn passes clockwise past seats that are all-in or out."""
+        n = self._n
+        for i in range(n):
+            s = (start + i) % n
+            if self._live[s] and self._stacks[s]:
+                return s
+        return start
+
+    def _advance(self) -> None:
+        """Find the next seat to act, or close rounds and deal streets until one is found."""
+        while True:
+            if self._live_count == 1:
+                self._close_round()
+                self._finish()
+                return
+            if self._betting:
+                if self._possible:
+                    self._to_act = None
+                    return
+                s = self._next_actor()
+                if s is not None:
+                    self._to_act = s
+                    return
+            self._close_round()
+            if self._street == 7:
+                self._finish()
+                return
+            self._deal_street(self._street + 1)
+            self._open_round()
+
+    def _next_actor(self) -> int | None:
+        n = self._n
+        live = self._live
+        stacks = self._stacks
+        acted = self._acted
+        bets = self._bets
+        level = self._level
+        s = self._cursor
+        for _ in range(n):
+            if live[s] and stacks[s] and (acted[s] < 0 or bets[s] < level):
+                return s
+            s += 1
+            if s == n:
+                s = 0
+        return None
+
+    def _close_round(self) -> None:
+        """R17: return the part of the top wager nobody called; clear the street's bets."""
+        self._to_act = None
+        self._betting = False
+        bets = self._bets
+        top = max(bets)
+        if not top:
+            return
+        seat = bets.index(top)
+        second = 0
+        for s, b in enumerate(bets):
+            if s != seat and b > second:
+                second = b
+        if top > second:
+            back = top - second
+            self._stacks[seat] += back
+            self._committed[seat] -= back
+            self._events.append(UncalledBetReturned(seat, back))
+        for s in range(self._n):
+            bets[s] = 0
+
+    def _finish(self) -> None:
+        config = self.config
+        raked = self._street > 3 or config.rake_third_street
+        hands = [self.cards(s) for s in range(self._n)]
+        settlement = settle(
+            self.game,
+            self._committed,
+            self._live,
+            hands,
+            self._community,
+            self._aggressor if self._street == 7 else None,
+            rake_percent=config.rake_percent if raked else Fraction(0),
+            rake_cap=config.rake_cap,
+            forced_rake=self._forced_rake,
+            muck_losing_hands=config.muck_losing_hands,
+        )
+        self._events.extend(settlement.events)
+        for s, chips in enumerate(settlement.won):
+            self._stacks[s] += chips
+        final = tuple(self._stacks)
+        self._events.append(HandEnded(final))
+        self._over = True
+        self._to_act = None
+        self._possible = ()
+        self._result = HandResult(
+            final,
+            tuple(a - b for a, b in zip(final, config.stacks, strict=True)),
+            settlement.pots,
+            settlement.awards,
+            sum(p.rake for p in settlement.pots),
+        )
+
+
+def play_out(hand: Hand, actions: Sequence[Action | ActionKind | str]) -> list[Event]:
+    """Apply actions in turn (a convenience for tests and scripts); return all their events."""
+    out: list[Event] = []
+    for action in actions:
+        out.extend(hand.act(action))
+    return out
