@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test bench lint fmt clean
+.PHONY: test bench lint fmt clean serve
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -18,6 +18,9 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	@for b in bench/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
+
+serve: $(STAMP)
+	$(BIN)/stud serve --host 127.0.0.1 --port $${PORT:-8000}
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench

@@ -93,8 +93,7 @@ class ServerProcess:
         cmd = [
             sys.executable,
             "-m",
-            "stud",
-            "serve",
+            "stud.server",
             "--host",
             "127.0.0.1",
             "--port",

@@ -2,7 +2,8 @@
 
 The table runs hands through this protocol only, so the one module that knows
 the engine's own types is :mod:`stud.table.engine`. Players in a hand are
-numbered 0..n-1 from the dealer's left; the table maps them to its seats.
+numbered 0..n-1 from the dealer's left (the ``player`` arguments); everything a
+hand emits (events, views, summaries) names the table's seats instead.
 """
 
 from __future__ import annotations
@@ -15,16 +16,17 @@ from typing import Any, Protocol
 class Legal:
     """One legal action with its exact amount, as a client may send it back."""
 
-    action: str  # fold, check, call, bring_in, complete, bet, raise
-    amount: int = 0
+    action: str  # fold, check, call, bring-in, complete, bet, raise
+    to: int = 0
+    """The player's total wager on the street after the action (PHH's ``cbr`` amount)."""
 
     def public(self) -> dict[str, Any]:
-        return {"action": self.action, "amount": self.amount}
+        return {"action": self.action, "to": self.to}
 
 
 @dataclass(slots=True)
 class HandEvent:
-    """Something that happened in a hand: ``data`` for everyone, ``private`` per player index.
+    """Something that happened in a hand: ``data`` for everyone, ``private`` per table seat.
 
     A player's private part (their own down cards) is merged into the event for
     that player's eyes alone; nobody else ever sees it.
@@ -48,7 +50,7 @@ class HandPort(Protocol):
     def legal(self) -> list[Legal]:
         """The actor's legal actions with exact amounts."""
 
-    def act(self, player: int, action: str, amount: int) -> list[HandEvent]:
+    def act(self, player: int, action: str, to: int) -> list[HandEvent]:
         """Apply one action; ValueError when it is not legal (the hand is unchanged)."""
 
     def committed(self) -> list[int]:
@@ -57,18 +59,26 @@ class HandPort(Protocol):
     def payouts(self) -> list[int]:
         """When over: chips each player takes from the pot (uncalled bets included)."""
 
-    def view(self, player: int | None) -> dict[str, Any]:
-        """The hand as ``player`` (None: a spectator) may see it: no foreign down card."""
+    def rake(self) -> int:
+        """When over: chips the house took from the pot."""
+
+    def view(self, player: int | None, *, events: bool = False) -> dict[str, Any]:
+        """The hand as ``player`` (None: a spectator) may see it: no foreign down card.
+
+        With ``events`` the view carries the hand's event log too (for a resync).
+        """
 
     def summary(self) -> dict[str, Any]:
         """When over: the public result (who showed what, who won which pot)."""
 
-    def histories(self, hand_id: int, table_name: str, names: list[str]) -> tuple[str, str]:
-        """When over: the hand's PHH and PokerStars text."""
+    def histories(
+        self, hand_id: int, table_name: str, names: list[str]
+    ) -> tuple[str | None, str | None]:
+        """When over: the hand's PHH and PokerStars text (None where no writer exists yet)."""
 
 
 class HandFactory(Protocol):
-    """Starts a hand: game and stakes, starting stacks from the dealer's left, a seed."""
+    """Starts a hand: game, stakes, stacks and table seats from the dealer's left, a seed."""
 
     def __call__(
         self,
@@ -78,5 +88,6 @@ class HandFactory(Protocol):
         small_bet: int,
         big_bet: int,
         stacks: list[int],
+        seats: list[int],
         seed: int | None,
     ) -> tuple[HandPort, list[HandEvent]]: ...

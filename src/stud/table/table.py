@@ -110,7 +110,7 @@ class Event:
 
     def for_seat(self, seat: int | None) -> dict[str, Any]:
         """The event as the player in ``seat`` (None: a spectator) sees it."""
-        out = {"kind": self.kind, **self.data}
+        out = {"type": self.kind, **self.data}
         if seat is not None and seat in self.private:
             out.update(self.private[seat])
         return out
@@ -194,8 +194,11 @@ class Table:
     def legal(self) -> list[Legal]:
         return [] if self.hand is None or self.hand.actor is None else self.hand.legal()
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """The whole table as the player in ``seat`` (None: a spectator) may see it."""
+    def view(self, seat: int | None, *, events: bool = False) -> dict[str, Any]:
+        """The whole table as the player in ``seat`` (None: a spectator) may see it.
+
+        ``events`` adds the hand's event log (for a client catching up).
+        """
         index: int | None = None
         if seat is not None and self.hand is not None:
             player = self.seats[seat]
@@ -218,7 +221,7 @@ class Table:
             "button": self.button if self.button >= 0 else None,
             "seats": [None if p is None else p.public(s) for s, p in enumerate(self.seats)],
             "you": seat,
-            "hand": None if self.hand is None else self.hand.view(index),
+            "hand": None if self.hand is None else self.hand.view(index, events=events),
             "hand_seats": list(self.hand_seats) if self.hand is not None else [],
             "turn": turn,
             "legal": [a.public() for a in self.legal()]
@@ -302,7 +305,7 @@ class Table:
 
     # -- play ------------------------------------------------------------------------------
 
-    def act(self, player_id: int, action: str, amount: int, turn: int, now: float) -> list[Out]:
+    def act(self, player_id: int, action: str, to: int, turn: int, now: float) -> list[Out]:
         """A player's action: refused unless it is their turn, ``turn`` is current and it is legal.
 
         ``turn`` is the id the player was shown with their turn, so a replayed or
@@ -315,16 +318,21 @@ class Table:
             raise TableError(
                 "stale_turn", f"turn {turn} is over; the current turn is {self.turn_id}"
             )
-        if Legal(action, amount) not in self.hand.legal():
-            legal = ", ".join(f"{a.action} {a.amount}" for a in self.hand.legal())
-            raise TableError("illegal_action", f"{action} {amount} is not legal now ({legal})")
+        legal = self.hand.legal()
+        if Legal(action, to) not in legal:
+            # A fold, check or call may leave the amount out: it has only one.
+            only = [a for a in legal if a.action == action and action in ("fold", "check", "call")]
+            if to != 0 or len(only) != 1:
+                text = ", ".join(f"{a.action} to {a.to}" for a in legal)
+                raise TableError("illegal_action", f"{action} to {to} is not legal now ({text})")
+            to = only[0].to
         player = self.seats[seat]
         assert player is not None
         overage = now - self.turn_started - self.settings.turn_seconds
         if overage > 0:
             player.bank = max(0.0, player.bank - overage)
         player.timeouts = 0
-        self._apply(seat, action, amount, now)
+        self._apply(seat, action, to, now)
         return self._drain()
 
     def tick(self, now: float) -> list[Out]:
@@ -404,7 +412,7 @@ class Table:
         seed = None if self._seed is None else self._seed * 1_000_003 + self.hand_number
         s = self.settings
         hand, events = self._start_hand(
-            s.game, s.ante, s.bring_in, s.small_bet, s.big_bet, stacks, seed
+            s.game, s.ante, s.bring_in, s.small_bet, s.big_bet, stacks, list(self.hand_seats), seed
         )
         self.hand = hand
         self._committed = [0] * len(stacks)
@@ -423,19 +431,18 @@ class Table:
         assert player is not None
         return {"seat": seat, "account_id": player.id, "name": player.name, "stack": player.stack}
 
-    def _apply(self, seat: int, action: str, amount: int, now: float) -> None:
+    def _apply(self, seat: int, action: str, to: int, now: float) -> None:
         assert self.hand is not None
         player = self.seats[seat]
         assert player is not None and player.index is not None
-        events = self.hand.act(player.index, action, amount)
+        events = self.hand.act(player.index, action, to)
         self._after(events, now)
 
     def _after(self, events: list[HandEvent], now: float) -> None:
         """Publish a step's events, record chips put in, then finish or pass the turn."""
         assert self.hand is not None
         for event in events:
-            private = {self.hand_seats[i]: part for i, part in event.private.items()}
-            self._emit(Event(event.kind, dict(event.data), private))
+            self._emit(Event(event.kind, dict(event.data), dict(event.private)))
         committed = self.hand.committed()
         commits: dict[int, int] = {}
         for index, total in enumerate(committed):
@@ -481,23 +488,24 @@ class Table:
         player = self.seats[seat]
         assert player is not None
         if player.leaving or player.sitting_out:
-            self._apply(seat, self._default_action(), 0, now)
+            self._apply(seat, *self._default_action(), now)
 
-    def _default_action(self) -> str:
-        actions = {a.action for a in self.legal()}
-        return "check" if "check" in actions else "fold"
+    def _default_action(self) -> tuple[str, int]:
+        """Check if it is free, else fold (what a player who is away does)."""
+        actions = {a.action: a.to for a in self.legal()}
+        return ("check", actions["check"]) if "check" in actions else ("fold", 0)
 
     def _time_out(self, seat: int, now: float) -> None:
         player = self.seats[seat]
         assert player is not None
-        action = self._default_action()
+        action, to = self._default_action()
         player.bank = 0.0
         player.timeouts += 1
         self._emit(Event("timeout", {"seat": seat, "action": action}))
         if player.timeouts >= self.settings.timeouts_to_sit_out and not player.sitting_out:
             player.sitting_out = True
             self._emit(Event("sat_out", {"seat": seat, "reason": "timeouts"}))
-        self._apply(seat, action, 0, now)
+        self._apply(seat, action, to, now)
 
     def _finish(self, now: float) -> None:
         assert self.hand is not None
@@ -521,7 +529,7 @@ class Table:
                 {
                     "number": self.hand_number,
                     "payouts": by_account,
-                    "rake": 0,
+                    "rake": hand.rake(),
                     "summary": summary,
                     "hand": hand,
                     "names": names,

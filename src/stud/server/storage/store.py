@@ -121,6 +121,12 @@ class Store:
         row = conn.execute(select(s.accounts).where(s.accounts.c.name == name)).first()
         return None if row is None else (_row_account(row), row.password_hash)
 
+    def accounts_of_kind(self, conn: Connection, kind: str) -> list[Account]:
+        rows = conn.execute(
+            select(s.accounts).where(s.accounts.c.kind == kind).order_by(s.accounts.c.id)
+        ).all()
+        return [_row_account(row) for row in rows]
+
     def house(self, conn: Connection) -> int:
         """The house account's id, created on first use."""
         if self._house_id is not None:

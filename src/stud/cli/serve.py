@@ -1,0 +1,82 @@
+"""``stud serve``: run the card room (web app, websocket, bots) on a local address."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+from typing import Any
+
+
+def register(subparsers: Any) -> argparse.ArgumentParser:
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "serve",
+        help="run the card room server",
+        description="Run the card room: lobby, accounts, tables with bots, websocket and REST.",
+    )
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    parser.add_argument(
+        "--data-dir",
+        default=None,
+        help="where the SQLite file goes (default $STUD_DATA_DIR or ./var)",
+    )
+    parser.add_argument(
+        "--database-url",
+        default=None,
+        help="a database URL (default $STUD_DATABASE_URL, else SQLite)",
+    )
+    parser.add_argument("--turn-seconds", type=float, default=20.0, help="each turn's clock")
+    parser.add_argument("--time-bank", type=float, default=30.0, help="each player's time bank")
+    parser.add_argument("--pause", type=float, default=3.0, help="seconds between hands")
+    parser.add_argument("--grace", type=float, default=60.0, help="seat kept after a disconnect")
+    parser.add_argument(
+        "--bot-delay", type=float, nargs=2, default=(0.6, 1.6), metavar=("MIN", "MAX"),
+        help="seconds a bot takes to act",
+    )  # fmt: skip
+    parser.add_argument("--no-default-tables", action="store_true", help="open no tables at first")
+    parser.add_argument("--seed", type=int, default=None, help="shuffle reproducibly (tests)")
+    parser.add_argument(
+        "--hand-factory",
+        default="stud.table.engine:start_engine_hand",
+        help="module:function that starts a hand (the engine; tests may plug in another)",
+    )
+    parser.add_argument("--log-level", default="warning", help="uvicorn's log level")
+    parser.set_defaults(func=run)
+    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from stud.server.app import create_app
+    from stud.server.protocol import MAX_FRAME_BYTES
+    from stud.server.room import DEFAULT_TABLES, RoomConfig
+    from stud.server.storage import Database, resolve_url
+
+    module_name, _, function = args.hand_factory.partition(":")
+    start_hand = getattr(importlib.import_module(module_name), function)
+
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(message)s")
+    url = resolve_url(args.database_url, args.data_dir)
+    config = RoomConfig(
+        turn_seconds=args.turn_seconds,
+        time_bank=args.time_bank,
+        pause_between_hands=args.pause,
+        grace_seconds=args.grace,
+        bot_delay=(min(args.bot_delay), max(args.bot_delay)),
+        default_tables=() if args.no_default_tables else DEFAULT_TABLES,
+        seed=args.seed,
+    )
+    app = create_app(Database(url), config, start_hand)
+    where = url.split("@")[-1] if "@" in url else url
+    print(f"Stud card room on http://{args.host}:{args.port}/  (database: {where})", flush=True)
+    uvicorn.run(
+        app,
+        host=args.host,
+        port=args.port,
+        log_level=args.log_level,
+        ws_max_size=MAX_FRAME_BYTES,
+        ws_per_message_deflate=False,
+    )
+    return 0

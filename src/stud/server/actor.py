@@ -1,0 +1,369 @@
+"""One table's actor: the only code that changes that table.
+
+Commands arrive on a queue; the actor applies each to its :class:`Table`,
+stores the effects (hand started, chips committed, hand finished, stacks cashed
+out) durably, and only then numbers the events and sends each watcher its own
+view. Nothing a client sends can raise out of the loop: a refused command gets
+an error back, an unexpected fault is logged and the table goes on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+from sqlalchemy import Connection
+
+from stud.server.bots import Bot
+from stud.server.protocol import dumps
+from stud.server.storage import LedgerError, TableSpec
+from stud.table import Effect, Event, Out, Table, TableError
+
+if TYPE_CHECKING:
+    from stud.server.room import Room
+
+log = logging.getLogger("stud.server")
+
+LOG_SIZE = 2000
+"""Events kept per table for clients that reconnect; older gaps get a full resync."""
+
+
+class Watcher(Protocol):
+    """A client connection as the actor sees it."""
+
+    account_id: int | None
+
+    def send(self, text: str) -> None:
+        """Queue a message; never blocks (a client that cannot keep up is dropped)."""
+
+
+@dataclass(slots=True)
+class Command:
+    """A request to the actor; ``done`` carries the reply (or a TableError)."""
+
+    kind: str
+    account_id: int | None = None
+    args: dict[str, Any] = field(default_factory=dict)
+    watcher: Watcher | None = None
+    done: asyncio.Future[Any] | None = None
+
+
+class TableActor:
+    """The asyncio task that alone runs one table."""
+
+    def __init__(self, room: Room, spec: TableSpec, table: Table) -> None:
+        self.room = room
+        self.spec = spec
+        self.table = table
+        self.id = spec.id
+        self.queue: asyncio.Queue[Command] = asyncio.Queue()
+        self.n = 0
+        self.events: deque[tuple[int, Event]] = deque(maxlen=LOG_SIZE)
+        self.watchers: dict[Watcher, None] = {}
+        self.bots: dict[int, Bot] = {}
+        self.bot_due: float | None = None
+        self.gone: dict[int, float] = {}  # account -> when its seat is given up
+        self.hand_id: int | None = None
+        self.finished: deque[tuple[float, int]] = deque(maxlen=200)  # (time, pot) for the lobby
+        self.task: asyncio.Task[None] | None = None
+        self._clock: Callable[[], float] = time.time
+
+    # -- the loop --------------------------------------------------------------------------
+
+    def start(self) -> None:
+        self.task = asyncio.create_task(self._run(), name=f"table-{self.id}")
+
+    async def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
+
+    async def call(self, command: Command) -> Any:
+        """Queue a command and wait for the actor's reply."""
+        command.done = asyncio.get_running_loop().create_future()
+        self.queue.put_nowait(command)
+        return await command.done
+
+    def tell(self, command: Command) -> None:
+        self.queue.put_nowait(command)
+
+    def _wakeup(self) -> float | None:
+        times = [t for t in (self.table.wakeup(), self.bot_due, *self.gone.values()) if t]
+        return min(times) if times else None
+
+    async def _run(self) -> None:
+        await self._step(self._fill_bots)
+        while True:
+            wake = self._wakeup()
+            timeout = None if wake is None else max(0.0, wake - self._clock())
+            if self.queue.empty() and (timeout is None or timeout > 0):
+                command: Command | None
+                try:
+                    command = await asyncio.wait_for(self.queue.get(), timeout)
+                except TimeoutError:
+                    command = None
+                if command is not None:
+                    await self._handle(command)
+            # Take whatever queued up before looking at the clock again.
+            while not self.queue.empty():
+                await self._handle(self.queue.get_nowait())
+            await self._step(self._timers)
+
+    async def _handle(self, command: Command) -> None:
+        try:
+            result = await self._dispatch(command)
+        except TableError as error:
+            if command.done is not None and not command.done.done():
+                command.done.set_exception(error)
+            return
+        except Exception as error:  # a fault must not take the table down
+            log.exception("table %s: %s failed", self.id, command.kind)
+            if command.done is not None and not command.done.done():
+                command.done.set_exception(TableError("internal", f"server fault: {error}"))
+            return
+        if command.done is not None and not command.done.done():
+            command.done.set_result(result)
+
+    async def _step(self, fn: Callable[[float], Any]) -> None:
+        try:
+            result = fn(self._clock())
+            if asyncio.iscoroutine(result):
+                await result
+        except Exception:
+            log.exception("table %s: timer step failed", self.id)
+
+    # -- commands --------------------------------------------------------------------------
+
+    async def _dispatch(self, command: Command) -> Any:
+        now = self._clock()
+        account = command.account_id
+        kind = command.kind
+        if kind == "watch":
+            assert command.watcher is not None
+            self._watch(command.watcher, command.args.get("since"))
+            return None
+        if kind == "unwatch":
+            assert command.watcher is not None
+            self.watchers.pop(command.watcher, None)
+            self._disconnected(command.watcher, now)
+            return None
+        if kind == "disconnect":
+            assert command.watcher is not None
+            self.watchers.pop(command.watcher, None)
+            self._disconnected(command.watcher, now)
+            return None
+        if account is None:
+            raise TableError("login_required", "log in or play as a guest first")
+        if kind == "sit":
+            await self._sit(account, command.args, now)
+            return None
+        if kind == "act":
+            args = command.args
+            outs = self.table.act(account, args["action"], args["to"], args["turn"], now)
+        elif kind == "leave":
+            self.gone.pop(account, None)
+            outs = self.table.leave(account, now)
+        elif kind == "sit_out":
+            outs = self.table.sit_out(account, now)
+        elif kind == "sit_in":
+            outs = self.table.sit_in(account, now)
+        else:
+            raise TableError("unknown_type", f"unknown command {kind!r}")
+        await self._apply(outs)
+        return None
+
+    def _watch(self, watcher: Watcher, since: int | None) -> None:
+        """Subscribe; send what the watcher missed since ``since``, or a full state."""
+        self.watchers[watcher] = None
+        if watcher.account_id is not None:
+            self.gone.pop(watcher.account_id, None)
+        seat = self._seat(watcher)
+        first = self.events[0][0] if self.events else self.n + 1
+        if since is not None and first - 1 <= since <= self.n:
+            for n, event in self.events:
+                if n > since:
+                    watcher.send(self._event_text(n, event, seat))
+        watcher.send(self._state_text(seat, events=True))
+
+    def _disconnected(self, watcher: Watcher, now: float) -> None:
+        """A seated player with no connection left keeps the seat for the grace period."""
+        account = watcher.account_id
+        if account is None or self.table.seat_of(account) is None:
+            return
+        if any(w.account_id == account for w in self.watchers):
+            return
+        self.gone[account] = now + self.room.config.grace_seconds
+
+    async def _sit(self, account: int, args: dict[str, Any], now: float) -> None:
+        buy_in = int(args["buy_in"])
+        seat = args.get("seat")
+        self.table.check_sit(account, buy_in, seat)
+        store = self.room.db.store
+        try:
+            await self.room.db.write(lambda c: store.buy_in(c, account, self.id, buy_in))
+        except LedgerError as error:
+            raise TableError("insufficient_balance", str(error)) from None
+        name = await self.room.account_name(account)
+        try:
+            outs = self.table.sit(account, name, buy_in, now, seat=seat)
+        except TableError:
+            await self.room.db.write(lambda c: store.cash_out(c, account, self.id, buy_in))
+            raise
+        await self._apply(outs)
+
+    # -- timers: clocks, bots, grace periods -------------------------------------------------
+
+    async def _timers(self, now: float) -> None:
+        for account, until in list(self.gone.items()):
+            if now >= until:
+                del self.gone[account]
+                if self.table.seat_of(account) is not None:
+                    await self._apply(self.table.leave(account, now))
+        await self._apply(self.table.tick(now))
+        seat = self.table.actor_seat
+        player = None if seat is None else self.table.seats[seat]
+        if player is not None and player.bot and player.id in self.bots:
+            if self.bot_due is None:
+                low, high = self.room.config.bot_delay
+                self.bot_due = now + random.uniform(low, high)
+            elif now >= self.bot_due:
+                self.bot_due = None
+                view = self.table.view(seat)
+                legal = self.table.legal()
+                choice = self.bots[player.id].choose(view, legal)
+                outs = self.table.act(player.id, choice.action, choice.to, self.table.turn_id, now)
+                await self._apply(outs)
+                await self._timers(self._clock())
+                return
+        else:
+            self.bot_due = None
+        await self._fill_bots(now)
+
+    async def _fill_bots(self, now: float) -> None:
+        wanted = self.table.bots_wanted()
+        for _ in range(wanted):
+            bot = await self.room.lend_bot(self)
+            if bot is None:
+                return
+            account, brain, stack = bot
+            try:
+                outs = self.table.sit(account.id, account.name, stack, now, bot=True)
+            except TableError:
+                await self.room.return_bot(self, account.id, stack)
+                return
+            self.bots[account.id] = brain
+            await self._apply(outs)
+
+    # -- effects and events ----------------------------------------------------------------
+
+    async def _apply(self, outs: list[Out]) -> None:
+        effects = [o for o in outs if isinstance(o, Effect)]
+        if effects:
+            await self.room.db.write(lambda conn: self._store(conn, effects))
+        for out in outs:
+            if isinstance(out, Event):
+                if out.kind == "hand_finished":
+                    out.data["hand_id"] = self._finished_id
+                self._publish(out)
+        if any(isinstance(o, Event) for o in outs):
+            self._send_states()
+        for effect in effects:
+            if effect.kind == "cash_out":
+                account = int(effect.data["account_id"])
+                if account in self.bots:
+                    del self.bots[account]
+                    self.room.release_bot(account)
+
+    _finished_id: int | None = None
+
+    def _store(self, conn: Connection, effects: list[Effect]) -> None:
+        """Runs on the writer thread, in one transaction with the step's other effects."""
+        store = self.room.db.store
+        for effect in effects:
+            data = effect.data
+            if effect.kind == "hand_started":
+                self.hand_id = store.start_hand(
+                    conn, self.id, int(data["number"]), self.spec.game, data["players"]
+                )
+            elif effect.kind == "commit":
+                assert self.hand_id is not None
+                store.commit_chips(conn, self.id, self.hand_id, data["commits"])
+            elif effect.kind == "hand_finished":
+                assert self.hand_id is not None
+                phh, pokerstars = data["hand"].histories(
+                    self.hand_id, data["table_name"], data["names"]
+                )
+                store.finish_hand(
+                    conn,
+                    self.id,
+                    self.hand_id,
+                    data["payouts"],
+                    int(data["rake"]),
+                    data["summary"],
+                    phh,
+                    pokerstars,
+                )
+                self._finished_id = self.hand_id
+                pot = sum(int(v) for v in data["payouts"].values()) + int(data["rake"])
+                self.finished.append((self._clock(), pot))
+                self.hand_id = None
+            elif effect.kind == "cash_out":
+                store.cash_out(conn, int(data["account_id"]), self.id, int(data["amount"]))
+
+    def _seat(self, watcher: Watcher) -> int | None:
+        account = watcher.account_id
+        return None if account is None else self.table.seat_of(account)
+
+    def _event_text(self, n: int, event: Event, seat: int | None) -> str:
+        return dumps({"type": "event", "table": self.id, "n": n, "event": event.for_seat(seat)})
+
+    def _state_text(self, seat: int | None, *, events: bool = False) -> str:
+        view = self.table.view(seat, events=events)
+        return dumps({"type": "state", "table": self.id, "n": self.n, "state": view})
+
+    def _publish(self, event: Event) -> None:
+        self.n += 1
+        self.events.append((self.n, event))
+        cache: dict[int | None, str] = {}
+        for watcher in list(self.watchers):
+            seat = self._seat(watcher)
+            text = cache.get(seat)
+            if text is None:
+                text = cache[seat] = self._event_text(self.n, event, seat)
+            watcher.send(text)
+
+    def _send_states(self) -> None:
+        cache: dict[int | None, str] = {}
+        for watcher in list(self.watchers):
+            seat = self._seat(watcher)
+            text = cache.get(seat)
+            if text is None:
+                text = cache[seat] = self._state_text(seat)
+            watcher.send(text)
+
+    # -- the lobby's view ------------------------------------------------------------------
+
+    def lobby(self) -> dict[str, Any]:
+        now = self._clock()
+        recent = [(t, pot) for t, pot in self.finished if now - t <= 3600]
+        average = sum(p for _, p in recent) / len(recent) if recent else 0.0
+        span = now - recent[0][0] if recent else 0.0
+        per_hour = len(recent) * 3600.0 / max(span, 60.0) if recent else 0.0
+        players = self.table.players()
+        return {
+            **self.spec.public(),
+            "seats_taken": len(players),
+            "players": [{"seat": s, "name": p.name, "bot": p.bot} for s, p in players],
+            "average_pot": round(average, 1),
+            "hands_per_hour": round(per_hour, 1),
+            "hands": self.table.hand_number,
+            "watchers": len(self.watchers),
+        }

@@ -1,0 +1,275 @@
+"""The web app: REST for the lobby, accounts and hand histories, and the websocket.
+
+``/openapi.json`` documents the REST side; docs/protocol.md the websocket.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import re
+import secrets
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Annotated, Any
+from urllib.parse import urlsplit
+
+from fastapi import Depends, FastAPI, HTTPException, Request, Response, WebSocket
+from fastapi.responses import HTMLResponse, PlainTextResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+
+from stud.server.connection import ClientConnection
+from stud.server.room import Room, RoomConfig
+from stud.server.storage import Account, Database, TableSpec, hash_password, verify_password
+from stud.table import HandFactory
+
+log = logging.getLogger("stud.server")
+
+COOKIE = "stud_session"
+STATIC_DIR = Path(__file__).resolve().parent.parent / "web" / "static"
+NAME_PATTERN = re.compile(r"^[A-Za-z0-9_\-]{3,20}$")
+
+INDEX_HTML = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Stud card room</title></head>
+<body><h1>Stud card room</h1>
+<p>The server is running. The lobby is at <a href="/api/tables">/api/tables</a>,
+the REST API at <a href="/docs">/docs</a> (<a href="/openapi.json">openapi.json</a>),
+and the websocket at <code>/ws</code> (see docs/protocol.md).</p></body></html>
+"""
+
+
+class Credentials(BaseModel):
+    name: str = Field(min_length=3, max_length=20, examples=["alice"])
+    password: str = Field(min_length=6, max_length=200)
+
+
+class NewTable(BaseModel):
+    name: str = Field(min_length=1, max_length=40)
+    game: str = Field(pattern="^(stud|stud8|razz)$")
+    ante: int = Field(ge=0, le=10**6)
+    bring_in: int = Field(ge=1, le=10**6)
+    small_bet: int = Field(ge=1, le=10**6)
+    big_bet: int = Field(ge=1, le=10**6)
+    seats: int = Field(default=8, ge=2, le=8)
+    bots: int = Field(default=0, ge=0, le=8)
+    min_buy_in: int | None = Field(default=None, ge=1)
+    max_buy_in: int | None = Field(default=None, ge=1)
+
+
+class AccountOut(BaseModel):
+    id: int
+    name: str
+    kind: str
+    balance: int
+
+
+def create_app(db: Database, config: RoomConfig, hand_factory: HandFactory) -> FastAPI:
+    """The app for one room; the room starts and stops with the app."""
+    room = Room(db=db, config=config, hand_factory=hand_factory)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        db.start()
+        await room.start()
+        try:
+            yield
+        finally:
+            await room.stop()
+            db.close()
+
+    app = FastAPI(
+        title="Stud card room",
+        version="1",
+        summary="Seven Card Stud, Stud Hi/Lo and Razz: lobby, accounts and hand histories.",
+        lifespan=lifespan,
+    )
+    app.state.room = room
+    store = db.store
+
+    async def session_account(token: str | None) -> Account | None:
+        if not token or len(token) > 200:
+            return None
+        return await db.read(lambda c: store.session_account(c, token))
+
+    async def current(request: Request) -> Account | None:
+        return await session_account(request.cookies.get(COOKIE))
+
+    async def required(account: Annotated[Account | None, Depends(current)]) -> Account:
+        if account is None:
+            raise HTTPException(401, "log in or play as a guest first")
+        return account
+
+    async def open_session(response: Response, account: Account) -> AccountOut:
+        token = secrets.token_urlsafe(32)
+        await db.write(lambda c: store.create_session(c, account.id, token, config.session_seconds))
+        response.set_cookie(
+            COOKIE,
+            token,
+            max_age=int(config.session_seconds),
+            httponly=True,
+            samesite="lax",
+            path="/",
+        )
+        return await account_out(account)
+
+    async def account_out(account: Account) -> AccountOut:
+        balance = await db.read(lambda c: store.balance(c, account.id))
+        return AccountOut(id=account.id, name=account.name, kind=account.kind, balance=balance)
+
+    # -- accounts --------------------------------------------------------------------------
+
+    @app.post("/api/register", tags=["accounts"])
+    async def register(body: Credentials, response: Response) -> AccountOut:
+        """Create an account (with the room's starting play money) and log in."""
+        if not NAME_PATTERN.match(body.name) or body.name.lower().startswith(("guest", "bot")):
+            raise HTTPException(422, "names are 3-20 letters, digits, '-' or '_'")
+        encoded = hash_password(body.password)
+
+        def create(c: Any) -> Account:
+            account = store.create_account(c, body.name, "user", encoded)
+            store.grant(c, account.id, config.starting_balance)
+            return account
+
+        try:
+            account = await db.write(create)
+        except ValueError as error:
+            raise HTTPException(409, str(error)) from None
+        return await open_session(response, account)
+
+    @app.post("/api/login", tags=["accounts"])
+    async def login(body: Credentials, response: Response) -> AccountOut:
+        found = await db.read(lambda c: store.account_by_name(c, body.name))
+        if found is None or found[1] is None or not verify_password(found[1], body.password):
+            raise HTTPException(401, "wrong name or password")
+        return await open_session(response, found[0])
+
+    @app.post("/api/guest", tags=["accounts"])
+    async def guest(response: Response) -> AccountOut:
+        """Play at once under a generated name, with the starting play money."""
+
+        def create(c: Any) -> Account:
+            name = f"Guest-{secrets.token_hex(3)}"
+            account = store.create_account(c, name, "guest")
+            store.grant(c, account.id, config.starting_balance)
+            return account
+
+        return await open_session(response, await db.write(create))
+
+    @app.post("/api/logout", tags=["accounts"])
+    async def logout(request: Request, response: Response) -> dict[str, bool]:
+        token = request.cookies.get(COOKIE)
+        if token:
+            await db.write(lambda c: store.delete_session(c, token))
+        response.delete_cookie(COOKIE, path="/")
+        return {"ok": True}
+
+    @app.get("/api/me", tags=["accounts"])
+    async def me(account: Annotated[Account, Depends(required)]) -> AccountOut:
+        return await account_out(account)
+
+    @app.get("/api/me/hands", tags=["hands"])
+    async def my_hands(account: Annotated[Account, Depends(required)]) -> list[dict[str, Any]]:
+        return await db.read(lambda c: store.hands_for_account(c, account.id))
+
+    # -- lobby -----------------------------------------------------------------------------
+
+    @app.get("/api/health", tags=["room"])
+    async def health() -> dict[str, Any]:
+        return {"ok": True, "tables": len(room.actors), "database": db.backend}
+
+    @app.get("/api/tables", tags=["lobby"])
+    async def tables(game: str | None = None) -> list[dict[str, Any]]:
+        """The lobby: every table with its game, stakes, seats taken, average pot, hands/hour."""
+        return [t for t in room.lobby() if game is None or t["game"] == game]
+
+    @app.post("/api/tables", tags=["lobby"], status_code=201)
+    async def create_table(
+        body: NewTable, account: Annotated[Account, Depends(required)]
+    ) -> dict[str, Any]:
+        spec = TableSpec(
+            name=body.name,
+            game=body.game,
+            ante=body.ante,
+            bring_in=body.bring_in,
+            small_bet=body.small_bet,
+            big_bet=body.big_bet,
+            seats=body.seats,
+            bots=min(body.bots, body.seats),
+            min_buy_in=body.min_buy_in or body.small_bet * 10,
+            max_buy_in=body.max_buy_in or body.small_bet * 100,
+        )
+        if spec.min_buy_in > spec.max_buy_in:
+            raise HTTPException(422, "min_buy_in is above max_buy_in")
+        try:
+            actor = await room.create_table(spec, account.id)
+        except ValueError as error:
+            raise HTTPException(422, str(error)) from None
+        return actor.lobby()
+
+    @app.get("/api/tables/{table_id}", tags=["lobby"])
+    async def table(table_id: int) -> dict[str, Any]:
+        """One table's lobby entry and what a spectator sees now."""
+        actor = room.actors.get(table_id)
+        if actor is None:
+            raise HTTPException(404, "no such table")
+        return {**actor.lobby(), "state": actor.table.view(None), "n": actor.n}
+
+    @app.get("/api/tables/{table_id}/hands", tags=["hands"])
+    async def table_hands(table_id: int) -> list[dict[str, Any]]:
+        return await db.read(lambda c: store.hands_for_table(c, table_id))
+
+    # -- hand histories --------------------------------------------------------------------
+
+    async def finished_hand(hand_id: int) -> dict[str, Any]:
+        record = await db.read(lambda c: store.hand(c, hand_id))
+        if record is None or record["status"] == "running":
+            raise HTTPException(404, "no finished hand with that id")
+        return record
+
+    @app.get("/api/hands/{hand_id}", tags=["hands"])
+    async def hand(hand_id: int) -> dict[str, Any]:
+        """A finished hand: players, result, and its PHH and PokerStars text."""
+        return await finished_hand(hand_id)
+
+    @app.get("/api/hands/{hand_id}/phh", tags=["hands"], response_class=PlainTextResponse)
+    async def hand_phh(hand_id: int) -> PlainTextResponse:
+        record = await finished_hand(hand_id)
+        return PlainTextResponse(
+            record["phh"] or "",
+            headers={"Content-Disposition": f'attachment; filename="hand-{hand_id}.phh"'},
+        )
+
+    @app.get("/api/hands/{hand_id}/pokerstars", tags=["hands"], response_class=PlainTextResponse)
+    async def hand_pokerstars(hand_id: int) -> PlainTextResponse:
+        record = await finished_hand(hand_id)
+        return PlainTextResponse(
+            record["pokerstars"] or "",
+            headers={"Content-Disposition": f'attachment; filename="hand-{hand_id}.txt"'},
+        )
+
+    # -- the websocket ---------------------------------------------------------------------
+
+    @app.websocket("/ws")
+    async def websocket(ws: WebSocket) -> None:
+        origin = ws.headers.get("origin")
+        host = ws.headers.get("host", "")
+        if origin and urlsplit(origin).netloc != host:
+            # A page on another site may not use this browser's session (cross-site hijacking).
+            await ws.close(code=1008)
+            return
+        account = await session_account(ws.cookies.get(COOKIE))
+        await ws.accept()
+        await ClientConnection(ws, room, account).run()
+
+    # -- the browser client ----------------------------------------------------------------
+
+    if (STATIC_DIR / "index.html").is_file():
+        app.mount("/", StaticFiles(directory=STATIC_DIR, html=True), name="web")
+    else:
+
+        @app.get("/", include_in_schema=False)
+        async def index() -> HTMLResponse:
+            return HTMLResponse(INDEX_HTML)
+
+    return app

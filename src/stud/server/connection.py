@@ -1,0 +1,163 @@
+"""One websocket client: reads its messages, checks them, sends it its own views.
+
+Each message is tied to the account the session cookie named when the socket
+opened; a message can only ever act for that account. Messages are checked
+(size, JSON, shape, rate) before they reach a table; a refused one gets an
+``error`` reply. A flooding client is slowed, then disconnected; one that
+cannot keep up with its outgoing messages is dropped rather than let it hold
+a table back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from typing import Any
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from stud.server.actor import Command, TableActor
+from stud.server.protocol import ProtocolError, dumps, parse
+from stud.server.ratelimit import TokenBucket
+from stud.server.room import Room
+from stud.server.storage import Account
+from stud.table import TableError
+
+log = logging.getLogger("stud.server")
+
+OUTBOX_LIMIT = 2000
+POLICY_VIOLATION = 1008
+
+
+class ClientConnection:
+    """The server's side of one websocket."""
+
+    def __init__(self, websocket: WebSocket, room: Room, account: Account | None) -> None:
+        self.websocket = websocket
+        self.room = room
+        self.account = account
+        self.account_id: int | None = None if account is None else account.id
+        self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
+        self.tables: set[int] = set()
+        self.bucket = TokenBucket(room.config.message_rate, room.config.message_burst)
+        self.closed = False
+        self._last_slow_notice = 0.0
+
+    def send(self, text: str) -> None:
+        """Queue a message for this client; drop the client if it has fallen far behind."""
+        if self.closed:
+            return
+        if self.outbox.qsize() >= OUTBOX_LIMIT:
+            log.warning("dropping a client that does not read its messages")
+            self.closed = True
+            self.outbox.put_nowait(None)
+            return
+        self.outbox.put_nowait(text)
+
+    def reply(self, message: dict[str, Any], ref: Any = None) -> None:
+        if ref is not None:
+            message["id"] = ref
+        self.send(dumps(message))
+
+    def error(self, code: str, text: str, ref: Any = None) -> None:
+        self.reply({"type": "error", "code": code, "message": text}, ref)
+
+    async def _writer(self) -> None:
+        while True:
+            text = await self.outbox.get()
+            if text is None:
+                break
+            await self.websocket.send_text(text)
+        with contextlib.suppress(Exception):
+            await self.websocket.close(POLICY_VIOLATION)
+
+    async def run(self) -> None:
+        writer = asyncio.create_task(self._writer())
+        self.reply(
+            {
+                "type": "welcome",
+                "protocol": 1,
+                "account": None if self.account is None else self.account.public(),
+                "server_time": time.time(),
+            }
+        )
+        try:
+            while not self.closed:
+                message = await self.websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                text = message.get("text")
+                raw = text if text is not None else message.get("bytes") or b""
+                if not await self._admit():
+                    break
+                await self._handle(raw)
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            self.closed = True
+            for table_id in self.tables:
+                actor = self.room.actors.get(table_id)
+                if actor is not None:
+                    actor.tell(Command("disconnect", self.account_id, watcher=self))
+            self.outbox.put_nowait(None)
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(writer, 5)
+            writer.cancel()
+
+    async def _admit(self) -> bool:
+        """Rate limit: over budget, the message is dropped and reading pauses; too often, close."""
+        delay = self.bucket.take(time.monotonic())
+        if delay == 0.0:
+            return True
+        if self.bucket.strikes > self.room.config.flood_strikes:
+            self.error("flood", "too many messages: disconnecting")
+            self.closed = True
+            return False
+        now = time.monotonic()
+        if now - self._last_slow_notice > 0.5:
+            self._last_slow_notice = now
+            self.error("rate_limited", "too many messages: slow down (message dropped)")
+        await asyncio.sleep(min(delay, 1.0))
+        return True
+
+    async def _handle(self, raw: str | bytes) -> None:
+        try:
+            message = parse(raw)
+        except ProtocolError as error:
+            self.error(error.code, str(error), error.ref)
+            return
+        kind, fields, ref = message.type, message.fields, message.ref
+        if kind == "ping":
+            self.reply({"type": "pong", "server_time": time.time()}, ref)
+            return
+        table_id = int(fields["table"])
+        actor = self.room.actors.get(table_id)
+        if actor is None:
+            self.error("no_table", f"there is no table {table_id}", ref)
+            return
+        if kind in ("watch", "unwatch"):
+            await self._watch(actor, kind, fields.get("since"), ref)
+            return
+        if self.account_id is None:
+            self.error("login_required", "log in or play as a guest first", ref)
+            return
+        try:
+            await actor.call(Command(kind, self.account_id, args=fields, watcher=self))
+        except TableError as error:
+            self.error(error.code, str(error), ref)
+            return
+        if kind == "sit" and table_id not in self.tables:
+            await self._watch(actor, "watch", None, None)
+        if kind != "act":
+            self.reply({"type": "ok", "for": kind, "table": table_id}, ref)
+
+    async def _watch(self, actor: TableActor, kind: str, since: Any, ref: Any) -> None:
+        if kind == "watch":
+            self.tables.add(actor.id)
+        else:
+            self.tables.discard(actor.id)
+        await actor.call(Command(kind, self.account_id, args={"since": since}, watcher=self))
+        if kind == "unwatch":
+            self.reply({"type": "ok", "for": kind, "table": actor.id}, ref)

@@ -1,0 +1,111 @@
+"""The websocket protocol's client messages: size limit, JSON, and a strict shape per type.
+
+Every client message is one JSON object with a ``type``; the fields each type
+takes are listed in :data:`FIELDS` (docs/protocol.md has an example of each).
+Anything else is refused with a :class:`ProtocolError` whose ``code`` goes back
+to the client in an ``error`` message; nothing is changed.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Final
+
+MAX_MESSAGE_BYTES: Final = 4096
+"""Longer messages are refused with ``too_large`` (the transport closes at 64 KiB)."""
+MAX_FRAME_BYTES: Final = 65536
+
+# type -> {field: (kind, required)}; kind is 'int', 'str' or 'int?' (an int or null).
+FIELDS: Final[dict[str, dict[str, tuple[str, bool]]]] = {
+    "ping": {},
+    "watch": {"table": ("int", True), "since": ("int?", False)},
+    "unwatch": {"table": ("int", True)},
+    "sit": {"table": ("int", True), "seat": ("int?", False), "buy_in": ("int", True)},
+    "leave": {"table": ("int", True)},
+    "sit_out": {"table": ("int", True)},
+    "sit_in": {"table": ("int", True)},
+    "act": {
+        "table": ("int", True),
+        "action": ("str", True),
+        "to": ("int", False),
+        "turn": ("int", True),
+    },
+}
+ACTIONS: Final = frozenset({"fold", "check", "call", "bring-in", "complete", "bet", "raise"})
+"""The engine's action kinds (``stud.game.ActionKind``), as the table's legal actions name them."""
+
+
+class ProtocolError(ValueError):
+    """A message refused before it reached a table; ``code`` names the reason."""
+
+    def __init__(self, code: str, message: str, ref: Any = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.ref = ref
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """A well-formed client message: its type, fields and the client's optional ``id``."""
+
+    type: str
+    fields: dict[str, Any]
+    ref: str | int | None = None
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and abs(value) < 2**53
+
+
+def parse(text: str | bytes) -> Message:
+    """Check one client message; ProtocolError (too_large, bad_json, bad_message, ...) if wrong."""
+    if isinstance(text, bytes):
+        raise ProtocolError("bad_message", "send JSON text frames, not binary")
+    if len(text.encode("utf-8", "replace")) > MAX_MESSAGE_BYTES:
+        raise ProtocolError("too_large", f"messages are at most {MAX_MESSAGE_BYTES} bytes")
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as error:
+        raise ProtocolError("bad_json", f"not JSON: {error}") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_message", "a message is a JSON object")
+    ref = data.get("id")
+    if ref is not None and not (
+        (isinstance(ref, str) and len(ref) <= 64) or (_is_int(ref) and not isinstance(ref, bool))
+    ):
+        raise ProtocolError("bad_message", "id must be a short string or an integer")
+    kind = data.get("type")
+    if not isinstance(kind, str):
+        raise ProtocolError("bad_message", "a message needs a string 'type'", ref)
+    spec = FIELDS.get(kind)
+    if spec is None:
+        raise ProtocolError("unknown_type", f"unknown message type {kind[:40]!r}", ref)
+    fields: dict[str, Any] = {}
+    for name, value in data.items():
+        if name in ("type", "id"):
+            continue
+        if name not in spec:
+            raise ProtocolError("bad_message", f"{kind}: unknown field {name[:40]!r}", ref)
+        want = spec[name][0]
+        ok = (
+            (want == "int" and _is_int(value))
+            or (want == "int?" and (value is None or _is_int(value)))
+            or (want == "str" and isinstance(value, str) and len(value) <= 32)
+        )
+        if not ok:
+            raise ProtocolError("bad_message", f"{kind}: {name} must be {want}", ref)
+        fields[name] = value
+    missing = [name for name, (_, required) in spec.items() if required and name not in fields]
+    if missing:
+        raise ProtocolError("bad_message", f"{kind}: missing {', '.join(missing)}", ref)
+    if kind == "act":
+        fields.setdefault("to", 0)
+        if fields["action"] not in ACTIONS:
+            raise ProtocolError("illegal_action", f"unknown action {fields['action']!r}", ref)
+    return Message(kind, fields, ref)
+
+
+def dumps(message: dict[str, Any]) -> str:
+    """Server messages as compact JSON."""
+    return json.dumps(message, separators=(",", ":"))

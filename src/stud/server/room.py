@@ -1,0 +1,159 @@
+"""The card room: its tables' actors, the lobby, the bots' accounts, startup recovery."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from stud.server.actor import TableActor
+from stud.server.bots import Bot, make_bot
+from stud.server.storage import Account, Database, TableSpec
+from stud.table import HandFactory, Table, TableSettings
+
+log = logging.getLogger("stud.server")
+
+DEFAULT_TABLES: tuple[TableSpec, ...] = tuple(
+    TableSpec(
+        name=name, game=game, ante=ante, bring_in=bring_in, small_bet=small, big_bet=big,
+        seats=seats, bots=bots, min_buy_in=small * 10, max_buy_in=small * 100,
+    )
+    for name, game, ante, bring_in, small, big, seats, bots in (
+        ("Ada", "stud", 1, 2, 5, 10, 8, 3),
+        ("Babbage", "stud", 5, 10, 20, 40, 6, 2),
+        ("Curie", "stud8", 1, 2, 5, 10, 8, 3),
+        ("Dirac", "stud8", 5, 10, 20, 40, 6, 2),
+        ("Euler", "razz", 1, 2, 5, 10, 8, 3),
+        ("Fermi", "razz", 5, 10, 20, 40, 6, 2),
+    )
+)  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class RoomConfig:
+    """Settings for a room; tests and the bench shorten the clocks."""
+
+    turn_seconds: float = 20.0
+    time_bank: float = 30.0
+    timeouts_to_sit_out: int = 2
+    pause_between_hands: float = 3.0
+    grace_seconds: float = 60.0
+    bot_delay: tuple[float, float] = (0.6, 1.6)
+    bot_kind: str = "calling_station"
+    starting_balance: int = 10_000
+    default_tables: tuple[TableSpec, ...] = DEFAULT_TABLES
+    seed: int | None = None
+    message_rate: float = 20.0
+    message_burst: float = 40.0
+    flood_strikes: int = 60
+    session_seconds: float = 30 * 24 * 3600.0
+
+
+@dataclass(slots=True)
+class Room:
+    """Every table's actor, and the services they share."""
+
+    db: Database
+    config: RoomConfig
+    hand_factory: HandFactory
+    actors: dict[int, TableActor] = field(default_factory=dict)
+    _idle_bots: list[Account] = field(default_factory=list)
+    _names: dict[int, str] = field(default_factory=dict)
+    _bot_names: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
+    recovered: dict[str, int] = field(default_factory=dict)
+
+    async def start(self) -> None:
+        """Void what a crash left running, cash stacks out, then open the tables with bots."""
+        self.recovered = await self.db.write(self.db.store.recover)
+        if self.recovered["voided"] or self.recovered["cashed_out"]:
+            log.warning("recovered after a stop: %s", self.recovered)
+        store = self.db.store
+        self._idle_bots = await self.db.read(lambda c: store.accounts_of_kind(c, "bot"))
+        self._bot_names = itertools.count(len(self._idle_bots) + 1)
+        specs = await self.db.read(store.open_tables)
+        if not specs:
+            for default in self.config.default_tables:
+                specs.append(await self._save_table(default, None))
+        for spec in specs:
+            self._open(spec)
+
+    async def stop(self) -> None:
+        await asyncio.gather(*(actor.stop() for actor in self.actors.values()))
+
+    def settings_for(self, spec: TableSpec) -> TableSettings:
+        c = self.config
+        return TableSettings(
+            name=spec.name,
+            game=spec.game,
+            ante=spec.ante,
+            bring_in=spec.bring_in,
+            small_bet=spec.small_bet,
+            big_bet=spec.big_bet,
+            seats=spec.seats,
+            min_buy_in=spec.min_buy_in,
+            max_buy_in=spec.max_buy_in,
+            bots=spec.bots,
+            turn_seconds=c.turn_seconds,
+            time_bank=c.time_bank,
+            timeouts_to_sit_out=c.timeouts_to_sit_out,
+            pause_between_hands=c.pause_between_hands,
+        )
+
+    def _open(self, spec: TableSpec) -> TableActor:
+        seed = None if self.config.seed is None else self.config.seed * 7919 + spec.id
+        table = Table(self.settings_for(spec), self.hand_factory, seed=seed)
+        actor = TableActor(self, spec, table)
+        self.actors[spec.id] = actor
+        actor.start()
+        return actor
+
+    async def create_table(self, spec: TableSpec, created_by: int | None) -> TableActor:
+        self.settings_for(spec)  # ValueError on a bad game, stakes or size
+        return self._open(await self._save_table(spec, created_by))
+
+    async def _save_table(self, spec: TableSpec, created_by: int | None) -> TableSpec:
+        store = self.db.store
+        return await self.db.write(lambda c: store.create_table(c, spec, created_by))
+
+    def lobby(self) -> list[dict[str, Any]]:
+        return [actor.lobby() for actor in self.actors.values()]
+
+    async def account_name(self, account_id: int) -> str:
+        name = self._names.get(account_id)
+        if name is None:
+            account = await self.db.read(lambda c: self.db.store.account(c, account_id))
+            name = account.name if account else f"#{account_id}"
+            self._names[account_id] = name
+        return name
+
+    # -- bots ------------------------------------------------------------------------------
+
+    async def lend_bot(self, actor: TableActor) -> tuple[Account, Bot, int] | None:
+        """A bot account bought in at ``actor``'s table (granted play money when it runs low)."""
+        store = self.db.store
+        spec = actor.spec
+        stack = spec.max_buy_in or spec.big_bet * 50
+        if self._idle_bots:
+            account = self._idle_bots.pop()
+        else:
+            name = f"Bot {next(self._bot_names)}"
+            account = await self.db.write(lambda c: store.create_account(c, name, "bot"))
+        self._names[account.id] = account.name
+
+        def buy(conn: Any) -> None:
+            if store.balance(conn, account.id) < stack:
+                store.grant(conn, account.id, stack * 20)
+            store.buy_in(conn, account.id, spec.id, stack)
+
+        await self.db.write(buy)
+        return account, make_bot(self.config.bot_kind), stack
+
+    async def return_bot(self, actor: TableActor, account_id: int, stack: int) -> None:
+        store = self.db.store
+        await self.db.write(lambda c: store.cash_out(c, account_id, actor.id, stack))
+        self.release_bot(account_id)
+
+    def release_bot(self, account_id: int) -> None:
+        self._idle_bots.append(Account(account_id, self._names.get(account_id, "bot"), "bot"))

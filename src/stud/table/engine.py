@@ -1,0 +1,160 @@
+"""The hand port over ``stud.game.Hand``: the one place the table meets the engine's types.
+
+It speaks the table's seat numbers: the engine numbers players 0..n-1 from the
+dealer's left, and every ``seat`` it emits is mapped to the table's seat here.
+Another player's down cards are cut from each event before it leaves (they go
+to their owner alone, as a private part), and views come from the engine's own
+per-seat views, which carry no foreign down card.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from stud.cards import Deck
+from stud.game import (
+    Action,
+    ActionKind,
+    CardsDealt,
+    Event,
+    Hand,
+    HandEnded,
+    HandMucked,
+    HandShown,
+    IllegalActionError,
+    NoLowHand,
+    PotAwarded,
+    PotsFormed,
+    TableConfig,
+    UncalledBetReturned,
+    variant,
+    visible_events,
+)
+from stud.table.port import HandEvent, HandPort, Legal
+from stud.table.table import TableError
+
+SUMMARY_EVENTS = (PotsFormed, UncalledBetReturned, HandShown, HandMucked, NoLowHand, PotAwarded)
+SEAT_KEYS = ("seat", "to_act", "viewer")
+
+
+class EngineHand:
+    """A :class:`stud.game.Hand` behind the table's :class:`HandPort`."""
+
+    def __init__(self, hand: Hand, seats: list[int]) -> None:
+        self.hand = hand
+        self.seats = seats
+        self._start = list(hand.config.stacks)
+
+    # -- seat numbers ----------------------------------------------------------------------
+
+    def _map(self, data: Any) -> Any:
+        """Rename engine seat indexes to table seats, everywhere in a JSON-like value."""
+        if isinstance(data, dict):
+            out: dict[str, Any] = {}
+            for key, value in data.items():
+                if key in SEAT_KEYS and isinstance(value, int) and not isinstance(value, bool):
+                    out[key] = self.seats[value]
+                elif (
+                    key == "seats"
+                    and isinstance(value, list)
+                    and all(isinstance(v, int) for v in value)
+                ):
+                    out[key] = [self.seats[v] for v in value]
+                elif key == "stacks" and isinstance(value, list) and len(value) == len(self.seats):
+                    out[key] = {str(self.seats[i]): v for i, v in enumerate(value)}
+                else:
+                    out[key] = self._map(value)
+            return out
+        if isinstance(data, list):
+            return [self._map(v) for v in data]
+        return data
+
+    def _event(self, event: Event) -> HandEvent:
+        public = self._map(visible_events([event], None)[0].to_dict())
+        kind = str(public.pop("type"))
+        private: dict[int, dict[str, Any]] = {}
+        if isinstance(event, CardsDealt) and event.down:
+            private[self.seats[event.seat]] = {"down": event.to_dict()["down"]}
+        return HandEvent(kind, public, private)
+
+    # -- the port --------------------------------------------------------------------------
+
+    @property
+    def actor(self) -> int | None:
+        return self.hand.to_act
+
+    @property
+    def over(self) -> bool:
+        return self.hand.is_over
+
+    def legal(self) -> list[Legal]:
+        return [Legal(a.kind.value, a.to) for a in self.hand.legal_actions()]
+
+    def act(self, player: int, action: str, to: int) -> list[HandEvent]:
+        try:
+            events = self.hand.act(Action(ActionKind(action), to, player))
+        except (IllegalActionError, ValueError) as error:
+            raise TableError("illegal_action", str(error)) from None
+        return [self._event(e) for e in events]
+
+    def started(self) -> list[HandEvent]:
+        return [self._event(e) for e in self.hand.events]
+
+    def committed(self) -> list[int]:
+        return list(self.hand.committed)
+
+    def payouts(self) -> list[int]:
+        result = self.hand.result
+        assert result is not None, "the hand is not over"
+        committed = self.hand.committed
+        return [
+            after - start + put
+            for after, start, put in zip(result.stacks, self._start, committed, strict=True)
+        ]
+
+    def rake(self) -> int:
+        result = self.hand.result
+        return 0 if result is None else result.rake
+
+    def view(self, player: int | None, *, events: bool = False) -> dict[str, Any]:
+        data = self.hand.view(player).to_dict()
+        if not events:
+            del data["events"]
+        return dict(self._map(data))
+
+    def summary(self) -> dict[str, Any]:
+        results = [
+            self._map(e.to_dict()) for e in self.hand.events if isinstance(e, SUMMARY_EVENTS)
+        ]
+        ended = [e for e in self.hand.events if isinstance(e, HandEnded)]
+        return {
+            "results": results,
+            "rake": self.rake(),
+            "ended": self._map(ended[-1].to_dict()) if ended else None,
+        }
+
+    def histories(
+        self, hand_id: int, table_name: str, names: list[str]
+    ) -> tuple[str | None, str | None]:
+        from stud.table.histories import write_histories
+
+        return write_histories(self.hand, hand_id, table_name, names, self.seats)
+
+
+def start_engine_hand(
+    game: str,
+    ante: int,
+    bring_in: int,
+    small_bet: int,
+    big_bet: int,
+    stacks: list[int],
+    seats: list[int],
+    seed: int | None,
+) -> tuple[HandPort, list[HandEvent]]:
+    """The table's hand factory: a real engine hand, shuffled by seed or by the CSPRNG."""
+    config = TableConfig(
+        game=variant(game), ante=ante, bring_in=bring_in, small_bet=small_bet, big_bet=big_bet,
+        stacks=tuple(stacks),
+    )  # fmt: skip
+    hand = EngineHand(Hand(config, deck=Deck(seed)), seats)
+    return hand, hand.started()
