@@ -1,0 +1,11 @@
+# Sourced by .ci/run: install Debian's Chromium for the browser tests (tests/test_web_*.py drive
+# it headless through Playwright at /usr/bin/chromium; Playwright's own browser download is never used).
+chromium_setup() {
+    if [ ! -x /usr/bin/chromium ]; then
+        export DEBIAN_FRONTEND=noninteractive
+        apt-get update -qq
+        apt-get install -y -qq chromium >/dev/null
+    fi
+    /usr/bin/chromium --version 2>/dev/null || true
+}
+chromium_setup
