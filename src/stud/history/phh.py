@@ -105,7 +105,7 @@ def read_phhs(text: str, source: str | None = None) -> ReadResult:
         sections = [(0, text)]
     for ordinal, (offset, body) in enumerate(sections, start=1):
         try:
-            result.hands.append(_read_section(body, offset, source, ordinal))
+            result.add(ordinal, _read_section(body, offset, source, ordinal))
         except HistoryError as error:
             result.errors.append(error)
     return result

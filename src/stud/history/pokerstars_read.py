@@ -104,6 +104,12 @@ class ReadResult:
 
     hands: list[HandRecord] = field(default_factory=list)
     errors: list[HistoryError] = field(default_factory=list)
+    places: list[int] = field(default_factory=list)
+    """Each hand's place in its file (1 for the first), as errors number hands."""
+
+    def add(self, place: int, record: HandRecord) -> None:
+        self.hands.append(record)
+        self.places.append(place)
 
 
 def split_hands(text: str) -> Iterator[tuple[int, list[tuple[int, str]]]]:
@@ -133,7 +139,7 @@ def read_pokerstars(text: str, source: str | None = None) -> ReadResult:
         try:
             if not match:
                 raise _LineError(lines[0][0], "a hand must start with a 'PokerStars Hand #' line")
-            result.hands.append(_HandReader(lines).read())
+            result.add(ordinal, _HandReader(lines).read())
         except _LineError as error:
             result.errors.append(
                 HistoryError(

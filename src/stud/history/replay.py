@@ -34,6 +34,8 @@ from stud.game import (
     variant,
 )
 from stud.game import Action as EngineAction
+from stud.history.errors import HistoryError
+from stud.history.from_engine import record_from_events
 from stud.history.model import WAGERS, Action, HandRecord, Kind, Slot
 from stud.history.money import CURRENCY_SYMBOLS, plain
 
@@ -402,3 +404,29 @@ def _fill_hidden(
             "the recorded one is among them, so the record was trusted"
         )
     return matching, [], note
+
+
+def completed(record: HandRecord, name: str | None = None) -> HandRecord:
+    """The record with the results a replay gives, where it states none (PHH from other tools).
+
+    Fills the shows (if the record has none), who collected what from which
+    pot, the pots, the rake, no-low pots, collected amounts and finishing
+    stacks, so the record can be written as PokerStars text. HistoryError if
+    the record does not replay.
+    """
+    if record.collects:
+        return record
+    report = replay(record, name)
+    if not report.ok:
+        raise HistoryError(f"{report.name} does not replay: {report.problems[0]}")
+    played = record_from_events(report.events)
+    return replace(
+        record,
+        shows=record.shows or played.shows,
+        collects=played.collects,
+        pots=played.pots,
+        rake=played.rake,
+        no_low=played.no_low,
+        collected=record.collected or played.collected,
+        finishing_stacks=record.finishing_stacks or played.finishing_stacks,
+    )
