@@ -3,8 +3,8 @@
 ``/openapi.json`` documents the REST side; docs/protocol.md the websocket.
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations`` here: FastAPI reads the dependency
+# annotations at run time, and they name functions local to create_app.
 import contextlib
 import logging
 import re

@@ -7,7 +7,9 @@ loopback port, its database on SQLite or on PostgreSQL.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import json
 import os
 import signal
 import socket
@@ -15,8 +17,9 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 from sqlalchemy import create_engine, text
@@ -143,3 +146,60 @@ class ServerProcess:
 
     def __exit__(self, *_exc: object) -> None:
         self.stop()
+
+
+class Client:
+    """A websocket client that records every message it receives (for the tests and bench)."""
+
+    def __init__(self, server_base: str, cookie: str | None = None) -> None:
+        self.base = server_base
+        self.ws_url = server_base.replace("http://", "ws://") + "/ws"
+        self.cookie = cookie
+        self.messages: list[dict[str, Any]] = []
+        self.texts: list[str] = []
+        self.ws: Any = None
+        self.account: dict[str, Any] | None = None
+
+    @classmethod
+    def guest(cls, server_base: str) -> Client:
+        response = httpx.post(server_base + "/api/guest", timeout=10)
+        response.raise_for_status()
+        client = cls(server_base, response.cookies.get("stud_session"))
+        client.account = response.json()
+        return client
+
+    async def connect(self) -> dict[str, Any]:
+        import websockets
+
+        headers = {"Cookie": f"stud_session={self.cookie}"} if self.cookie else {}
+        self.ws = await websockets.connect(self.ws_url, additional_headers=headers, max_size=2**22)
+        return await self.recv()
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+            self.ws = None
+
+    async def send(self, message: dict[str, Any] | str) -> None:
+        await self.ws.send(message if isinstance(message, str) else json.dumps(message))
+
+    async def recv(self, timeout: float = 10.0) -> dict[str, Any]:
+        text = await asyncio.wait_for(self.ws.recv(), timeout)
+        self.texts.append(text)
+        message: dict[str, Any] = json.loads(text)
+        self.messages.append(message)
+        return message
+
+    async def until(
+        self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 15.0
+    ) -> dict[str, Any]:
+        """Read messages until one satisfies ``predicate``; TimeoutError after ``timeout``."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            left = deadline - loop.time()
+            if left <= 0:
+                raise TimeoutError("no matching message")
+            message = await self.recv(left)
+            if predicate(message):
+                return message
