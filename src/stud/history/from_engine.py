@@ -35,6 +35,7 @@ from stud.game import (
 from stud.history.ledger import Ledger
 from stud.history.model import (
     GAMES,
+    WAGERS,
     Action,
     Collect,
     Game,
@@ -139,9 +140,10 @@ def record_from_events(
         elif isinstance(event, CommunityCard):
             community.append(_card(event.card))
         elif isinstance(event, Acted):
-            action = Action(
-                street, event.seat, KINDS[event.kind], event.amount, event.to, event.all_in
-            )
+            kind = KINDS[event.kind]
+            if kind in WAGERS:
+                kind = ledger.wager_kind()  # named as every reader names it
+            action = Action(street, event.seat, kind, event.amount, event.to, event.all_in)
             ledger.apply(action)
             actions.append(action)
         elif isinstance(event, UncalledBetReturned):

@@ -45,7 +45,12 @@ def is_up(position: int) -> bool:
 
 
 class Kind(StrEnum):
-    """What a player did, or (``RETURN``) the uncalled part of a bet given back."""
+    """What a player did, or (``RETURN``) the uncalled part of a bet given back.
+
+    Every source names wagers alike: on 3rd street a wager is a completion
+    while the level is below the small bet, otherwise a bet when nothing is
+    in and a raise when something is.
+    """
 
     BRING_IN = "bring_in"
     COMPLETE = "complete"

@@ -1,0 +1,299 @@
+"""PokerStars text: hands the engine plays, written and read back; malformed files reported."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from stud.cards import Card, parse_cards
+from stud.game import Hand, ScriptedCards, TableConfig
+from stud.history import HandRecord, Kind, read_pokerstars, read_pokerstars_file
+from stud.history.describe import pokerstars_description
+from stud.history.from_engine import record_from_hand
+from stud.history.money import plain, to_units
+from stud.history.pokerstars_read import split_hands
+from stud.history.pokerstars_write import write_pokerstars, write_pokerstars_hand
+from stud.history.samples import sample_hand, sample_hands
+
+
+def written(records: list[HandRecord]) -> str:
+    return write_pokerstars(records, describe=pokerstars_description)
+
+
+@pytest.fixture(scope="module")
+def samples() -> list[HandRecord]:
+    return list(sample_hands(90, seed=1000))
+
+
+def _cards(text: str) -> list[int | None]:
+    return [None if t == "??" else int(Card.parse(t)) for t in text.split()]
+
+
+def crafted_stud_hand() -> HandRecord:
+    """Stud, three players: completion, a capped 3rd street, an open pair, an all-in, a return."""
+    config = TableConfig(
+        game="stud", ante=1, bring_in=2, small_bet=4, big_bet=8, stacks=(100, 100, 30)
+    )
+    cards = ScriptedCards(
+        [
+            _cards("Ah Kd 2c 7s"),
+            _cards("Qh Qd Ks Kc 5d 6d 4h"),
+            _cards("Jh Jd Ts 9c 8d 3s 2h"),
+        ]
+    )
+    hand = Hand(config, cards=cards)
+    for action in (
+        "bring-in",  # seat 0: the 2c is the lowest door card (R3)
+        "complete",  # seat 1
+        "raise",  # seat 2
+        "call",
+        "raise",
+        "raise",  # the completion and three raises: capped (R10)
+        "call",
+        "call",
+    ):
+        hand.act(action)
+    assert hand.street == 4 and hand.to_act == 1  # the open pair of kings acts first
+    hand.act("bet", 8)  # R7: the double bet
+    hand.act("call")
+    hand.act("fold")
+    hand.act("bet")
+    hand.act("call")  # seat 2 has 5 left: all-in
+    assert hand.is_over
+    return record_from_hand(
+        hand,
+        names=("Ann", "Ben", "Cat"),
+        seat_numbers=(2, 5, 7),
+        hand_id="777",
+        table="Crafted",
+        max_seats=8,
+        currency="USD",
+        decimals=2,
+        hero=0,
+    )
+
+
+def test_crafted_hand_reads_like_pokerstars() -> None:
+    text = write_pokerstars_hand(crafted_stud_hand(), describe=pokerstars_description)
+    lines = text.splitlines()
+    assert lines[0].startswith("PokerStars Hand #777:  7 Card Stud Limit ($0.04/$0.08 USD) - ")
+    assert lines[1] == "Table 'Crafted' 8-max"
+    assert lines[2:5] == [
+        "Seat 2: Ann ($1 in chips)",
+        "Seat 5: Ben ($1 in chips)",
+        "Seat 7: Cat ($0.30 in chips)",
+    ]
+    assert "Ann: posts the ante $0.01" in lines
+    assert "Dealt to Ann [Ah Kd 2c]" in lines  # the hero's down cards
+    assert "Dealt to Ben [Ks]" in lines  # everyone else's up card only
+    third = lines[lines.index("Ann: brings in for $0.02") :]
+    assert third[:9] == [
+        "Ann: brings in for $0.02",
+        "Ben: raises $0.02 to $0.04",  # the completion, as PokerStars writes it
+        "Cat: raises $0.04 to $0.08",
+        "Ann: calls $0.06",
+        "Ben: raises $0.04 to $0.12",
+        "Cat: raises $0.04 to $0.16",
+        "Betting is capped",
+        "Ann: calls $0.08",
+        "Ben: calls $0.04",
+    ]
+    fourth = lines[lines.index("*** 4th STREET ***") :]
+    assert fourth[1:6] == [
+        "Dealt to Ann [Ah Kd 2c] [7s]",
+        "Dealt to Ben [Ks] [Kc]",
+        "Dealt to Cat [Ts] [9c]",
+        "Pair on board - a double bet is allowed",
+        "Ben: bets $0.08",
+    ]
+    assert "Cat: calls $0.05 and is all-in" in lines
+    assert "Uncalled bet ($0.03) returned to Ben" in lines
+    assert "*** SHOW DOWN ***" in lines
+    assert "Ben: shows [Qh Qd Ks Kc 5d 6d 4h] (two pair, Kings and Queens)" in lines
+    assert "Ann: " not in "\n".join(lines[lines.index("*** SHOW DOWN ***") :])
+    summary = lines[lines.index("*** SUMMARY ***") :]
+    assert summary[1].startswith("Total pot $") and summary[1].endswith("| Rake $0")
+    assert "Seat 2: Ann folded on the 4th Street" in summary
+
+
+def test_written_hands_read_back_the_same(samples: list[HandRecord]) -> None:
+    text = written(samples)
+    first = read_pokerstars(text, "samples.txt")
+    assert not first.errors
+    assert len(first.hands) == len(samples)
+    again = read_pokerstars(written(first.hands), "again.txt")
+    assert again.hands == first.hands
+    assert written(again.hands) == text
+
+
+def test_reading_recovers_what_the_text_shows(samples: list[HandRecord]) -> None:
+    read = read_pokerstars(written(samples)).hands
+    for original, copy in zip(samples, read, strict=True):
+        assert copy.game == original.game
+        assert copy.stakes.small_bet == original.stakes.small_bet
+        assert copy.starting_stacks == original.starting_stacks
+        assert copy.finishing_stacks == original.finishing_stacks
+        assert copy.collected == original.collected
+        assert copy.rake == original.rake and copy.pots == original.pots
+        assert [(a.seat, a.kind, a.amount, a.to) for a in copy.actions] == [
+            (a.seat, a.kind, a.amount, a.to) for a in original.actions
+        ]
+        hero = original.hero
+        assert hero is not None and copy.hero == hero
+        assert copy.cards[hero][:2] == original.cards[hero][:2]
+        for seat, cards in enumerate(copy.cards):
+            # every card the text shows is the card dealt; the rest are unknown
+            for got, dealt in zip(cards, original.cards[seat], strict=True):
+                assert got is None or got == dealt
+            assert all(c is not None for c in cards[2:6])  # up cards are always shown
+
+
+def test_every_feature_of_the_format_appears(samples: list[HandRecord]) -> None:
+    text = written(samples)
+    for needle in (
+        ": brings in for $",
+        ": raises $0.02 to $0.04",
+        "Pair on board - a double bet is allowed",
+        "Betting is capped",
+        "Uncalled bet (",
+        "and is all-in",
+        "*** SHOW DOWN ***",
+        "No low hand qualified",
+        "; LO: ",
+        "(Lo: ",
+        "collected $",
+        "from side pot",
+        "Main pot $",
+        "mucks hand",
+        "(didn't bet)",
+        "folded on the River",
+        ": Tournament #",
+    ):
+        assert needle in text, needle
+
+
+def test_amounts_print_as_pokerstars_prints_them() -> None:
+    assert plain(100, 2) == "1"
+    assert plain(160, 2) == "1.60"
+    assert plain(4, 2) == "0.04"
+    assert plain(331800, 2) == "3318"
+    assert plain(1145, 0) == "1145"
+    assert to_units("51125.64", 2) == 5112564
+    with pytest.raises(ValueError, match=r"0\.001"):
+        to_units("0.001", 2)
+
+
+def test_room_noise_is_skipped() -> None:
+    record = sample_hand("razz", 5, 41)
+    text = written([record])
+    lines = text.splitlines()
+    noisy = list(lines)
+    third = noisy.index("*** 3rd STREET ***")
+    noisy.insert(third + 3, "Zed joins the table at seat #3")
+    noisy.insert(third + 5, 'Ada said, "gl all"')
+    noisy.insert(len(noisy) - 4, "Brook is disconnected")
+    noisy.insert(len(noisy) - 4, "Brook is connected")
+    noisy.insert(noisy.index("*** SUMMARY ***"), "Cy leaves the table")
+    clean = read_pokerstars(text).hands
+    loud = read_pokerstars("\n".join(noisy)).hands
+    assert loud == clean
+
+
+def _three_hands(tmp_path: Path) -> tuple[Path, list[str], list[HandRecord]]:
+    records = [sample_hand("stud8", 4, seed) for seed in (3, 4, 5)]
+    text = written(records)
+    return tmp_path / "three.txt", text.splitlines(), records
+
+
+def test_a_malformed_hand_names_file_hand_and_line(tmp_path: Path) -> None:
+    path, lines, records = _three_hands(tmp_path)
+    starts = [start for start, _ in split_hands("\n".join(lines))]
+    middle = starts[1] - 1  # index of the second hand's first line
+    target = next(i for i in range(middle, len(lines)) if lines[i].endswith("posts the ante $0.01"))
+    lines[target] = lines[target].replace("posts the ante", "posts the aunt")
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = read_pokerstars_file(path)
+    assert [r.hand_id for r in result.hands] == [records[0].hand_id, records[2].hand_id]
+    assert result.places == [1, 3]
+    (error,) = result.errors
+    assert error.source == str(path)
+    assert error.hand == 2 and error.hand_id == records[1].hand_id
+    assert error.line == target + 1
+    assert "posts the aunt" in str(error)
+    assert str(error).startswith(f"{path}, hand 2 (#{records[1].hand_id}), line {target + 1}: ")
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        ("calls $0.04", "calls $0.05", "call of 5"),
+        ("collected $", "collected $9", "summary"),
+        ("*** SUMMARY ***", "*** SUMMERY ***", "unexpected line"),
+        ("Table '", "Tabel '", "Table"),
+    ],
+)
+def test_other_corruptions_are_caught(
+    samples: list[HandRecord], old: str, new: str, message: str
+) -> None:
+    record = next(r for r in samples if "calls $0.04" in written([r]) and r.showdown)
+    text = written([record])
+    bad = text.replace(old, new, 1)
+    assert bad != text
+    result = read_pokerstars(bad, "x.txt")
+    assert not result.hands
+    (error,) = result.errors
+    assert message in str(error)
+    assert error.line is not None
+    assert error.hand == 1
+
+
+def test_older_headers_and_a_byte_order_mark_are_read() -> None:
+    record = sample_hand("stud", 3, 11)
+    text = written([record])
+    head, rest = text.split("\n", 1)
+    old = head.replace("PokerStars Hand #", "PokerStars Game #").replace(" USD)", ")")
+    result = read_pokerstars("\ufeff" + old + "\n" + rest)
+    assert not result.errors
+    assert result.hands == read_pokerstars(text).hands
+
+
+def test_a_tracker_export_header_in_capitals_is_read() -> None:
+    record = sample_hand("stud8", 4, 12, cash=False)
+    text = written([record])
+    head, rest = text.split("\n", 1)
+    upper = head.replace("Tournament", "TOURNAMENT").replace("Level", "LEVEL")
+    upper = upper.replace("7 Card Stud Hi/Lo Limit", "7 CARD STUD HI/LO LIMIT")
+    result = read_pokerstars(upper + "\n" + rest)
+    assert result.hands == read_pokerstars(text).hands
+    tournament = result.hands[0].tournament
+    assert tournament is not None and tournament.level == "II"
+
+
+def test_a_card_pokerstars_could_not_print_is_read_as_unknown() -> None:
+    record = next(
+        r
+        for r in sample_hands(40, seed=3)
+        if r.hero is not None and len(r.cards[r.hero]) == 7 and r.hero in r.live_at_end()
+    )
+    hero = record.seats[record.hero or 0].name
+    lines = written([record]).splitlines()
+    river = next(
+        i
+        for i, line in enumerate(lines)
+        if line.startswith(f"Dealt to {hero} [") and line.count(" ") > 8
+    )
+    lines[river] = lines[river].rsplit("[", 1)[0] + "[of]"
+    (read,) = read_pokerstars("\n".join(lines)).hands
+    assert read.cards[record.hero or 0][6] is None or read.shown()
+    assert any("'of' is not a card" in note for note in read.notes)
+
+
+def test_kinds_of_actions_are_kept() -> None:
+    record = crafted_stud_hand()
+    (read,) = read_pokerstars(write_pokerstars_hand(record)).hands
+    kinds = [a.kind for a in read.actions if a.street == 3]
+    assert kinds[:3] == [Kind.BRING_IN, Kind.COMPLETE, Kind.RAISE]
+    assert dataclasses.replace(read, notes=()) == read
+    assert read.cards[1] == tuple(parse_cards("Qh Qd Ks Kc 5d 6d 4h"))
