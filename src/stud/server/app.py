@@ -176,7 +176,12 @@ def create_app(db: Database, config: RoomConfig, hand_factory: HandFactory) -> F
 
     @app.get("/api/health", tags=["room"])
     async def health() -> dict[str, Any]:
-        return {"ok": True, "tables": len(room.actors), "database": db.backend}
+        return {
+            "ok": True,
+            "tables": len(room.actors),
+            "database": db.backend,
+            "recovered": room.recovered,
+        }
 
     @app.get("/api/tables", tags=["lobby"])
     async def tables(game: str | None = None) -> list[dict[str, Any]]:
