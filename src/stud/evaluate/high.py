@@ -1,0 +1,74 @@
+"""The high evaluator: best five of 5, 6 or 7 cards, as one int (bigger is better).
+
+One sum of packed per-card keys gives both the rank-key sum (a perfect hash of
+the ranks) and four suit counters; a flush is rare and takes a slower path
+through a 13-bit rank-mask table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations
+
+from stud.evaluate.describe import high_category, high_description, high_display
+from stud.evaluate.handvalue import HandValue
+from stud.evaluate.tables import FLUSH_BITS, RANK_BITS, RANK_MASK, SUIT_BIAS, TABLES, card_key
+from stud.evaluate.validate import checked_cards
+
+_KEY = [card_key(c) for c in range(52)]
+# The first card's key also carries the suit counters' bias, saving one add per call.
+_KEY0 = [k + SUIT_BIAS for k in _KEY]
+_FLUSH = [int(v) for v in TABLES.flush.tolist()]
+_SEVEN = [0] * (int(TABLES.sums[7][-1]) + 1)
+for _s, _v in zip(TABLES.sums[7].tolist(), TABLES.high[7].tolist(), strict=True):
+    _SEVEN[_s] = _v
+_SIX: dict[int, int] = dict(zip(TABLES.sums[6].tolist(), TABLES.high[6].tolist(), strict=True))
+_FIVE: dict[int, int] = dict(zip(TABLES.sums[5].tolist(), TABLES.high[5].tolist(), strict=True))
+
+
+def _flush_value(cards: Sequence[int], total: int) -> int:
+    # The suit whose counter overflowed: its top bit sits at 4 * suit.
+    suit = ((total & FLUSH_BITS) >> (RANK_BITS + 3)).bit_length() >> 2
+    mask = 0
+    for c in cards:
+        if c & 3 == suit:
+            mask |= 1 << (c >> 2)
+    return _FLUSH[mask]
+
+
+def high_value(cards: Sequence[int]) -> int:
+    """The best five-card high value of 5, 6 or 7 distinct cards: 1 (7-5-4-3-2) .. 7462 (royal).
+
+    The fast path: only the count is checked; use :func:`evaluate_high` for
+    untrusted input.
+    """
+    n = len(cards)
+    if n == 7:
+        a, b, c, d, e, f, g = cards
+        s = _KEY0[a] + _KEY[b] + _KEY[c] + _KEY[d] + _KEY[e] + _KEY[f] + _KEY[g]
+        if s & FLUSH_BITS:
+            return _flush_value(cards, s)
+        return _SEVEN[s & RANK_MASK]
+    if n == 6:
+        a, b, c, d, e, f = cards
+        s = _KEY0[a] + _KEY[b] + _KEY[c] + _KEY[d] + _KEY[e] + _KEY[f]
+        if s & FLUSH_BITS:
+            return _flush_value(cards, s)
+        return _SIX[s & RANK_MASK]
+    if n == 5:
+        a, b, c, d, e = cards
+        s = _KEY0[a] + _KEY[b] + _KEY[c] + _KEY[d] + _KEY[e]
+        if s & FLUSH_BITS:
+            return _flush_value(cards, s)
+        return _FIVE[s & RANK_MASK]
+    raise ValueError(f"expected 5, 6 or 7 cards, got {n}")
+
+
+def evaluate_high(cards: Sequence[int]) -> HandValue:
+    """The best high hand with its five cards and PokerStars words (input fully checked)."""
+    hand = checked_cards(cards)
+    value = high_value(hand)
+    five = next(c for c in combinations(hand, 5) if high_value(c) == value)
+    return HandValue(
+        value, high_display(five, value), high_description(value), high_category(value)
+    )
