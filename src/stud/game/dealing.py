@@ -54,24 +54,31 @@ def _card(value: int | str | None) -> int | None:
     return int(Card(value)) if isinstance(value, int) else int(Card.parse(value))
 
 
+def _seat_cards(cards: str | Sequence[int | str | None]) -> list[int | None]:
+    if isinstance(cards, str):
+        return [_card(token) for token in cards.replace(",", " ").split()]
+    return [_card(c) for c in cards]
+
+
 class ScriptedCards:
     """The cards a record gives: each seat's cards in the order dealt, ``None`` when hidden.
 
     ``seats[i]`` lists seat ``i``'s cards as dealt: down, down, up (3rd street),
-    up, up, up, then down (7th), as ints, text (``"As"``) or ``None``/``"??"``;
-    a list that runs out deals unknown cards. ``community`` is the R12 card and
-    ``burns`` the burn cards, if the record has them. Known cards must be distinct.
+    up, up, up, then down (7th), as ints, text (``"As"``) or ``None``/``"??"``,
+    or as one string (``"?? ?? Kd 7c"``); a list that runs out deals unknown
+    cards. ``community`` is the R12 card and ``burns`` the burn cards, if the
+    record has them. Known cards must be distinct.
     """
 
     __slots__ = ("_burns", "_community", "_seats", "_used")
 
     def __init__(
         self,
-        seats: Sequence[Sequence[int | str | None]],
+        seats: Sequence[str | Sequence[int | str | None]],
         community: int | str | None = None,
         burns: Sequence[int | str | None] = (),
     ) -> None:
-        self._seats = [[_card(c) for c in cards] for cards in seats]
+        self._seats = [_seat_cards(cards) for cards in seats]
         self._community = _card(community)
         self._burns = [_card(c) for c in burns]
         known = [c for cards in self._seats for c in cards if c is not None]

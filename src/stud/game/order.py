@@ -10,6 +10,7 @@ act (R5: a seat all-in from its ante). ``None`` stands for an unknown card
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 from stud.evaluate import showing_high_value, showing_razz_value
 from stud.game.variants import DoorCard, Showing, Variant
@@ -65,7 +66,7 @@ def first_to_act_seats(
         if None in cards:
             unknown.append(seat)
             continue
-        value = value_of(cards)
+        value = value_of(cast("Sequence[int]", cards))
         if best < 0 or value > best_value:
             best, best_value = seat, value
     if best >= 0:

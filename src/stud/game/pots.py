@@ -23,6 +23,9 @@ def build_pots(committed: Sequence[int], live: Sequence[bool]) -> list[Pot]:
     could have left after uncalled bets are returned) join the last pot.
     """
     levels = sorted({c for c, alive in zip(committed, live, strict=True) if alive})
+    if len(levels) == 1 and all(c <= levels[0] for c in committed):
+        # The usual case: nobody live is all-in for less, one pot.
+        return [Pot(sum(committed), tuple(s for s, alive in enumerate(live) if alive))]
     pots: list[Pot] = []
     floor = 0
     for level in levels:
@@ -46,7 +49,7 @@ def build_pots(committed: Sequence[int], live: Sequence[bool]) -> list[Pot]:
 
 
 def rake_pots(
-    pots: Sequence[Pot], percent: Fraction, cap: int | None, forced: int | None = None
+    pots: Sequence[Pot], percent: Fraction | int, cap: int | None, forced: int | None = None
 ) -> list[Pot]:
     """The pots with their rake: ``percent`` of each (rounded down), at most ``cap`` in all.
 

@@ -55,18 +55,19 @@ def settle(
     committed: Sequence[int],
     live: Sequence[bool],
     hands: Sequence[Sequence[int | None]],
-    community: int | None,
+    board: Sequence[int | None],
     last_aggressor: int | None,
     *,
-    rake_percent: Fraction,
+    rake_percent: Fraction | int,
     rake_cap: int | None,
     forced_rake: int | None,
     muck_losing_hands: bool,
 ) -> Settlement:
     """Form the pots (R17), take the rake, show down (R13) and award every chip (R14–R18).
 
-    ``hands[s]`` is seat ``s``'s own cards, ``None`` where unknown (a replay);
-    a seat whose cards are not all known cannot show and is taken to muck.
+    ``hands[s]`` is seat ``s``'s own cards, ``None`` where unknown (a replay),
+    and ``board`` the R12 community card if there is one; a seat whose cards
+    are not all known cannot show and is taken to muck.
     Rake is taken when ``rake_percent`` is above 0 (the caller passes 0 when a
     hand is not raked) or when ``forced_rake`` states it.
     """
@@ -104,10 +105,9 @@ def settle(
     low8: dict[int, int] = {}  # Stud8 only: the eight-or-better low value, 0 if none
     for seat in contenders:
         known = [c for c in hands[seat] if c is not None]
-        if len(known) != len(hands[seat]):
+        known += [c for c in board if c is not None]
+        if len(known) != len(hands[seat]) + len(board):
             continue
-        if community is not None:
-            known.append(community)
         full[seat] = known
         if split_rule is Split.LOW:
             main[seat] = razz_value(known)
@@ -159,17 +159,15 @@ def settle(
         own = tuple(hands[seat])
         events.append(HandShown(seat, own, high, low))
 
-    def own_cards(seat: int) -> list[int]:
-        return [c for c in hands[seat] if c is not None]
-
     def share_out(
         p: int, amount: int, winners: list[int], share: str, low_order: bool, low_half: bool
     ) -> None:
-        key = (
-            (lambda s: _low_first(own_cards(s)))
-            if low_order
-            else (lambda s: _high_first(own_cards(s)))
-        )
+        def key(seat: int) -> int:
+            own = [c for c in hands[seat] if c is not None]
+            if not own:  # a replay that never saw the cards: seat order
+                return 1000 + seat
+            return _low_first(own) if low_order else _high_first(own)
+
         for seat, part in zip(winners, split(amount, winners, key), strict=True):
             value = low_hand.get(seat) if low_half else high_hand.get(seat)
             give(p, seat, part, share, value)

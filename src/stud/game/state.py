@@ -9,9 +9,8 @@ an action costs a few microseconds.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 
 from stud.cards import DECK_SIZE, Deck
 from stud.game.actions import Action, ActionKind, IllegalActionError
@@ -45,6 +44,19 @@ BRING_IN = ActionKind.BRING_IN
 COMPLETE = ActionKind.COMPLETE
 BET = ActionKind.BET
 RAISE = ActionKind.RAISE
+
+_ACTIONS: dict[tuple[ActionKind, int, int], Action] = {}
+
+
+def _action(kind: ActionKind, to: int, seat: int) -> Action:
+    """A shared immutable Action: legal_actions() reuses them instead of building new ones."""
+    key = (kind, to, seat)
+    action = _ACTIONS.get(key)
+    if action is None:
+        if len(_ACTIONS) > 50_000:
+            _ACTIONS.clear()
+        action = _ACTIONS[key] = Action(kind, to, seat)
+    return action
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +94,7 @@ class Hand:
         "_committed",
         "_community",
         "_cursor",
+        "_deal",
         "_dealt",
         "_down",
         "_events",
@@ -89,6 +102,8 @@ class Hand:
         "_full",
         "_has_community",
         "_last_full",
+        "_legal_list",
+        "_legal_seat",
         "_level",
         "_live",
         "_live_count",
@@ -125,11 +140,13 @@ class Hand:
         self._n = n
         if cards is not None:
             self._src: CardSource = cards
+            self._deal: Callable[[], int] | None = None
             self._dealt = 0
         else:
             if deck is None:
                 deck = Deck()
             self._src = DeckCards(deck)
+            self._deal = deck.deal  # the hot path deals straight off the deck
             self._dealt = DECK_SIZE - deck.remaining
         self._forced_rake = rake
         self._stacks = list(config.stacks)
@@ -158,6 +175,8 @@ class Hand:
         self._reason = ""
         self._over = False
         self._result: HandResult | None = None
+        self._legal_seat = -1
+        self._legal_list: list[Action] = []
         self._start()
 
     # ------------------------------------------------------------------ reading
@@ -263,7 +282,7 @@ class Hand:
             seat = self._to_act
         if seat is None or self._over or (seat != self._to_act and seat not in self._possible):
             return []
-        return [Action(kind, to, seat) for kind, to in self._legal(seat)]
+        return list(self._legal(seat))
 
     def view(self, seat: int | None = None) -> HandView:
         """What ``seat`` may see (its own down cards, all up cards); None for a spectator."""
@@ -286,6 +305,15 @@ class Hand:
         Anything the rules do not allow raises :class:`IllegalActionError`
         and changes nothing.
         """
+        actor = self._to_act
+        if actor is not None and actor == self._legal_seat and to is None and seat is None:
+            for legal in self._legal_list:
+                if legal is action:
+                    # Fast path: an Action taken from legal_actions() for the seat to act.
+                    mark = len(self._events)
+                    self._apply(actor, legal.kind, legal.to)
+                    self._advance()
+                    return self._events[mark:]
         if isinstance(action, Action):
             kind = action.kind
             if action.to:
@@ -345,7 +373,7 @@ class Hand:
 
     def _check_action(self, seat: int, kind: ActionKind, to: int | None) -> int:
         legal = self._legal(seat)
-        amounts = [t for k, t in legal if k is kind]
+        amounts = [a.to for a in legal if a.kind is kind]
         if not amounts:
             raise IllegalActionError(self._why_not(seat, kind, legal))
         if to is None:
@@ -361,8 +389,8 @@ class Hand:
             )
         return to
 
-    def _why_not(self, seat: int, kind: ActionKind, legal: list[tuple[ActionKind, int]]) -> str:
-        kinds = ", ".join(dict.fromkeys(k.value for k, _ in legal))
+    def _why_not(self, seat: int, kind: ActionKind, legal: list[Action]) -> str:
+        kinds = ", ".join(dict.fromkeys(a.kind.value for a in legal))
         tail = f" (legal now: {kinds})"
         if self._bring_in:
             if kind is FOLD or kind is CHECK or kind is CALL:
@@ -380,10 +408,10 @@ class Hand:
         if kind.is_wager:
             if self._stacks[seat] <= self._level - self._bets[seat]:
                 return f"seat {seat} has no chips to raise with beyond a call{tail}"
-            if self._full >= RAISE_CAP and not any(k.is_wager for k, _ in legal):
+            if self._full >= RAISE_CAP and not any(a.kind.is_wager for a in legal):
                 return f"betting is capped: a bet and three raises (R10){tail}"
             acted = self._acted[seat]
-            if acted >= 0 and facing and not any(k.is_wager for k, _ in legal):
+            if acted >= 0 and facing and not any(a.kind.is_wager for a in legal):
                 others = any(
                     self._live[j] and self._stacks[j] and j != seat for j in range(self._n)
                 )
@@ -393,7 +421,7 @@ class Hand:
                     f"the betting is not reopened to seat {seat}: it already acted and faces "
                     f"less than a full raise (R11){tail}"
                 )
-            wagers = [k.value for k, _ in legal if k.is_wager]
+            wagers = [a.kind.value for a in legal if a.kind.is_wager]
             if wagers:
                 return f"seat {seat} cannot {kind} here; it may {wagers[0]}{tail}"
             return f"seat {seat} cannot {kind} now{tail}"
@@ -401,8 +429,10 @@ class Hand:
 
     # ------------------------------------------------------------------ rules
 
-    def _legal(self, s: int) -> list[tuple[ActionKind, int]]:
-        """The legal (kind, to) pairs for seat ``s``, which must be able to act."""
+    def _legal(self, s: int) -> list[Action]:
+        """The legal actions of seat ``s`` (which must be able to act), cached until a change."""
+        if s == self._legal_seat:
+            return self._legal_list
         bet = self._bets[s]
         total = bet + self._stacks[s]
         level = self._level
@@ -410,32 +440,35 @@ class Hand:
             bring_in = self.config.bring_in
             small = self.config.small_bet
             if bring_in < small:
-                out = [(BRING_IN, bring_in if bring_in < total else total)]
+                out = [_action(BRING_IN, bring_in if bring_in < total else total, s)]
                 if total > bring_in:
-                    out.append((COMPLETE, small if small < total else total))
-                return out
-            return [(COMPLETE, small if small < total else total)]
-        out = [(FOLD, 0)]
-        if bet >= level:
-            out.append((CHECK, 0))
-        else:
-            out.append((CALL, level if level < total else total))
-        if total > level and self._may_raise(s):
-            if self._street == 3 and self._last_full == 0:
-                kind = COMPLETE
-            elif level == 0:
-                kind = BET
+                    out.append(_action(COMPLETE, small if small < total else total, s))
             else:
-                kind = RAISE
-            base = self._last_full
-            last = level
-            for unit in self._units:
-                target = base + unit
-                if target > total:
-                    target = total
-                if target > last:
-                    out.append((kind, target))
-                    last = target
+                out = [_action(COMPLETE, small if small < total else total, s)]
+        else:
+            out = [_action(FOLD, 0, s)]
+            if bet >= level:
+                out.append(_action(CHECK, 0, s))
+            else:
+                out.append(_action(CALL, level if level < total else total, s))
+            if total > level and self._may_raise(s):
+                if self._street == 3 and self._last_full == 0:
+                    kind = COMPLETE
+                elif level == 0:
+                    kind = BET
+                else:
+                    kind = RAISE
+                base = self._last_full
+                last = level
+                for unit in self._units:
+                    target = base + unit
+                    if target > total:
+                        target = total
+                    if target > last:
+                        out.append(_action(kind, target, s))
+                        last = target
+        self._legal_seat = s
+        self._legal_list = out
         return out
 
     def _may_raise(self, s: int) -> bool:
@@ -468,6 +501,7 @@ class Hand:
         return count <= 2
 
     def _apply(self, s: int, kind: ActionKind, to: int) -> None:
+        self._legal_seat = -1
         events = self._events
         self._cursor = s + 1 if s + 1 < self._n else 0
         if kind is FOLD:
@@ -541,11 +575,17 @@ class Hand:
                 self._committed[s] = paid
                 events.append(AntePosted(s, paid, stacks[s] == 0))
         events.append(StreetStarted(3))
-        deal = self._src.for_seat
         seats = range(self._n)
-        first = [deal(s) for s in seats]
-        second = [deal(s) for s in seats]
-        door = [deal(s) for s in seats]
+        if self._deal is not None:
+            deal = self._deal
+            first: list[int | None] = [deal() for _ in seats]
+            second: list[int | None] = [deal() for _ in seats]
+            door: list[int | None] = [deal() for _ in seats]
+        else:
+            for_seat = self._src.for_seat
+            first = [for_seat(s) for s in seats]
+            second = [for_seat(s) for s in seats]
+            door = [for_seat(s) for s in seats]
         self._dealt += 3 * self._n
         for s in seats:
             self._down[s] = [first[s], second[s]]
@@ -580,7 +620,7 @@ class Hand:
         if burn:
             events.append(CardBurned(street, src.burn()))
             self._dealt += 1
-        deal = src.for_seat
+        deal = src.for_seat if self._deal is None else _ignore_seat(self._deal)
         self._dealt += len(seats)
         if street == 7:
             for s in seats:
@@ -712,9 +752,9 @@ class Hand:
             self._committed,
             self._live,
             hands,
-            self._community,
+            (self._community,) if self._has_community else (),
             self._aggressor if self._street == 7 else None,
-            rake_percent=config.rake_percent if raked else Fraction(0),
+            rake_percent=config.rake_percent if raked else 0,
             rake_cap=config.rake_cap,
             forced_rake=self._forced_rake,
             muck_losing_hands=config.muck_losing_hands,
@@ -734,6 +774,10 @@ class Hand:
             settlement.awards,
             sum(p.rake for p in settlement.pots),
         )
+
+
+def _ignore_seat(deal: Callable[[], int]) -> Callable[[int], int | None]:
+    return lambda seat: deal()
 
 
 def play_out(hand: Hand, actions: Sequence[Action | ActionKind | str]) -> list[Event]:
