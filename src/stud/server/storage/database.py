@@ -20,7 +20,6 @@ from typing import Any, TypeVar
 
 from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import make_url
-from sqlalchemy.pool import NullPool
 
 from stud.server.storage.schema import metadata
 from stud.server.storage.store import Store
@@ -62,7 +61,13 @@ def make_engine(url: str) -> Engine:
     """An engine for ``url`` with SQLite set up for WAL."""
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite":
-        engine = create_engine(url, poolclass=NullPool, connect_args={"timeout": 10})
+        # Pooled connections: opening one (and setting its pragmas) costs more than a write.
+        engine = create_engine(
+            url,
+            pool_size=4,
+            max_overflow=8,
+            connect_args={"timeout": 10, "check_same_thread": False},
+        )
         event.listen(engine, "connect", _sqlite_pragmas)
         return engine
     return create_engine(url, pool_size=4, max_overflow=4, pool_pre_ping=True)
