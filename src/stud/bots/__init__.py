@@ -1,0 +1,36 @@
+"""Bots: one interface, three shipped players, and the adapter the card room uses.
+
+>>> from stud.cards import Deck
+>>> from stud.game import Hand, TableConfig
+>>> from stud.bots import make_bot, play_hand
+>>> config = TableConfig(game="razz", ante=1, bring_in=3, small_bet=10, big_bet=20,
+...                      stacks=(500, 500, 500))
+>>> hand = Hand(config, deck=Deck(seed=1))
+>>> bots = [make_bot("strong", seed=1), make_bot("random", seed=2), make_bot("station")]
+>>> _ = play_hand(hand, bots)
+>>> hand.is_over, sum(hand.result.stacks)
+(True, 1500)
+
+See ``docs/bots.md`` for writing a bot.
+"""
+
+from stud.bots.base import Bot, BotError, ask, play_hand
+from stud.bots.registry import BOTS, make_bot, parse_bots
+from stud.bots.room import RoomBot, view_from_dict
+from stud.bots.simple import RandomBot, StationBot
+from stud.bots.strong import StrongBot
+
+__all__ = [
+    "BOTS",
+    "Bot",
+    "BotError",
+    "RandomBot",
+    "RoomBot",
+    "StationBot",
+    "StrongBot",
+    "ask",
+    "make_bot",
+    "parse_bots",
+    "play_hand",
+    "view_from_dict",
+]

@@ -1,0 +1,244 @@
+"""A fast equity estimate for bots: a small Monte Carlo against weighted opponent ranges.
+
+Every card the bot has seen is dead; the rest of the deck is dealt out at
+random, many run-outs at once, and the batch evaluators of
+:mod:`stud.evaluate` score every hand of every run-out in one call. Each
+run-out is then weighed by how likely each opponent's hidden cards make the
+way it played (strong starts complete and raise; strong hands bet later
+streets), so the estimate is against the ranges the up cards and the actions
+suggest, not against any two cards. A few hundred run-outs cost well under a
+millisecond or so of NumPy, inside the 50 ms a bot may think.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from stud.bots.seen import Line, Opponent, Seen
+from stud.bots.starting import start_table
+from stud.evaluate import eight_low_values, high_values, razz_values
+
+IntArray = npt.NDArray[np.int64]
+FloatArray = npt.NDArray[np.float64]
+
+_RANKS = np.arange(13)
+
+
+@dataclass(frozen=True, slots=True)
+class Estimate:
+    """The bot's chances, as shares of the pot at the showdown (weighted over run-outs)."""
+
+    share: float
+    """Expected share of the pot if every live player goes to the showdown."""
+    scoop: float
+    """Chance of taking the whole pot alone."""
+    low: float
+    """Stud8: chance of winning (at least part of) the low half; 0 in other games."""
+    samples: int
+    effective: float
+    """Effective sample size after weighting (Kish); small means the ranges are narrow."""
+
+
+def _counts(values: IntArray) -> IntArray:
+    """Per row, how many of each value 0..12 it holds: (N, c) -> (N, 13)."""
+    return np.asarray((values[:, :, None] == _RANKS).sum(axis=1), dtype=np.int64)
+
+
+def high_strength(cards: IntArray) -> FloatArray:
+    """A rough 0..1 strength of partial high hands (N, c): made hands first, then draws."""
+    ranks = cards >> 2
+    counts = _counts(ranks)
+    most = counts.max(axis=1)
+    pairs = (counts >= 2).sum(axis=1)
+    top_pair = 12 - np.argmax(counts[:, ::-1] >= 2, axis=1)
+    top = ranks.max(axis=1)
+    suits = (cards[:, :, None] & 3) == np.arange(4)
+    flush = suits.sum(axis=1).max(axis=1)
+    out = 0.05 + 0.012 * top
+    out = np.where(pairs == 1, 0.3 + 0.02 * top_pair, out)
+    out = np.where(pairs >= 2, 0.6 + 0.015 * top_pair, out)
+    out = np.where(most == 3, 0.8 + 0.01 * top_pair, out)
+    out = np.where((most >= 3) & (pairs >= 2), 0.96, out)
+    out = np.where(most == 4, 1.0, out)
+    if cards.shape[1] < 7:
+        out = np.where(flush == 4, np.maximum(out, 0.5), out)
+    out = np.where(flush >= 5, np.maximum(out, 0.9), out)
+    return np.asarray(out, dtype=np.float64)
+
+
+def low_strength(cards: IntArray, *, eight: bool) -> FloatArray:
+    """A rough 0..1 strength of partial ace-to-five lows (N, c); ``eight``: only 8-or-better."""
+    lows = ((cards >> 2) + 1) % 13
+    present = _counts(lows) > 0
+    distinct = present.sum(axis=1)
+    k = min(cards.shape[1], 5)
+    kth = np.argmax(present.cumsum(axis=1) >= k, axis=1)
+    span = 8 - k if eight else 13 - k
+    smooth = 1.0 - (kth - (k - 1)) / span
+    out = np.where(distinct >= k, smooth, 0.1 * distinct / k)
+    if eight:
+        out = np.where((distinct >= k) & (kth > 7), 0.05, out)
+    return np.asarray(np.clip(out, 0.0, 1.0), dtype=np.float64)
+
+
+def strength(game: str, cards: IntArray) -> FloatArray:
+    """Rough strength of the partial hands (N, c) in ``game``, 0 (nothing) to 1 (the nuts)."""
+    if game == "razz":
+        return low_strength(cards, eight=False)
+    high = high_strength(cards)
+    if game == "stud":
+        return high
+    low = low_strength(cards, eight=True)
+    return np.asarray(np.minimum(1.0, np.maximum(high, low) + 0.3 * np.minimum(high, low)))
+
+
+def start_exponent(line: Line) -> float:
+    """How sharply 3rd-street play narrows a range: weight = percentile ** exponent."""
+    return min(5.0, 2.5 * line.aggressive[3] + 1.0 * line.called_wager[3]) + 0.5 * (
+        line.calls[3] > line.called_wager[3]
+    )
+
+
+def late_pressure(line: Line) -> float:
+    """How sharply 4th-to-7th street play narrows a range (bets and raises count most)."""
+    return min(4.0, 1.0 * line.late_aggression() + 0.35 * line.late_calls())
+
+
+BANK = 4096
+"""Shuffled orders each estimator keeps per live-deck size, to draw run-outs without sorting."""
+
+
+class Estimator:
+    """Monte Carlo equity for one game, with its own seeded random generator.
+
+    Run-outs come from banks of shuffled orders made once per live-deck size:
+    a decision takes a random run of rows from the bank and deals the live
+    cards in those orders. Every order of the live cards is equally likely,
+    and a decision costs a slice and a gather instead of a sort.
+    """
+
+    def __init__(self, game: str, rng: np.random.Generator, samples: int = 160) -> None:
+        self.game = game
+        self.rng = rng
+        self.samples = samples
+        self._start = start_table(game)
+        self._banks: dict[int, npt.NDArray[np.int8]] = {}
+
+    def _draw(self, live: IntArray, count: int, n: int) -> IntArray:
+        """``n`` run-outs of ``count`` of the ``live`` cards each, every order equally likely."""
+        size = len(live)
+        bank = self._banks.get(size)
+        if bank is None:
+            bank = np.argsort(self.rng.random((BANK, size)), axis=1).astype(np.int8)
+            self._banks[size] = bank
+        if n > BANK:
+            rows = bank[self.rng.integers(0, BANK, n)]
+        else:
+            first = int(self.rng.integers(0, BANK - n + 1))
+            rows = bank[first : first + n]
+        return live[rows[:, :count]]
+
+    def estimate(
+        self,
+        seen: Seen,
+        opponents: list[Opponent] | None = None,
+        *,
+        samples: int | None = None,
+        weighted: bool = True,
+    ) -> Estimate:
+        """My chances against ``opponents`` (default: every live one), weighted by their ranges."""
+        opps = seen.opponents if opponents is None else opponents
+        n = samples or self.samples
+        mine = seen.mine
+        if not opps:
+            return Estimate(1.0, 1.0, 1.0 if self.game == "stud8" else 0.0, n, float(n))
+        known_cards = seen.known
+        live = np.array([c for c in range(52) if c not in known_cards], dtype=np.int64)
+        left = len(live)
+        community = seen.community
+        shared = 1 if community is not None else 0
+        hidden = [o.down_count - len(o.down_known) for o in opps]
+        future = [7 - o.down_count - len(o.up) - shared for o in opps]
+        mine_future = 7 - len(mine) - shared
+        need = mine_future + sum(hidden) + sum(future)
+        draw_shared = False
+        if need > left and not shared and mine_future > 0:
+            # R12: too few cards for 7th street, so it comes as one community card.
+            draw_shared = True
+            mine_future -= 1
+            future = [f - 1 for f in future]
+            need = mine_future + sum(hidden) + sum(future) + 1
+        # Columns 0..need-1 are dealt cards; the known cards follow, so that one gather
+        # through ``layout`` builds every player's seven cards for every run-out.
+        fixed: list[int] = []
+        cursor = 0
+
+        def dealt(count: int) -> list[int]:
+            nonlocal cursor
+            cols = list(range(cursor, cursor + count))
+            cursor += count
+            return cols
+
+        def known(cards: list[int]) -> list[int]:
+            cols = [need + len(fixed) + i for i in range(len(cards))]
+            fixed.extend(cards)
+            return cols
+
+        tail = dealt(1) if draw_shared else known([community]) if community is not None else []
+        layout = [*known(mine), *dealt(mine_future), *tail]
+        now_cols: list[list[int]] = []
+        for opp, h, f in zip(opps, hidden, future, strict=True):
+            now = dealt(h) + known(opp.down_known + opp.up)
+            now_cols.append(now)
+            layout += now + dealt(f) + tail
+        pool = np.empty((n, need + len(fixed)), dtype=np.int64)
+        pool[:, :need] = self._draw(live, need, n)
+        pool[:, need:] = fixed
+        players = len(opps) + 1
+        flat = pool[:, layout].reshape(n * players, 7)
+        logw = np.zeros(n)
+        if weighted:
+            for opp, h, cols in zip(opps, hidden, now_cols, strict=True):
+                logw += self._log_weight(opp, pool[:, cols], h)
+        weights = np.exp(logw - logw.max())
+        total = weights.sum()
+        effective = float(total**2 / (weights**2).sum())
+        low_chance = 0.0
+        if self.game == "stud8":
+            high = high_values(flat).reshape(n, players).T
+            low = eight_low_values(flat).reshape(n, players).T
+            high_share = _shares(high)
+            best_low = low.max(axis=0)
+            has_low = best_low > 0
+            low_win = (low == best_low) & has_low
+            low_share = low_win[0] / np.maximum(low_win.sum(axis=0), 1)
+            share = np.where(has_low, 0.5 * high_share + 0.5 * low_share, high_share)
+            low_chance = float((low_share > 0) @ weights / total)
+        else:
+            values = (razz_values if self.game == "razz" else high_values)(flat)
+            share = _shares(values.reshape(n, players).T)
+        scoop = float((share >= 1.0) @ weights / total)
+        return Estimate(float(share @ weights / total), scoop, low_chance, n, effective)
+
+    def _log_weight(self, opp: Opponent, now: IntArray, hidden: int) -> FloatArray:
+        """Log-likelihood of the opponent's play for each run-out of its hidden cards."""
+        out = np.zeros(now.shape[0])
+        a = start_exponent(opp.line)
+        if a > 0 and opp.up and hidden >= 2:
+            # ``now`` holds the hidden cards first: any two of them stand for the first two downs.
+            pct = self._start[now[:, 0], now[:, 1], opp.up[0]]
+            out += a * np.log(np.maximum(pct, 1e-3))
+        pressure = late_pressure(opp.line)
+        if pressure > 0:
+            out += 4.0 * pressure * (strength(self.game, now) - 0.5)
+        return out
+
+
+def _shares(values: npt.NDArray[np.integer]) -> FloatArray:
+    """Player 0's share of each run-out (ties split): values (players, n), bigger is better."""
+    best = values.max(axis=0)
+    win = values == best
+    return np.asarray(win[0] / win.sum(axis=0), dtype=np.float64)

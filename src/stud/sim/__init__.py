@@ -1,0 +1,25 @@
+"""Simulations: bots against bots over many hands, win rates with confidence, charts.
+
+>>> from stud.sim import SimConfig, simulate, player_rates
+>>> result = simulate(SimConfig("razz", ("station", "random"), hands=20, seed=1))
+>>> result.net.shape, int(result.net.sum())
+((20, 2), 0)
+"""
+
+from stud.sim.chart import draw_chart
+from stud.sim.run import CHUNK, SimConfig, SimResult, Stakes, play_chunk, simulate
+from stud.sim.stats import Rate, bot_rates, player_rates, summary
+
+__all__ = [
+    "CHUNK",
+    "Rate",
+    "SimConfig",
+    "SimResult",
+    "Stakes",
+    "bot_rates",
+    "draw_chart",
+    "play_chunk",
+    "player_rates",
+    "simulate",
+    "summary",
+]

@@ -1,0 +1,120 @@
+"""Win rates in big bets per 100 hands, with 95% confidence intervals.
+
+Hands are independent (fresh deck, fresh stacks), but a player's seat turns
+with every hand, so the interval comes from batch means over whole rotations
+(one hand in every seat per batch): each batch is an independent draw of the
+same distribution, which makes the normal interval honest.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from stud.sim.run import SimResult
+
+Z95 = 1.959963984540054
+
+
+@dataclass(frozen=True, slots=True)
+class Rate:
+    """One player's (or one bot kind's) result over the run."""
+
+    label: str
+    bot: str
+    hands: int
+    bb_per_100: float
+    ci95: float
+    """Half-width of the 95% confidence interval, in big bets per 100 hands."""
+    total_bb: float
+
+    @property
+    def low(self) -> float:
+        return self.bb_per_100 - self.ci95
+
+    @property
+    def high(self) -> float:
+        return self.bb_per_100 + self.ci95
+
+    @property
+    def significant(self) -> bool:
+        """Whether the interval excludes zero (a win or a loss at 95%)."""
+        return self.low > 0 or self.high < 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "label": self.label,
+            "bot": self.bot,
+            "hands": self.hands,
+            "bb_per_100": round(self.bb_per_100, 3),
+            "ci95": round(self.ci95, 3),
+            "low": round(self.low, 3),
+            "high": round(self.high, 3),
+            "total_bb": round(self.total_bb, 2),
+            "significant": self.significant,
+        }
+
+
+def rate(label: str, bot: str, per_hand_bb: npt.NDArray[np.float64], block: int) -> Rate:
+    """The rate and interval of a per-hand series, batch means over ``block`` hands."""
+    n = len(per_hand_bb)
+    mean = float(per_hand_bb.mean()) if n else 0.0
+    batches = n // block
+    if batches >= 2:
+        means = per_hand_bb[: batches * block].reshape(batches, block).mean(axis=1)
+        se = float(means.std(ddof=1)) / math.sqrt(batches)
+    elif n >= 2:
+        se = float(per_hand_bb.std(ddof=1)) / math.sqrt(n)
+    else:
+        se = math.inf
+    return Rate(label, bot, n, 100.0 * mean, 100.0 * Z95 * se, float(per_hand_bb.sum()))
+
+
+def labels(bots: tuple[str, ...]) -> list[str]:
+    """``strong, random, strong`` as ``strong#1, random, strong#2``: each player named once."""
+    out: list[str] = []
+    for i, name in enumerate(bots):
+        if bots.count(name) > 1:
+            out.append(f"{name}#{bots[: i + 1].count(name)}")
+        else:
+            out.append(name)
+    return out
+
+
+def player_rates(result: SimResult) -> list[Rate]:
+    """Each player's rate, in the order of the ``--bots`` list."""
+    bots = result.config.bots
+    bb = result.net / result.config.stakes.big_bet
+    block = len(bots)
+    return [rate(label, bots[p], bb[:, p], block) for p, label in enumerate(labels(bots))]
+
+
+def bot_rates(result: SimResult) -> list[Rate]:
+    """Each bot kind's rate per player seat it holds (players of one kind averaged per hand)."""
+    bots = result.config.bots
+    bb = result.net / result.config.stakes.big_bet
+    out: list[Rate] = []
+    for name in dict.fromkeys(bots):
+        columns = [p for p, b in enumerate(bots) if b == name]
+        series = bb[:, columns].mean(axis=1)
+        out.append(rate(name, name, series, len(bots)))
+    return out
+
+
+def summary(result: SimResult) -> dict[str, Any]:
+    """The run as a JSON-friendly dict: settings, each player's and each bot's rate."""
+    config = result.config
+    return {
+        "game": config.game,
+        "bots": list(config.bots),
+        "hands": int(result.net.shape[0]),
+        "seed": config.seed,
+        "stakes": str(config.stakes),
+        "big_bet": config.stakes.big_bet,
+        "players": [r.to_dict() for r in player_rates(result)],
+        "by_bot": [r.to_dict() for r in bot_rates(result)],
+    }
