@@ -87,6 +87,8 @@ class _Writer:
         self.describe = describe
         self.symbol = CURRENCY_SYMBOLS.get(record.currency or "", "") if record.cash else ""
         self.out: list[str] = []
+        if record.decimals and not self.symbol:
+            raise self.fail("amounts with cents need a currency PokerStars writes ($, € or £)")
 
     def money(self, units: int) -> str:
         return self.symbol + plain(units, self.r.decimals)

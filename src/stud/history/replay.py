@@ -14,13 +14,14 @@ whether all of them do. No card is ever invented to make a result match.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
-from stud.cards import DECK_SIZE, Card
+from stud.cards import DECK_SIZE, Card, Deck
 from stud.game import (
     Acted,
     ActionKind,
@@ -28,6 +29,7 @@ from stud.game import (
     Event,
     Hand,
     IllegalActionError,
+    PotsFormed,
     ScriptedCards,
     TableConfig,
     UncalledBetReturned,
@@ -165,15 +167,21 @@ class _Run:
     finished: bool
 
 
-def _play(record: HandRecord, cards: Sequence[Sequence[Slot]], community: Slot | None) -> _Run:
+def _play(
+    record: HandRecord,
+    cards: Sequence[Sequence[Slot]],
+    community: Slot | None,
+    rake: int | tuple[int, ...] | None = None,
+) -> _Run:
     """Apply the record's actions to a fresh hand dealt ``cards``; stop at the first refusal."""
     scripted = ScriptedCards(
         [[None if c is None else int(c) for c in seat] for seat in cards],
         community=None if community is None else int(community),
         burns=[None if c is None else int(c) for c in record.burns],
     )
-    rake = record.rake if _states_rake(record) else None
-    hand = Hand(table_config(record), cards=scripted, rake=rake)
+    if rake is None and _states_rake(record):
+        rake = record.rake
+    hand = Hand(table_config(record), cards=scripted, rake=rake)  # type: ignore[arg-type]
     problems: list[str] = []
     trusted: list[str] = []
     for number, action in enumerate(record.actions, start=1):
@@ -291,6 +299,16 @@ def replay(record: HandRecord, name: str | None = None) -> ReplayReport:
         report.events = run.hand.events
         return report
     problems = _money_problems(record, run)
+    per_pot = _rake_per_pot(record, run)
+    if per_pot is not None:
+        if _engine_takes_rake_per_pot():
+            run = _play(record, record.cards, community, per_pot)
+            problems = _money_problems(record, run)
+        elif problems:
+            problems.append(
+                f"the record takes its rake pot by pot {list(per_pot)}; this engine takes a "
+                "total from the main pot first (see docs/history-needs.md)"
+            )
     hidden = _hidden_showdown_slots(record, run.hand)
     if hidden:
         who = ", ".join(sorted({_who(record, s) for s, _ in hidden if s >= 0}))
@@ -309,6 +327,34 @@ def replay(record: HandRecord, name: str | None = None) -> ReplayReport:
     report.problems += problems
     _finish(report, run)
     return report
+
+
+def _rake_per_pot(record: HandRecord, run: _Run) -> tuple[int, ...] | None:
+    """Each pot's rake as the record states it (pot before rake less pot after), if it differs
+    from how the replay took it; None when it does not or the record does not say."""
+    formed = [e for e in run.hand.events if isinstance(e, PotsFormed)]
+    if not formed or not _states_rake(record) or len(record.pots) < 2:
+        return None
+    pots = formed[-1].pots
+    if len(pots) != len(record.pots):
+        return None
+    per_pot = tuple(p.amount - after for p, after in zip(pots, record.pots, strict=True))
+    if min(per_pot) < 0 or sum(per_pot) != record.rake:
+        return None
+    return None if per_pot == tuple(p.rake for p in pots) else per_pot
+
+
+@functools.cache
+def _engine_takes_rake_per_pot() -> bool:
+    """Whether ``Hand(..., rake=(main, side, ...))`` is accepted (docs/history-needs.md)."""
+    config = TableConfig(
+        game=variant("stud"), ante=0, bring_in=1, small_bet=2, big_bet=4, stacks=(10, 10)
+    )
+    try:
+        Hand(config, deck=Deck(seed=0), rake=(0,))  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return False
+    return True
 
 
 def _finish(report: ReplayReport, run: _Run) -> None:

@@ -1,0 +1,188 @@
+"""PHH: records written and read back, the fields we write, hidden cards, malformed files."""
+
+from __future__ import annotations
+
+import tomllib
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from stud.cards import Card
+from stud.history import HandRecord, HistoryError, Kind, Muck, Show
+from stud.history.phh import (
+    from_roman,
+    read_phh,
+    read_phh_file,
+    read_phhs,
+    roman,
+    write_phh,
+    write_phhs,
+)
+from stud.history.samples import sample_hand, sample_hands
+
+
+@pytest.fixture(scope="module")
+def samples() -> list[HandRecord]:
+    return list(sample_hands(60, seed=2000))
+
+
+def test_records_read_back_the_same(samples: list[HandRecord]) -> None:
+    text = write_phhs(samples)
+    result = read_phhs(text, "samples.phhs")
+    assert not result.errors
+    assert result.hands == samples
+    assert write_phhs(result.hands) == text
+
+
+@pytest.mark.parametrize(("game", "code"), [("stud", "F7S"), ("stud8", "F7S/8"), ("razz", "FR")])
+def test_fields_written(game: str, code: str) -> None:
+    record = sample_hand(game, 4, 5)  # type: ignore[arg-type]
+    data = tomllib.loads(write_phh(record), parse_float=Decimal)
+    assert data["variant"] == code
+    assert data["antes"] == [Decimal("0.01")] * 4
+    assert data["bring_in"] == Decimal("0.02")
+    assert data["small_bet"] == Decimal("0.04") and data["big_bet"] == Decimal("0.08")
+    assert data["starting_stacks"] == [Decimal(s) / 100 for s in record.starting_stacks]
+    assert data["finishing_stacks"] == [Decimal(s) / 100 for s in record.finishing_stacks or ()]
+    assert data["players"] == list(record.names)
+    assert data["seats"] == [s.number for s in record.seats]
+    assert data["seat_count"] == 8 and data["currency"] == "USD" and data["currency_symbol"] == "$"
+    assert data["hand"] == int(record.hand_id or 0)
+    assert data["_rake"] == Decimal(record.rake) / 100
+    assert data["_hero"] == f"p{(record.hero or 0) + 1}"
+    deals = [a for a in data["actions"] if a.startswith("d dh")]
+    assert deals[0].startswith("d dh p1 ") and len(deals[0]) == len("d dh p1 ") + 6
+    assert all(a.split()[0] in ("d", *(f"p{i}" for i in range(1, 5))) for a in data["actions"])
+
+
+def test_tournament_chips_are_ints_and_the_level_a_number() -> None:
+    record = sample_hand("razz", 3, 8, cash=False)
+    data = tomllib.loads(write_phh(record))
+    assert data["antes"] == [10, 10, 10] and data["small_bet"] == 50
+    assert data["level"] == 2 and data["_tournament"] == (
+        record.tournament and record.tournament.id
+    )
+    assert "currency" not in data
+    assert read_phh(write_phh(record)) == record
+
+
+def test_roman_numerals() -> None:
+    assert [roman(n) for n in (1, 4, 9, 14, 31, 40)] == ["I", "IV", "IX", "XIV", "XXXI", "XL"]
+    assert all(from_roman(roman(n)) == n for n in range(1, 200))
+    with pytest.raises(ValueError, match="roman"):
+        from_roman("IIV2")
+
+
+HIDDEN = """
+variant = "FR"
+antes = [1, 1, 1]
+bring_in = 2
+small_bet = 4
+big_bet = 8
+starting_stacks = [100, 80, 60]
+players = ["North", "East", "South"]
+actions = [
+  "d dh p1 ????Kd",  # a comment TOML skips
+  "d dh p2 ????5h",
+  "d dh p3 As2c3d",
+  "p1 pb",
+  "p2 cbr 4",
+  "p3 cc",
+  "p1 f # North gives up",
+  "d dh p2 7h",
+  "d dh p3 4c",
+  "p3 cc",
+  "p2 cbr 4",
+  "p3 cc",
+  "d dh p2 9s",
+  "d dh p3 Kc",
+  "p2 cbr 8",
+  "p3 f",
+]
+"""
+
+
+def test_hidden_cards_and_comments() -> None:
+    record = read_phh(HIDDEN, "hidden.phh")
+    assert record.game == "razz" and record.names == ("North", "East", "South")
+    assert record.cards[0] == (None, None, Card.parse("Kd"))
+    assert record.cards[2][:3] == tuple(Card.parse(c) for c in ("As", "2c", "3d"))
+    assert record.cards[1][3:] == (Card.parse("7h"), Card.parse("9s"))
+    kinds = [(a.street, a.seat, a.kind, a.amount, a.to) for a in record.actions]
+    assert kinds[:4] == [
+        (3, 0, Kind.BRING_IN, 2, 2),
+        (3, 1, Kind.COMPLETE, 4, 4),
+        (3, 2, Kind.CALL, 4, 4),
+        (3, 0, Kind.FOLD, 0, 2),
+    ]
+    assert (4, 2, Kind.CHECK, 0, 0) in kinds
+    assert kinds[-1] == (5, 1, Kind.RETURN, 8, 0)  # the uncalled bet goes back
+    assert record.finishing_stacks is None and record.collected is None
+    assert read_phh(write_phh(record)) == record
+
+
+def test_shows_mucks_and_the_community_card() -> None:
+    text = """
+variant = "F7S"
+antes = [1, 1]
+bring_in = 1
+small_bet = 2
+big_bet = 4
+starting_stacks = [50, 50]
+actions = ["d dh p1 AsAd2c", "d dh p2 KsKdQc", "p1 pb", "p2 cc",
+  "d dh p1 3c", "d dh p2 4c", "p2 cc", "p1 cc", "d dh p1 5c", "d dh p2 6c", "p2 cc", "p1 cc",
+  "d dh p1 7c", "d dh p2 8c", "p2 cc", "p1 cc", "d db Jh", "p2 cc", "p1 cc",
+  "p2 sm KsKdQc4c6c8c # a pair of Kings", "p1 sm"]
+"""
+    record = read_phh(text)
+    assert record.community == (Card.parse("Jh"),)
+    assert record.shows == (
+        Show(1, tuple(Card.parse(c) for c in "Ks Kd Qc 4c 6c 8c".split()), "a pair of Kings"),
+        Muck(0),
+    )
+    assert "d db Jh" in write_phh(record)
+    assert read_phh(write_phh(record)) == record
+
+
+def test_a_malformed_hand_in_a_phhs_file(tmp_path: Path) -> None:
+    records = [sample_hand("stud", 3, seed) for seed in (21, 22, 23)]
+    lines = write_phhs(records).splitlines()
+    second = lines.index("[2]")
+    target = next(i for i in range(second, len(lines)) if "cc" in lines[i])
+    lines[target] = lines[target].replace("cc", "xx")
+    path = tmp_path / "three.phhs"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = read_phh_file(path)
+    assert result.hands == [records[0], records[2]] and result.places == [1, 3]
+    (error,) = result.errors
+    assert error.source == str(path) and error.hand == 2 and error.line == target + 1
+    assert error.hand_id == records[1].hand_id
+    assert "xx" in str(error) and "not a stud action" in str(error)
+
+
+def test_broken_toml_in_one_hand_leaves_the_others(tmp_path: Path) -> None:
+    records = [sample_hand("stud8", 3, seed) for seed in (31, 32)]
+    text = write_phhs(records).replace("big_bet = 0.08", "big_bet = = 0.08", 1)
+    result = read_phhs(text, "broken.phhs")
+    assert result.hands == [records[1]]
+    (error,) = result.errors
+    assert error.hand == 1 and error.line == 6 and "TOML" in str(error)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (('variant = "FR"', 'variant = "NT"'), "not F7S"),
+        (("antes = [1, 1, 1]", "antes = [1, 2, 1]"), "same for every player"),
+        (('"p2 cbr 4",', '"p2 cbr 1",'), "action 5 'p2 cbr 1'"),
+        (('"p3 cc",', '"p9 cc",'), "not a player"),
+        (("starting_stacks = [100, 80, 60]", "starting_stacks = [100]"), "2 to 8"),
+        (("small_bet = 4\n", ""), "small_bet"),
+    ],
+)
+def test_errors_say_what_is_wrong(change: tuple[str, str], message: str) -> None:
+    bad = HIDDEN.replace(*change, 1)
+    assert bad != HIDDEN
+    with pytest.raises(HistoryError, match=message):
+        read_phh(bad, "bad.phh")
