@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from stud.cards import Card
+from stud.cards import Card, parse_cards
 from stud.history import HandRecord, HistoryError, Kind, Muck, Show
 from stud.history.phh import (
     from_roman,
@@ -138,7 +138,7 @@ actions = ["d dh p1 AsAd2c", "d dh p2 KsKdQc", "p1 pb", "p2 cc",
     record = read_phh(text)
     assert record.community == (Card.parse("Jh"),)
     assert record.shows == (
-        Show(1, tuple(Card.parse(c) for c in "Ks Kd Qc 4c 6c 8c".split()), "a pair of Kings"),
+        Show(1, tuple(parse_cards("Ks Kd Qc 4c 6c 8c")), "a pair of Kings"),
         Muck(0),
     )
     assert "d db Jh" in write_phh(record)
