@@ -1,0 +1,131 @@
+"""``stud sim GAME --bots strong,random,... --hands N``: bots against bots, win rates with CIs.
+
+Prints each player's result in big bets per 100 hands with a 95% confidence
+interval (a Rich table, or JSON with ``--json``), with a progress bar on the
+terminal; ``--chart FILE.png`` draws the running totals.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from typing import Any
+
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+from stud.bots import BOTS, parse_bots
+from stud.game import VARIANTS
+from stud.sim import Rate, SimConfig, Stakes, bot_rates, draw_chart, player_rates, simulate, summary
+
+
+def register(subparsers: Any) -> argparse.ArgumentParser:
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "sim",
+        help="play bots against each other and report their win rates",
+        description=(
+            "Play bots against each other for many hands and report each one's result in "
+            "big bets per 100 hands with a 95%% confidence interval. Seats rotate every "
+            "hand; every hand starts from fresh stacks. "
+            "Example: stud sim razz --bots strong,random,station,strong --hands 100000 "
+            "--workers 2 --chart razz.png"
+        ),
+    )
+    parser.add_argument("game", help=f"one of {', '.join(VARIANTS)}")
+    parser.add_argument(
+        "--bots",
+        required=True,
+        help=f"comma-separated, one per seat, 2 to 8 of: {', '.join(BOTS)}",
+    )
+    parser.add_argument("--hands", type=int, default=10_000, help="hands to play (%(default)s)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the run (%(default)s)")
+    parser.add_argument("--workers", type=int, default=1, help="processes to use (%(default)s)")
+    parser.add_argument(
+        "--stakes",
+        default=str(Stakes()),
+        help="ANTE/BRING-IN/SMALL/BIG in chips (%(default)s)",
+    )
+    parser.add_argument(
+        "--stack", type=int, default=100, help="starting stack in big bets (%(default)s)"
+    )
+    parser.add_argument("--chart", default=None, metavar="FILE.png", help="draw running totals")
+    parser.add_argument("--json", action="store_true", help="print JSON for programs")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.set_defaults(func=run)
+    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    config = SimConfig(
+        game=args.game,
+        bots=tuple(parse_bots(args.bots)),
+        hands=args.hands,
+        seed=args.seed,
+        stakes=Stakes.parse(args.stakes),
+        stack_big_bets=args.stack,
+    )
+    if args.workers < 1:
+        raise ValueError(f"--workers must be at least 1, not {args.workers}")
+    errors = Console(stderr=True)
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+    )
+    began = time.perf_counter()
+    with Progress(*columns, console=errors, transient=True, disable=args.quiet or args.json) as bar:
+        task = bar.add_task(f"{config.game} hands", total=config.hands)
+        result = simulate(config, args.workers, lambda done: bar.advance(task, done))
+    seconds = time.perf_counter() - began
+    if args.chart:
+        draw_chart(result, args.chart)
+    data = summary(result)
+    data["seconds"] = round(seconds, 2)
+    data["workers"] = args.workers
+    if args.chart:
+        data["chart"] = args.chart
+    if args.json:
+        print(json.dumps(data, indent=2))
+        return 0
+    console = Console()
+    console.print(_table(f"{config.game}: {config.hands:,} hands", player_rates(result)))
+    if len(set(config.bots)) < len(config.bots):
+        console.print(_table("by bot (per seat it holds)", bot_rates(result)))
+    rate = config.hands / seconds if seconds > 0 else float("inf")
+    console.print(
+        f"stakes {config.stakes} (ante/bring-in/small/big), seed {config.seed}, "
+        f"{args.workers} worker(s), {seconds:.1f} s ({rate:,.0f} hands/s)"
+    )
+    if args.chart:
+        console.print(f"chart written to {args.chart}")
+    return 0
+
+
+def _table(title: str, rates: list[Rate]) -> Table:
+    table = Table(title=title)
+    table.add_column("player")
+    table.add_column("bb/100", justify="right")
+    table.add_column("95% CI", justify="right")
+    table.add_column("total bb", justify="right")
+    table.add_column("", justify="left")
+    for r in rates:
+        style = "green" if r.low > 0 else "red" if r.high < 0 else ""
+        table.add_row(
+            r.label,
+            f"[{style}]{r.bb_per_100:+.2f}[/]" if style else f"{r.bb_per_100:+.2f}",
+            f"±{r.ci95:.2f}  [{r.low:+.2f}, {r.high:+.2f}]",
+            f"{r.total_bb:+,.1f}",
+            "significant" if r.significant else "",
+        )
+    return table
