@@ -1,0 +1,149 @@
+"""Bots see their seat's view and nothing more: no hidden card reaches them, by any path."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+from stud.bots import RoomBot, StrongBot, make_bot, play_hand, view_from_dict
+from stud.cards import Deck
+from stud.game import (
+    Acted,
+    Action,
+    ActionKind,
+    CardsDealt,
+    Hand,
+    HandView,
+    TableConfig,
+)
+from stud.table.engine import EngineHand
+from stud.table.port import Legal
+
+GAMES = ("stud", "stud8", "razz")
+
+
+class Recorder:
+    """Plays like another bot and keeps every view it was given."""
+
+    def __init__(self, inner: str, seed: int) -> None:
+        self.inner = make_bot(inner, seed)
+        self.views: list[HandView] = []
+
+    def choose(self, view: HandView, legal: Sequence[Action]) -> Action:
+        self.views.append(view)
+        return self.inner.choose(view, legal)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_views_handed_to_bots_hold_no_foreign_down_card(game: str) -> None:
+    config = TableConfig(game=game, ante=1, bring_in=2, small_bet=4, big_bet=8, stacks=(80,) * 5)
+    for seed in range(8):
+        hand = Hand(config, deck=Deck(seed=seed))
+        bots = [Recorder(("strong", "random", "station")[s % 3], seed + s) for s in range(5)]
+        play_hand(hand, bots)
+        for seat, bot in enumerate(bots):
+            for view in bot.views:
+                assert view.viewer == seat == view.to_act
+                for other in view.seats:
+                    if other.seat != seat:
+                        assert all(c is None for c in other.down)
+                    else:
+                        assert list(other.down) == list(hand.down_cards(seat)[: len(other.down)])
+                for event in view.events:
+                    if isinstance(event, CardsDealt) and event.seat != seat:
+                        assert all(c is None for c in event.down)
+
+
+def _swapped(order: list[int], seats: int) -> list[int]:
+    """The same deck with every opponent's two first down cards swapped for undealt ones."""
+    other = list(order)
+    bottom = 51
+    for seat in range(1, seats):
+        for position in (seat, seats + seat):  # first and second down card of ``seat``
+            other[position], other[bottom] = other[bottom], other[position]
+            bottom -= 1
+    return other
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_strong_bot_plays_the_same_whatever_the_hidden_cards(game: str) -> None:
+    """Two deals that differ only in cards seat 0 cannot see: its play must not differ."""
+    seats = 3
+    config = TableConfig(
+        game=game, ante=1, bring_in=2, small_bet=4, big_bet=8, stacks=(200,) * seats
+    )
+    differing = 0
+    for seed in range(25):
+        order = Deck(seed=seed).peek_remaining()
+        plays: list[list[Action]] = []
+        results = []
+        for cards in (order, _swapped([int(c) for c in order], seats)):
+            hand = Hand(config, deck=Deck.stacked(cards))
+            play_hand(hand, [StrongBot(seed=seed), make_bot("station"), make_bot("station")])
+            plays.append(_actions_of(hand, 0))
+            results.append(hand.result)
+        assert plays[0] == plays[1]
+        differing += results[0] != results[1]
+    assert differing > 0  # the hidden cards did matter to the outcome, just not to the bot
+
+
+def _actions_of(hand: Hand, seat: int) -> list[Action]:
+    return [
+        Action(e.kind, e.to, e.seat) for e in hand.events if isinstance(e, Acted) and e.seat == seat
+    ]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_view_dict_round_trip(game: str) -> None:
+    config = TableConfig(game=game, ante=1, bring_in=2, small_bet=4, big_bet=8, stacks=(60,) * 4)
+    hand = Hand(config, deck=Deck(seed=11))
+    station = make_bot("station")
+    while not hand.is_over:
+        seat = hand.to_act
+        assert seat is not None
+        view = hand.view(seat)
+        assert view_from_dict(view.to_dict()) == view
+        hand.act(station.choose(view, hand.legal_actions()))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_room_bot_reads_the_tables_view_with_table_seat_numbers(game: str) -> None:
+    config = TableConfig(game=game, ante=1, bring_in=2, small_bet=4, big_bet=8, stacks=(60,) * 3)
+    table_seats = [1, 4, 6]
+    port = EngineHand(Hand(config, deck=Deck(seed=3)), table_seats)
+    room_bots = [RoomBot(make_bot("strong", s)) for s in range(3)]
+    acted = 0
+    while not port.over:
+        player = port.actor
+        assert player is not None
+        view = {"hand": port.view(player, events=True), "you": table_seats[player]}
+        rebuilt = view_from_dict(view)
+        assert rebuilt == port.hand.view(player)  # engine seat numbers, nothing more
+        legal = port.legal()
+        choice = room_bots[player].choose(view, legal)
+        assert isinstance(choice, Legal) and choice in legal
+        port.act(player, choice.action, choice.to)
+        acted += 1
+    assert acted >= 3
+
+
+def test_room_bot_without_events_still_sees_the_bet_to_match() -> None:
+    config = TableConfig(game="razz", ante=1, bring_in=2, small_bet=4, big_bet=8, stacks=(60,) * 3)
+    hand = Hand(config, deck=Deck(seed=5))
+    hand.act("bring-in")
+    hand.act(ActionKind.COMPLETE)
+    port = EngineHand(hand, [0, 1, 2])
+    view = port.view(port.actor)  # no events, as the room sends by default
+    assert "events" not in view
+    rebuilt = view_from_dict(view)
+    assert rebuilt.events == () and rebuilt.level == 4
+    choice = RoomBot(make_bot("strong", 1)).choose(view, port.legal())
+    assert choice in port.legal()
+
+
+def test_a_spectator_view_is_refused() -> None:
+    config = TableConfig(game="stud", ante=1, bring_in=2, small_bet=4, big_bet=8, stacks=(60,) * 2)
+    hand = Hand(config, deck=Deck(seed=1))
+    with pytest.raises(ValueError, match="spectator"):
+        StrongBot(1).choose(hand.view(None), tuple(hand.legal_actions()))
