@@ -10,9 +10,10 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from datetime import datetime, timedelta
+from fractions import Fraction
 
 from stud.cards import Deck
-from stud.game import Action, Hand, TableConfig
+from stud.game import Action, Hand, TableConfig, variant
 from stud.history.from_engine import record_from_hand
 from stud.history.model import Game, HandRecord, Tournament
 
@@ -66,13 +67,13 @@ def sample_hand(
     ante, bring_in, small, big = CASH_STAKES if cash else TOURNAMENT_STAKES
     chips = tuple(stacks or _stack(rng, ante, small, cash) for _ in range(players))
     config = TableConfig(
-        game=game,
+        game=variant(game),
         ante=ante,
         bring_in=bring_in,
         small_bet=small,
         big_bet=big,
         stacks=chips,
-        rake_percent=rake_percent if cash else 0,
+        rake_percent=Fraction(rake_percent if cash else 0),
         rake_cap=rake_cap if cash else None,
         **options,
     )
