@@ -26,6 +26,7 @@ from stud.evaluate.tables import (
 
 Values = npt.NDArray[np.int32]
 Hands = npt.NDArray[np.integer]
+Columns = npt.NDArray[np.intp]
 
 CHUNK = 1 << 15
 _KEY = np.array([card_key(c) + SUIT_BIAS for c in range(52)], dtype=np.int64)
@@ -37,6 +38,17 @@ _LOW = TABLES.low_mask.astype(np.uint16)
 _EIGHT = TABLES.eight_mask.astype(np.uint16)
 _FLUSH_TOP = np.int64(FLUSH_BITS)
 _RANK_MASK = np.int64(RANK_MASK)
+_ONE_HOT = np.left_shift(np.uint64(1), np.arange(52, dtype=np.uint64))
+
+
+def _popcount(bits: npt.NDArray[np.uint64]) -> npt.NDArray[np.integer]:
+    """Set bits per element (NumPy 2's bitwise_count, or a byte table on older NumPy)."""
+    if hasattr(np, "bitwise_count"):
+        out: npt.NDArray[np.integer] = np.bitwise_count(bits)
+        return out
+    table = np.array([bin(i).count("1") for i in range(256)], dtype=np.uint8)
+    counts: npt.NDArray[np.integer] = table[bits[:, None].view(np.uint8)].sum(axis=1)
+    return counts
 
 
 @cache
@@ -48,8 +60,8 @@ def _high_table(k: int) -> npt.NDArray[np.uint16]:
     return table
 
 
-def _checked(hands: Hands) -> npt.NDArray[np.integer]:
-    """The hands as a 2-D integer array, or ValueError naming what is wrong."""
+def _hands(hands: Hands) -> npt.NDArray[np.integer]:
+    """The hands as a 2-D integer array, or ValueError naming what is wrong with the shape."""
     array = np.asarray(hands)
     if array.ndim != 2 or not 5 <= array.shape[1] <= 7:
         raise ValueError(
@@ -57,81 +69,88 @@ def _checked(hands: Hands) -> npt.NDArray[np.integer]:
         )
     if not np.issubdtype(array.dtype, np.integer):
         raise ValueError(f"expected integer card ints, got dtype {array.dtype}")
-    if array.size and (array.min() < 0 or array.max() > 51):
-        bad = array[(array < 0) | (array > 51)][0]
-        raise ValueError(f"not a card: {int(bad)} (cards are ints 0..51)")
-    if array.size:
-        bits = np.zeros(len(array), dtype=np.uint64)
-        one = np.uint64(1)
-        for j in range(array.shape[1]):
-            bits |= one << array[:, j].astype(np.uint64)
-        repeated = np.bitwise_count(bits) != array.shape[1]
-        if repeated.any():
-            row = int(np.argmax(repeated))
-            raise ValueError(f"hand {row} repeats a card: {array[row].tolist()}")
     return array
 
 
-def _flush_values(rows: npt.NDArray[np.integer], total: npt.NDArray[np.int64]) -> Values:
-    """Values of the rows whose suit counters overflowed (a flush)."""
+def _columns(array: npt.NDArray[np.integer], start: int, check: bool) -> Columns:
+    """One chunk of rows as k contiguous index columns, checked for non-cards and repeats."""
+    cols: Columns = array[start : start + CHUNK].T.astype(np.intp)
+    if check and cols.size:
+        if cols.min() < 0 or cols.max() > 51:
+            bad = cols[(cols < 0) | (cols > 51)][0]
+            raise ValueError(f"not a card: {int(bad)} (cards are ints 0..51)")
+        bits = _ONE_HOT[cols[0]]
+        for col in cols[1:]:
+            bits |= _ONE_HOT[col]
+        repeated = np.nonzero(_popcount(bits) != len(cols))[0]
+        if len(repeated):
+            row = start + int(repeated[0])
+            raise ValueError(f"hand {row} repeats a card: {array[row].tolist()}")
+    return cols
+
+
+def _flush_values(cols: Columns, total: npt.NDArray[np.int64]) -> Values:
+    """Values of the hands (columns) whose suit counters overflowed: a flush."""
     top = (total & _FLUSH_TOP) >> (RANK_BITS + 3)
-    suit = np.zeros(len(rows), dtype=np.int64)
+    suit = np.zeros(len(total), dtype=np.int64)
     for s in range(1, 4):
         suit[(top >> (4 * s)) & 1 == 1] = s
-    mask = np.zeros(len(rows), dtype=np.int64)
-    for j in range(rows.shape[1]):
-        col = rows[:, j].astype(np.int64)
+    mask = np.zeros(len(total), dtype=np.int64)
+    for col in cols:
         mask |= ((col & 3) == suit).astype(np.int64) << (col >> 2)
     return _FLUSH[mask].astype(np.int32)
 
 
-def high_values(hands: Hands) -> Values:
-    """High values (as :func:`stud.evaluate.high_value`) of every row of an (N, k) card array."""
-    array = _checked(hands)
+def high_values(hands: Hands, *, check: bool = True) -> Values:
+    """High values (as :func:`stud.evaluate.high_value`) of every row of an (N, k) card array.
+
+    ``check=False`` skips the non-card and repeated-card checks (for trusted deals).
+    """
+    array = _hands(hands)
     n, k = array.shape
     table = _high_table(k)
     out = np.empty(n, dtype=np.int32)
     for start in range(0, n, CHUNK):
-        rows = array[start : start + CHUNK]
-        total = _KEY[rows[:, 0]]
-        for j in range(1, k):
-            total += _KEY_NO_BIAS[rows[:, j]]
-        out[start : start + len(rows)] = table[total & _RANK_MASK]
+        cols = _columns(array, start, check)
+        total = _KEY[cols[0]]
+        for col in cols[1:]:
+            total += _KEY_NO_BIAS[col]
+        out[start : start + cols.shape[1]] = table[total & _RANK_MASK]
         flush = np.nonzero(total & _FLUSH_TOP)[0]
         if len(flush):
-            out[start + flush] = _flush_values(rows[flush], total[flush])
+            out[start + flush] = _flush_values(cols[:, flush], total[flush])
     return out
 
 
-def _low_masks(rows: npt.NDArray[np.integer]) -> npt.NDArray[np.int16]:
-    mask: npt.NDArray[np.int16] = _BIT[rows[:, 0]]
-    for j in range(1, rows.shape[1]):
-        mask |= _BIT[rows[:, j]]
+def _low_masks(cols: Columns) -> npt.NDArray[np.int16]:
+    mask: npt.NDArray[np.int16] = _BIT[cols[0]]
+    for col in cols[1:]:
+        mask |= _BIT[col]
     return mask
 
 
-def razz_values(hands: Hands) -> Values:
+def razz_values(hands: Hands, *, check: bool = True) -> Values:
     """Ace-to-five values (as :func:`stud.evaluate.razz_value`) of every row of an (N, k) array."""
-    array = _checked(hands)
+    array = _hands(hands)
     n, k = array.shape
     sums, lows = TABLES.sums[k], TABLES.low[k]
     out = np.empty(n, dtype=np.int32)
     for start in range(0, n, CHUNK):
-        rows = array[start : start + CHUNK]
-        values = _LOW[_low_masks(rows)]
-        out[start : start + len(rows)] = values
+        cols = _columns(array, start, check)
+        values = _LOW[_low_masks(cols)]
+        out[start : start + cols.shape[1]] = values
         paired = np.nonzero(values == 0)[0]
         if len(paired):
-            total = _RANK[rows[paired]].sum(axis=1)
+            total = _RANK[cols[:, paired]].sum(axis=0)
             out[start + paired] = lows[np.searchsorted(sums, total)]
     return out
 
 
-def eight_low_values(hands: Hands) -> Values:
+def eight_low_values(hands: Hands, *, check: bool = True) -> Values:
     """Eight-or-better values (0 = no qualifying low) of every row of an (N, k) array."""
-    array = _checked(hands)
+    array = _hands(hands)
     out = np.empty(len(array), dtype=np.int32)
     for start in range(0, len(array), CHUNK):
-        rows = array[start : start + CHUNK]
-        out[start : start + len(rows)] = _EIGHT[_low_masks(rows)]
+        cols = _columns(array, start, check)
+        out[start : start + cols.shape[1]] = _EIGHT[_low_masks(cols)]
     return out

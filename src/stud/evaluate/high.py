@@ -19,9 +19,11 @@ _KEY = [card_key(c) for c in range(52)]
 # The first card's key also carries the suit counters' bias, saving one add per call.
 _KEY0 = [k + SUIT_BIAS for k in _KEY]
 _FLUSH = [int(v) for v in TABLES.flush.tolist()]
+# One int object per value, shared by every slot that holds it: fewer cache lines.
+_VALUES = list(range(TABLES.flush.max() + 1))
 _SEVEN = [0] * (int(TABLES.sums[7][-1]) + 1)
 for _s, _v in zip(TABLES.sums[7].tolist(), TABLES.high[7].tolist(), strict=True):
-    _SEVEN[_s] = _v
+    _SEVEN[_s] = _VALUES[_v]
 _SIX: dict[int, int] = dict(zip(TABLES.sums[6].tolist(), TABLES.high[6].tolist(), strict=True))
 _FIVE: dict[int, int] = dict(zip(TABLES.sums[5].tolist(), TABLES.high[5].tolist(), strict=True))
 
