@@ -1,6 +1,12 @@
-"""Hand histories: the neutral record, PHH and PokerStars text, and replay through the engine."""
+"""Hand histories: the neutral record, PHH and PokerStars text, and replay through the engine.
+
+See docs/formats.md. The record (:class:`HandRecord`) is what every reader
+produces and every writer takes; :func:`replay` checks one against the rules.
+"""
 
 from stud.history.errors import HistoryError
+from stud.history.files import read_file, read_text, write_records
+from stud.history.from_engine import record_from_events, record_from_hand
 from stud.history.model import (
     Action,
     Collect,
@@ -14,7 +20,10 @@ from stud.history.model import (
     Stakes,
     Tournament,
 )
+from stud.history.phh import read_phh, read_phh_file, read_phhs, write_phh, write_phhs
 from stud.history.pokerstars_read import ReadResult, read_pokerstars, read_pokerstars_file
+from stud.history.pokerstars_write import write_pokerstars, write_pokerstars_hand
+from stud.history.replay import ReplayReport, completed, replay
 
 __all__ = [
     "Action",
@@ -25,11 +34,26 @@ __all__ = [
     "Kind",
     "Muck",
     "ReadResult",
+    "ReplayReport",
     "Seat",
     "Show",
     "Slot",
     "Stakes",
     "Tournament",
+    "completed",
+    "read_file",
+    "read_phh",
+    "read_phh_file",
+    "read_phhs",
     "read_pokerstars",
     "read_pokerstars_file",
+    "read_text",
+    "record_from_events",
+    "record_from_hand",
+    "replay",
+    "write_phh",
+    "write_phhs",
+    "write_pokerstars",
+    "write_pokerstars_hand",
+    "write_records",
 ]
