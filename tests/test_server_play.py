@@ -49,7 +49,7 @@ def server(tmp_path: Path) -> Iterator[ServerProcess]:
         yield proc
 
 
-def make_table(server: ServerProcess, client: Client, game: str, bots: int, seats: int = 4) -> int:
+def make_table(server: ServerProcess, client: Client, game: str, bots: int, seats: int = 6) -> int:
     response = httpx.post(
         server.base + "/api/tables",
         json={"name": f"t-{game}", "game": game, "ante": 1, "bring_in": 2, "small_bet": 4,
@@ -163,9 +163,9 @@ def test_two_clients_and_a_bot_play_full_hands(server: ServerProcess, game: str)
             assert welcome["type"] == "welcome"
         await watcher.send({"type": "watch", "table": table})
         await alice.send({"type": "sit", "table": table, "buy_in": 200, "id": "a"})
-        await alice.until(lambda m: m.get("id") == "a")
+        assert (await alice.until(lambda m: m.get("id") == "a"))["type"] == "ok"
         await bob.send({"type": "sit", "table": table, "buy_in": 200, "id": "b"})
-        await bob.until(lambda m: m.get("id") == "b")
+        assert (await bob.until(lambda m: m.get("id") == "b"))["type"] == "ok"
         await asyncio.wait_for(
             asyncio.gather(play(alice, table, 4, rng), play(bob, table, 4, rng)), 120
         )
@@ -215,9 +215,9 @@ def test_reconnect_mid_hand_gets_what_was_missed_and_keeps_the_seat(server: Serv
         await alice.connect()
         await bob.connect()
         await alice.send({"type": "sit", "table": table, "buy_in": 200, "id": "a"})
-        await alice.until(lambda m: m.get("id") == "a")
+        assert (await alice.until(lambda m: m.get("id") == "a"))["type"] == "ok"
         await bob.send({"type": "sit", "table": table, "buy_in": 200, "id": "b"})
-        await bob.until(lambda m: m.get("id") == "b")
+        assert (await bob.until(lambda m: m.get("id") == "b"))["type"] == "ok"
         # Wait for a hand with alice in it, then drop her connection mid-hand.
         await alice.until(
             lambda m: m["type"] == "event" and m["event"]["type"] == "dealt"

@@ -57,7 +57,10 @@ def run(args: argparse.Namespace) -> int:
     module_name, _, function = args.hand_factory.partition(":")
     start_hand = getattr(importlib.import_module(module_name), function)
 
-    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(message)s")
+    logging.basicConfig(
+        level=getattr(logging, args.log_level.upper(), logging.WARNING),
+        format="%(asctime)s %(levelname)s %(name)s %(message)s",
+    )
     url = resolve_url(args.database_url, args.data_dir)
     config = RoomConfig(
         turn_seconds=args.turn_seconds,
@@ -78,5 +81,6 @@ def run(args: argparse.Namespace) -> int:
         log_level=args.log_level,
         ws_max_size=MAX_FRAME_BYTES,
         ws_per_message_deflate=False,
+        log_config=None,  # keep the logging set up above, so table faults are reported
     )
     return 0
