@@ -7,7 +7,7 @@ High hands read ``a full house, Kings full of Fours``; lows read ``8,6,4,3,2``
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from stud.cards import RANK_NAMES, RANK_PLURALS, RANKS, Card
 from stud.evaluate.tables import HIGH_CATEGORIES, LOW_CATEGORIES, LOW_CLASSES, TABLES
@@ -63,6 +63,11 @@ def low_category(value: int) -> str:
 def low_description(value: int) -> str:
     """PokerStars words for an ace-to-five value: ``8,6,4,3,2``, ``5,4,3,2,A``, ``K,K,4,3,2``."""
     return ",".join("A" if r == 0 else RANKS[r - 1] for r in _low_ranks(value)[1])
+
+
+def best_cards(fives: Iterable[tuple[int, ...]]) -> tuple[int, ...]:
+    """Of several equally good fives, the one with the highest cards (suits break ties)."""
+    return max(fives, key=lambda five: sorted(five, reverse=True))
 
 
 def high_display(five: Sequence[int], value: int) -> tuple[Card, ...]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import combinations
 
+from stud.evaluate.describe import best_cards as _best_cards
 from stud.evaluate.describe import high_category, high_description, high_display
 from stud.evaluate.handvalue import HandValue
 from stud.evaluate.tables import FLUSH_BITS, RANK_BITS, RANK_MASK, SUIT_BIAS, TABLES, card_key
@@ -70,7 +71,7 @@ def evaluate_high(cards: Sequence[int]) -> HandValue:
     """The best high hand with its five cards and PokerStars words (input fully checked)."""
     hand = checked_cards(cards)
     value = high_value(hand)
-    five = next(c for c in combinations(hand, 5) if high_value(c) == value)
+    five = _best_cards(c for c in combinations(hand, 5) if high_value(c) == value)
     return HandValue(
         value, high_display(five, value), high_description(value), high_category(value)
     )

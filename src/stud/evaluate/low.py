@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import combinations
 
+from stud.evaluate.describe import best_cards as _best_cards
 from stud.evaluate.describe import low_category, low_description, low_display
 from stud.evaluate.handvalue import HandValue
 from stud.evaluate.tables import RANK_KEYS, TABLES, ace_low_bit
@@ -77,7 +78,7 @@ def eight_low_value(cards: Sequence[int]) -> int:
 
 
 def _low_result(hand: tuple[int, ...], value: int) -> HandValue:
-    five = next(c for c in combinations(hand, 5) if razz_value(c) == value)
+    five = _best_cards(c for c in combinations(hand, 5) if razz_value(c) == value)
     return HandValue(value, low_display(five), low_description(value), low_category(value))
 
 
