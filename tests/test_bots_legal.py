@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -10,9 +11,16 @@ from hypothesis import strategies as st
 
 from stud.bots import BOTS, Bot, BotError, ask, make_bot, play_hand
 from stud.cards import Deck
-from stud.game import Action, ActionKind, Hand, HandView, TableConfig
+from stud.game import Action, ActionKind, Hand, HandView, TableConfig, variant
 
 GAMES = ("stud", "stud8", "razz")
+
+
+def _config(game: str, seats: int, stack: int) -> TableConfig:
+    """A small-stakes table: ante 1, bring-in 2, bets 4 and 8."""
+    return TableConfig(
+        game=variant(game), ante=1, bring_in=2, small_bet=4, big_bet=8, stacks=(stack,) * seats
+    )
 
 
 @st.composite
@@ -26,7 +34,7 @@ def states(draw: st.DrawFn) -> tuple[Hand, random.Random]:
     # Short stacks make all-ins, side pots and short wagers reachable.
     stacks = tuple(draw(st.integers(1, 40 * small)) for _ in range(seats))
     config = TableConfig(
-        game=game,
+        game=variant(game),
         ante=ante,
         bring_in=bring_in,
         small_bet=small,
@@ -69,9 +77,7 @@ def test_bots_return_a_legal_action(
 @pytest.mark.parametrize("players", [2, 5, 8])
 def test_bots_play_whole_hands_of_every_game(game: str, players: int) -> None:
     names = sorted(BOTS)
-    config = TableConfig(
-        game=game, ante=1, bring_in=2, small_bet=4, big_bet=8, stacks=(60,) * players
-    )
+    config = _config(game, players, 60)
     for seed in range(12):
         hand = Hand(config, deck=Deck(seed=seed))
         bots = [make_bot(names[(seat + seed) % len(names)], seed + seat) for seat in range(players)]
@@ -81,7 +87,7 @@ def test_bots_play_whole_hands_of_every_game(game: str, players: int) -> None:
 
 
 def test_station_never_folds_or_raises() -> None:
-    config = TableConfig(game="stud", ante=1, bring_in=2, small_bet=4, big_bet=8, stacks=(200,) * 4)
+    config = _config("stud", 4, 200)
     station = make_bot("station")
     seen = 0
     for seed in range(30):
@@ -102,7 +108,7 @@ def test_station_never_folds_or_raises() -> None:
 
 
 def test_random_bot_covers_every_legal_action() -> None:
-    config = TableConfig(game="razz", ante=1, bring_in=2, small_bet=4, big_bet=8, stacks=(99,) * 3)
+    config = _config("razz", 3, 99)
     hand = Hand(config, deck=Deck(seed=4))
     hand.act("bring-in")
     legal = hand.legal_actions()
@@ -115,10 +121,10 @@ def test_random_bot_covers_every_legal_action() -> None:
 
 def test_ask_rejects_an_illegal_choice() -> None:
     class Cheater:
-        def choose(self, view: HandView, legal: tuple[Action, ...]) -> Action:
+        def choose(self, view: HandView, legal: Sequence[Action]) -> Action:
             return Action(ActionKind.RAISE, 10_000, view.viewer)
 
-    config = TableConfig(game="stud", ante=1, bring_in=2, small_bet=4, big_bet=8, stacks=(50,) * 2)
+    config = _config("stud", 2, 50)
     hand = Hand(config, deck=Deck(seed=1))
     cheater: Bot = Cheater()
     assert isinstance(cheater, Bot)

@@ -16,11 +16,19 @@ from stud.game import (
     Hand,
     HandView,
     TableConfig,
+    variant,
 )
 from stud.table.engine import EngineHand
 from stud.table.port import Legal
 
 GAMES = ("stud", "stud8", "razz")
+
+
+def _config(game: str, seats: int, stack: int) -> TableConfig:
+    """A small-stakes table: ante 1, bring-in 2, bets 4 and 8."""
+    return TableConfig(
+        game=variant(game), ante=1, bring_in=2, small_bet=4, big_bet=8, stacks=(stack,) * seats
+    )
 
 
 class Recorder:
@@ -37,7 +45,7 @@ class Recorder:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_views_handed_to_bots_hold_no_foreign_down_card(game: str) -> None:
-    config = TableConfig(game=game, ante=1, bring_in=2, small_bet=4, big_bet=8, stacks=(80,) * 5)
+    config = _config(game, 5, 80)
     for seed in range(8):
         hand = Hand(config, deck=Deck(seed=seed))
         bots = [Recorder(("strong", "random", "station")[s % 3], seed + s) for s in range(5)]
@@ -70,9 +78,7 @@ def _swapped(order: list[int], seats: int) -> list[int]:
 def test_strong_bot_plays_the_same_whatever_the_hidden_cards(game: str) -> None:
     """Two deals that differ only in cards seat 0 cannot see: its play must not differ."""
     seats = 3
-    config = TableConfig(
-        game=game, ante=1, bring_in=2, small_bet=4, big_bet=8, stacks=(200,) * seats
-    )
+    config = _config(game, seats, 200)
     differing = 0
     for seed in range(25):
         order = Deck(seed=seed).peek_remaining()
@@ -96,7 +102,7 @@ def _actions_of(hand: Hand, seat: int) -> list[Action]:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_view_dict_round_trip(game: str) -> None:
-    config = TableConfig(game=game, ante=1, bring_in=2, small_bet=4, big_bet=8, stacks=(60,) * 4)
+    config = _config(game, 4, 60)
     hand = Hand(config, deck=Deck(seed=11))
     station = make_bot("station")
     while not hand.is_over:
@@ -109,7 +115,7 @@ def test_view_dict_round_trip(game: str) -> None:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_room_bot_reads_the_tables_view_with_table_seat_numbers(game: str) -> None:
-    config = TableConfig(game=game, ante=1, bring_in=2, small_bet=4, big_bet=8, stacks=(60,) * 3)
+    config = _config(game, 3, 60)
     table_seats = [1, 4, 6]
     port = EngineHand(Hand(config, deck=Deck(seed=3)), table_seats)
     room_bots = [RoomBot(make_bot("strong", s)) for s in range(3)]
@@ -129,7 +135,7 @@ def test_room_bot_reads_the_tables_view_with_table_seat_numbers(game: str) -> No
 
 
 def test_room_bot_without_events_still_sees_the_bet_to_match() -> None:
-    config = TableConfig(game="razz", ante=1, bring_in=2, small_bet=4, big_bet=8, stacks=(60,) * 3)
+    config = _config("razz", 3, 60)
     hand = Hand(config, deck=Deck(seed=5))
     hand.act("bring-in")
     hand.act(ActionKind.COMPLETE)
@@ -143,7 +149,7 @@ def test_room_bot_without_events_still_sees_the_bet_to_match() -> None:
 
 
 def test_a_spectator_view_is_refused() -> None:
-    config = TableConfig(game="stud", ante=1, bring_in=2, small_bet=4, big_bet=8, stacks=(60,) * 2)
+    config = _config("stud", 2, 60)
     hand = Hand(config, deck=Deck(seed=1))
     with pytest.raises(ValueError, match="spectator"):
         StrongBot(1).choose(hand.view(None), tuple(hand.legal_actions()))

@@ -142,7 +142,7 @@ class PlayApp(App[None]):
         n = len(self.names)
         self.chips = [c if c > 0 else self.start_stack for c in self.chips]
         shift = self.hand_number % n
-        self.order = [(seat + shift) % n for seat in range(n)]
+        self.order = [(seat - shift) % n for seat in range(n)]  # player p sits at p + shift
         stacks = tuple(self.chips[p] for p in self.order)
         config = TableConfig(
             game=self.game,
