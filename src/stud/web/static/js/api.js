@@ -1,0 +1,54 @@
+// The server's REST side: accounts, lobby, hand histories (see /docs on the server).
+
+export class ApiError extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
+
+function detail(data, status) {
+  const d = data?.detail;
+  if (typeof d === 'string') return d;
+  if (Array.isArray(d) && d.length) {
+    return d.map((e) => `${(e.loc ?? []).slice(1).join('.') || 'input'}: ${e.msg}`).join('; ');
+  }
+  return `request failed (${status})`;
+}
+
+async function request(method, path, body) {
+  const init = { method, credentials: 'same-origin', headers: {} };
+  if (body !== undefined) {
+    init.headers['Content-Type'] = 'application/json';
+    init.body = JSON.stringify(body);
+  }
+  const response = await fetch(path, init);
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (!response.ok) throw new ApiError(response.status, detail(data, response.status));
+  return data;
+}
+
+export const api = {
+  me: () => request('GET', '/api/me'),
+  register: (name, password) => request('POST', '/api/register', { name, password }),
+  login: (name, password) => request('POST', '/api/login', { name, password }),
+  guest: () => request('POST', '/api/guest'),
+  logout: () => request('POST', '/api/logout'),
+  tables: (game) => request('GET', game ? `/api/tables?game=${encodeURIComponent(game)}` : '/api/tables'),
+  table: (id) => request('GET', `/api/tables/${id}`),
+  createTable: (spec) => request('POST', '/api/tables', spec),
+  tableHands: (id) => request('GET', `/api/tables/${id}/hands`),
+  myHands: () => request('GET', '/api/me/hands'),
+  hand: (id) => request('GET', `/api/hands/${id}`),
+  replay: (id) => request('GET', `/api/hands/${id}/replay`),
+};
+
+export const downloads = {
+  phh: (id) => `/api/hands/${id}/phh`,
+  pokerstars: (id) => `/api/hands/${id}/pokerstars`,
+};

@@ -1,0 +1,38 @@
+// The turn clock: a bar that runs down over the turn's seconds, then over the
+// player's time bank (another colour), with the seconds left.
+
+import { seconds } from './format.js';
+
+/** Update every `.clock` on the page once; `now` is the server's clock in seconds. */
+export function tickClocks(now) {
+  for (const el of document.querySelectorAll('.clock[data-deadline]')) {
+    const clockEnds = Number(el.dataset.clockEnds);
+    const deadline = Number(el.dataset.deadline);
+    const turnSeconds = Number(el.dataset.turnSeconds) || 20;
+    const bar = el.querySelector('.clock-bar');
+    const text = el.querySelector('.clock-text');
+    if (!deadline) continue;
+    let fraction;
+    let label;
+    if (now < clockEnds) {
+      fraction = (clockEnds - now) / turnSeconds;
+      label = seconds(clockEnds - now);
+      el.classList.remove('bank');
+    } else {
+      const bank = Math.max(0, deadline - clockEnds);
+      fraction = bank > 0 ? (deadline - now) / bank : 0;
+      label = `bank ${seconds(deadline - now)}`;
+      el.classList.add('bank');
+    }
+    fraction = Math.max(0, Math.min(1, fraction));
+    el.classList.toggle('low', fraction < 0.3);
+    bar.style.width = `${(fraction * 100).toFixed(1)}%`;
+    text.textContent = label;
+  }
+}
+
+export function startClocks(now) {
+  const tick = () => tickClocks(now());
+  tick();
+  return setInterval(tick, 200);
+}

@@ -1,0 +1,192 @@
+// The table drawn from a picture: seats around the felt, each player's cards,
+// bets, the pot, the community card, the dealer button, whose turn it is and the
+// showdown's results. The live table and the replayer draw through this.
+//
+// picture = {settings, seats, hand, you, button, turn, result, canSit}
+//   seats:  the table's seats (null when empty) with name, stack, bot, sitting_out
+//   hand:   the server's hand view shape (or a replayed one), null between hands
+//   result: the showdown (reduce.js emptyResult shape) or null
+
+import { cardSVG } from './cards.js';
+import { h, fromHTML } from './dom.js';
+import { chips, potName } from './format.js';
+
+/** Where display slot `i` of `n` sits on the felt, in percent (slot 0 is bottom centre). */
+export function slotPosition(i, n, radius = [42, 41]) {
+  const angle = Math.PI / 2 + (i * 2 * Math.PI) / n;
+  return { x: 50 + radius[0] * Math.cos(angle), y: 50 + radius[1] * Math.sin(angle) };
+}
+
+/** The display slot of table seat `seat`: the viewer's own seat is at the bottom. */
+export function slotOf(seat, n, you) {
+  const base = you ?? 0;
+  return (seat - base + n) % n;
+}
+
+function cardEl(card, classes) {
+  const wrap = h('span', { class: `cw ${classes}` });
+  wrap.append(fromHTML(cardSVG(card)));
+  return wrap;
+}
+
+/** A seat's cards in the order dealt: down, down, up x4, down (7th street). */
+function handCards(hs, isYou, usedCards) {
+  const row = h('div', { class: 'hand-cards' });
+  const down = hs.down ?? [];
+  const up = hs.up ?? [];
+  const order = [...down.slice(0, 2).map((c) => [c, 'down']), ...up.map((c) => [c, 'up']),
+    ...down.slice(2).map((c) => [c, 'down'])];
+  for (const [card, kind] of order) {
+    const classes = [kind];
+    if (kind === 'down' && card && (isYou || hs.shown)) classes.push(isYou && !hs.shown ? 'mine' : 'shown');
+    if (card && usedCards.has(card)) classes.push('used');
+    row.append(cardEl(card, classes.join(' ')));
+  }
+  return row;
+}
+
+function chipStack(amount) {
+  const el = h('span', { class: 'chip-stack', 'aria-hidden': 'true' });
+  const count = Math.min(5, Math.max(1, Math.ceil(Math.log10(amount + 1))));
+  for (let i = 0; i < count; i += 1) el.append(h('i', { class: `chip c${(i + (amount % 3)) % 3}`, style: { '--i': i } }));
+  return el;
+}
+
+function clockEl(turn, settings) {
+  return h('div', {
+    class: 'clock',
+    dataset: {
+      clockEnds: turn.clock_ends ?? '',
+      deadline: turn.deadline ?? '',
+      turnSeconds: settings.turn_seconds ?? 20,
+    },
+  }, h('div', { class: 'clock-bar' }), h('span', { class: 'clock-text' }));
+}
+
+function tagsFor(player, hs, result, seat) {
+  const tags = [];
+  const show = result?.shows?.[seat];
+  if (show) {
+    if (show.high) tags.push(h('span', { class: 'tag hand-desc' }, show.high));
+    if (show.low) tags.push(h('span', { class: 'tag hand-desc low' }, show.high ? `Lo: ${show.low}` : show.low));
+  } else if (result?.mucks?.includes(seat)) {
+    tags.push(h('span', { class: 'tag' }, 'mucked'));
+  }
+  if (hs?.all_in) tags.push(h('span', { class: 'tag allin' }, 'all-in'));
+  if (hs && !hs.live && !show) tags.push(h('span', { class: 'tag' }, 'folded'));
+  if (player?.sitting_out) tags.push(h('span', { class: 'tag' }, 'sitting out'));
+  if (player?.leaving) tags.push(h('span', { class: 'tag' }, 'leaving'));
+  return tags;
+}
+
+/** Draw the whole felt into `felt` (replacing what was there). */
+export function renderFelt(felt, picture, { onSit } = {}) {
+  const { settings, hand, you, turn, result } = picture;
+  const n = settings.seats;
+  const seats = picture.seats ?? Array(n).fill(null);
+  felt.replaceChildren();
+  felt.dataset.seats = String(n);
+  felt.classList.toggle('has-hand', Boolean(hand));
+
+  const winners = new Map();
+  const used = new Set();
+  for (const a of result?.awards ?? []) {
+    winners.set(a.seat, (winners.get(a.seat) ?? 0) + a.amount);
+    for (const c of a.cards ?? []) used.add(c);
+  }
+
+  for (let seat = 0; seat < n; seat += 1) {
+    const slot = slotOf(seat, n, you);
+    const pos = slotPosition(slot, n);
+    const player = seats[seat];
+    const hs = hand?.seats?.find((s) => s.seat === seat) ?? null;
+    const top = pos.y < 50;
+    const classes = ['seat', top ? 'top' : 'bottom', pos.x < 35 ? 'left' : pos.x > 65 ? 'right' : 'mid'];
+    if (!player && !hs) classes.push('empty');
+    if (seat === you) classes.push('me');
+    if (turn && turn.seat === seat && hand) classes.push('acting');
+    if (hs && !hs.live) classes.push('folded');
+    if (winners.has(seat)) classes.push('winner');
+    const el = h('div', {
+      class: classes.join(' '),
+      dataset: { seat },
+      style: { '--x': `${pos.x}%`, '--y': `${pos.y}%` },
+    });
+    if (!player && !hs) {
+      if (onSit) el.append(h('button', { class: 'sit-btn', onclick: () => onSit(seat) }, 'Sit here'));
+      else el.append(h('div', { class: 'empty-seat' }, 'Empty'));
+      felt.append(el);
+      continue;
+    }
+    const name = player?.name ?? picture.names?.(seat) ?? `Seat ${seat + 1}`;
+    const stack = hs ? hs.stack : player?.stack ?? 0;
+    const plate = h('div', { class: 'plate' },
+      h('div', { class: 'name', title: name }, player?.bot ? h('span', { class: 'bot', title: 'bot' }, '⚙ ') : null, name),
+      h('div', { class: 'stack' }, chips(stack)),
+      winners.has(seat) ? h('div', { class: 'won' }, `+${chips(winners.get(seat))}`) : null,
+      turn && turn.seat === seat && hand && picture.live ? clockEl(turn, settings) : null,
+    );
+    const cards = hs ? handCards(hs, seat === you, used) : h('div', { class: 'hand-cards none' });
+    el.append(cards, plate, h('div', { class: 'tags' }, tagsFor(player, hs, result, seat)));
+    felt.append(el);
+
+    if (hs && hs.bet > 0) {
+      const b = slotPosition(slot, n, [27, 23]);
+      felt.append(h('div', {
+        class: 'bet', dataset: { seat }, style: { '--x': `${b.x}%`, '--y': `${b.y}%` },
+      }, chipStack(hs.bet), h('span', { class: 'amount' }, chips(hs.bet))));
+    }
+  }
+
+  if (picture.button !== null && picture.button !== undefined && (hand || result)) {
+    const slot = slotOf(picture.button, n, you);
+    const p = slotPosition(slot + 0.42, n, [33, 29]);
+    felt.append(h('div', { class: 'dealer-btn', title: 'dealer', style: { '--x': `${p.x}%`, '--y': `${p.y}%` } }, 'D'));
+  }
+
+  felt.append(centre(picture));
+}
+
+function centre(picture) {
+  const { hand, result, settings } = picture;
+  const box = h('div', { class: 'centre' });
+  if (hand?.community) {
+    box.append(h('div', { class: 'community', title: 'community card' }, cardEl(hand.community, 'up')));
+  }
+  if (hand) {
+    const pots = result?.pots ?? [];
+    const text = pots.length > 1
+      ? pots.map((p, i) => `${i ? `Side ${i}` : 'Main'} ${chips(p.amount)}`).join(' · ')
+      : `Pot ${chips(hand.pot)}`;
+    box.append(h('div', { class: 'pot' }, hand.pot ? chipStack(hand.pot) : null, h('span', { class: 'pot-amount' }, text)));
+    if (!result && hand.street) {
+      box.append(h('div', { class: 'street-name' }, streetLabel(hand.street)));
+    }
+  } else if (!result) {
+    box.append(h('div', { class: 'waiting' }, picture.waiting ?? 'Waiting for the next hand…'));
+  }
+  if (result?.awards?.length) box.append(resultsList(picture));
+  box.prepend(h('div', { class: 'table-title' }, settings.name ?? ''));
+  return box;
+}
+
+function streetLabel(street) {
+  return { 3: '3rd street', 4: '4th street', 5: '5th street', 6: '6th street', 7: 'River' }[street] ?? '';
+}
+
+function resultsList(picture) {
+  const { result } = picture;
+  const name = (seat) => picture.seats?.[seat]?.name ?? picture.names?.(seat) ?? `Seat ${seat + 1}`;
+  const potCount = Math.max(1, result.pots?.length ?? 1);
+  const list = h('ul', { class: 'results' });
+  for (const a of result.awards) {
+    const half = a.share === 'high' ? 'high half of ' : a.share === 'low' ? 'low half of ' : '';
+    list.append(h('li', { class: `award share-${a.share}`, dataset: { seat: a.seat, share: a.share, pot: a.pot } },
+      h('b', {}, name(a.seat)), ` wins ${chips(a.amount)} — ${half}${potName(a.pot, potCount)}`,
+      a.hand ? h('span', { class: 'with' }, ` with ${a.hand}`) : null));
+  }
+  for (const p of result.noLow ?? []) {
+    list.append(h('li', { class: 'no-low' }, `No low hand qualified${potCount > 1 ? ` (${potName(p, potCount)})` : ''}`));
+  }
+  return list;
+}

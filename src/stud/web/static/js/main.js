@@ -1,0 +1,158 @@
+// The app: one websocket, the account, the tables watched, and a hash router
+// between the lobby (#/lobby), a table (#/table/ID) and the replayer (#/replay/HAND).
+
+import { api } from './api.js';
+import { renderAccount } from './account.js';
+import { startClocks } from './clock.js';
+import { h } from './dom.js';
+import { LobbyView } from './lobby.js';
+import { TableModel } from './model.js';
+import { bindPrefs } from './prefs.js';
+import { ReplayerView } from './replayer.js';
+import { RoomSocket } from './socket.js';
+import { unlockAudioOnGesture } from './sound.js';
+import { TableView } from './tableview.js';
+
+const ERROR_TEXT = {
+  insufficient_balance: 'Not enough chips in your balance for that buy-in.',
+  login_required: 'Log in or play as a guest first.',
+};
+
+class App {
+  constructor() {
+    this.account = null;
+    this.socket = new RoomSocket();
+    this.models = new Map();
+    this.view = null;
+    this.viewEl = document.getElementById('view');
+    this.accountEl = document.getElementById('account');
+    this.statusEl = document.getElementById('status');
+    this.toastsEl = document.getElementById('toasts');
+  }
+
+  async start() {
+    bindPrefs();
+    unlockAudioOnGesture();
+    startClocks(() => this.socket.now());
+    this.socket.addEventListener('message', (e) => this.onMessage(e.detail));
+    this.socket.addEventListener('status', (e) => this.onStatus(e.detail.open));
+    try {
+      this.account = await api.me();
+    } catch {
+      this.account = null;
+    }
+    renderAccount(this.accountEl, this);
+    this.socket.connect();
+    window.addEventListener('hashchange', () => this.route());
+    this.route();
+    window.studApp = this; // for the browser tests and the curious
+  }
+
+  onMessage(msg) {
+    if (msg.type === 'event' || msg.type === 'state') {
+      this.models.get(msg.table)?.handle(msg);
+      if (msg.type === 'event' && msg.event.type === 'seated') this.refreshAccountSoon();
+      if (msg.type === 'event' && msg.event.type === 'left') this.refreshAccountSoon();
+    } else if (msg.type === 'error') {
+      if (msg.code !== 'rate_limited') this.toast(ERROR_TEXT[msg.code] ?? msg.message ?? msg.code);
+    } else if (msg.type === 'ok' && ['sit', 'leave'].includes(msg.for)) {
+      this.refreshAccountSoon();
+    } else if (msg.type === 'welcome' && msg.account && this.account && msg.account.id !== this.account.id) {
+      this.refreshAccount();
+    }
+  }
+
+  onStatus(open) {
+    document.body.classList.toggle('offline', !open);
+    if (open) {
+      this.statusEl.hidden = true;
+    } else {
+      this.statusEl.hidden = false;
+      this.statusEl.textContent = 'Connection lost — reconnecting…';
+    }
+  }
+
+  setAccount(account) {
+    this.account = account;
+    renderAccount(this.accountEl, this);
+    this.socket.reconnect(); // the socket speaks for the account its cookie names
+    this.route();
+  }
+
+  async guest() {
+    try {
+      this.setAccount(await api.guest());
+    } catch (error) {
+      this.toast(error.message);
+    }
+  }
+
+  async refreshAccount() {
+    try {
+      this.account = await api.me();
+    } catch {
+      this.account = null;
+    }
+    renderAccount(this.accountEl, this);
+  }
+
+  refreshAccountSoon() {
+    clearTimeout(this.accountTimer);
+    this.accountTimer = setTimeout(() => this.refreshAccount(), 300);
+  }
+
+  seatedTables() {
+    return [...this.models.values()].filter((m) => m.seated);
+  }
+
+  model(id) {
+    let model = this.models.get(id);
+    if (!model) {
+      model = new TableModel(id);
+      this.models.set(id, model);
+      this.socket.watch(id, () => model.since());
+    }
+    return model;
+  }
+
+  /** Stop watching tables we are not seated at and not looking at. */
+  release(keep) {
+    for (const [id, model] of this.models) {
+      if (id !== keep && !model.seated) {
+        this.socket.unwatch(id);
+        this.models.delete(id);
+      }
+    }
+  }
+
+  route() {
+    const [path, query = ''] = (location.hash || '#/lobby').slice(1).split('?');
+    const params = new URLSearchParams(query);
+    const parts = path.split('/').filter(Boolean);
+    this.view?.unmount();
+    let tableId = null;
+    if (parts[0] === 'table' && Number(parts[1])) {
+      tableId = Number(parts[1]);
+      this.view = new TableView(this, this.model(tableId), { autoSit: params.has('sit') });
+      document.body.dataset.view = 'table';
+    } else if (parts[0] === 'replay' && Number(parts[1])) {
+      this.view = new ReplayerView(this, Number(parts[1]));
+      document.body.dataset.view = 'replay';
+    } else {
+      this.view = new LobbyView(this, { game: params.get('game') ?? '' });
+      document.body.dataset.view = 'lobby';
+    }
+    this.release(tableId);
+    this.view.mount(this.viewEl);
+    if (params.has('sit')) history.replaceState(null, '', `#/${parts.join('/')}`);
+  }
+
+  toast(text) {
+    const el = h('div', { class: 'toast', role: 'alert' }, text);
+    this.toastsEl.append(el);
+    setTimeout(() => el.classList.add('gone'), 3500);
+    setTimeout(() => el.remove(), 4000);
+  }
+}
+
+new App().start();

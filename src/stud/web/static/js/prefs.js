@@ -1,0 +1,39 @@
+// The player's preferences, kept in localStorage: four-colour deck and turn sound.
+
+const KEY = 'stud.prefs';
+const defaults = { fourColour: false, sound: true };
+
+function load() {
+  try {
+    return { ...defaults, ...JSON.parse(localStorage.getItem(KEY) || '{}') };
+  } catch {
+    return { ...defaults };
+  }
+}
+
+export const prefs = load();
+
+export function setPref(name, value) {
+  prefs[name] = value;
+  try {
+    localStorage.setItem(KEY, JSON.stringify(prefs));
+  } catch {
+    // private mode: keep it for this page only
+  }
+  apply();
+}
+
+export function apply() {
+  document.body.classList.toggle('four-colour', prefs.fourColour);
+}
+
+/** Wire the two header checkboxes. */
+export function bindPrefs() {
+  const four = document.getElementById('pref-four-colour');
+  const sound = document.getElementById('pref-sound');
+  four.checked = prefs.fourColour;
+  sound.checked = prefs.sound;
+  four.addEventListener('change', () => setPref('fourColour', four.checked));
+  sound.addEventListener('change', () => setPref('sound', sound.checked));
+  apply();
+}

@@ -1,0 +1,213 @@
+// The replayer: a finished hand stepped through event by event or street by
+// street, drawn on the same felt as the live table, beside its log.
+
+import { typing } from './actions.js';
+import { api } from './api.js';
+import { h, fill } from './dom.js';
+import { renderFelt } from './felt.js';
+import { GAMES, stakesLong, street as streetName } from './format.js';
+import { describe, logLine } from './handlog.js';
+import { handLinks } from './history.js';
+import { QUIET, reduce } from './reduce.js';
+
+const MERGE = new Set(['dealt', 'ante', 'street', 'double_bet_allowed']);
+
+/** Load a hand's public events: the server's replay data, else this browser's own recording. */
+export async function loadReplay(id) {
+  try {
+    return await api.replay(id);
+  } catch {
+    const saved = sessionStorage.getItem(`stud.replay.${id}`);
+    if (saved) return JSON.parse(saved);
+    return null;
+  }
+}
+
+/** The steps of a hand: [{hand, events, street}] after each change a person can see. */
+export function buildSteps(events) {
+  const steps = [];
+  let hand = null;
+  let batch = [];
+  let street = 3;
+  const flush = () => {
+    if (hand && batch.length) steps.push({ hand, events: batch, street });
+    batch = [];
+  };
+  for (const e of events) {
+    const mergeable = MERGE.has(e.type);
+    if (!mergeable && batch.length && batch.every((b) => MERGE.has(b.type))) flush();
+    hand = reduce(hand, e);
+    if (e.type === 'street') street = e.street;
+    if (e.type === 'hand_started') continue;
+    batch.push(e);
+    if (!mergeable && !QUIET.has(e.type) && e.type !== 'pots') flush();
+  }
+  flush();
+  return steps;
+}
+
+export class ReplayerView {
+  constructor(app, id) {
+    this.app = app;
+    this.id = id;
+    this.index = 0;
+    this.root = h('section', { class: 'replayer', dataset: { hand: id } }, h('p', { class: 'muted' }, 'Loading the hand…'));
+    this.onKey = (e) => this.key(e);
+  }
+
+  mount(container) {
+    fill(container, this.root);
+    document.addEventListener('keydown', this.onKey);
+    this.load();
+  }
+
+  unmount() {
+    document.removeEventListener('keydown', this.onKey);
+    clearInterval(this.playing);
+  }
+
+  async load() {
+    const data = await loadReplay(this.id);
+    if (!data || !Array.isArray(data.events) || !data.events.length) {
+      fill(this.root, h('h1', {}, `Hand ${this.id}`),
+        h('p', {}, 'A replay of this hand is not available yet (the server has no replay data for it, and this browser did not watch it). Its history can be downloaded:'),
+        handLinks(this.id), h('p', {}, h('a', { href: '#/lobby' }, '← Lobby')));
+      return;
+    }
+    this.data = data;
+    this.steps = buildSteps(data.events);
+    const started = data.events.find((e) => e.type === 'hand_started' && e.stacks) ?? {};
+    this.settings = {
+      name: data.table_name ?? `Table ${data.table_id ?? ''}`,
+      game: data.game ?? started.game,
+      ante: data.ante ?? started.ante, bring_in: data.bring_in ?? started.bring_in,
+      small_bet: data.small_bet ?? started.small_bet, big_bet: data.big_bet ?? started.big_bet,
+      seats: data.table_seats ?? data.seats ?? Math.max(2, ...Object.keys(started.stacks ?? {}).map((s) => Number(s) + 1)),
+    };
+    this.names = new Map((data.players ?? []).map((p) => [p.seat, p.name]));
+    this.build();
+    this.go(0);
+  }
+
+  build() {
+    const s = this.settings;
+    const button = (step, label, title) => h('button', { class: 'btn', dataset: { step }, title, onclick: () => this.control(step) }, label);
+    this.felt = h('div', { class: 'felt' });
+    this.caption = h('div', { class: 'replay-caption', 'aria-live': 'polite' });
+    this.logEl = h('ol', { class: 'log' });
+    this.playBtn = button('play', '▶ Play', 'play (space)');
+    fill(this.root,
+      h('div', { class: 'table-head' },
+        h('div', { class: 'table-name' },
+          h('h1', {}, `Hand #${this.data.number ?? this.id}`),
+          h('span', { class: 'game-badge', dataset: { game: s.game } }, GAMES[s.game] ?? s.game),
+          h('span', { class: 'muted' }, stakesLong(s)),
+          this.data.source ? h('span', { class: 'muted' }, ` · recorded by ${this.data.source}`) : null),
+        h('div', { class: 'table-buttons' }, handLinks(this.id),
+          this.data.table_id ? h('a', { class: 'btn ghost', href: `#/table/${this.data.table_id}` }, 'Table') : null,
+          h('a', { class: 'btn ghost', href: '#/lobby' }, '← Lobby'))),
+      h('div', { class: 'table-main' },
+        h('div', { class: 'felt-column' },
+          h('div', { class: 'felt-wrap' }, this.felt),
+          h('div', { class: 'replay-controls' },
+            button('first', '⏮', 'start (Home)'), button('prev-street', '◀◀ Street', 'previous street (↑)'),
+            button('prev', '◀ Step', 'previous step (←)'), this.playBtn, button('next', 'Step ▶', 'next step (→)'),
+            button('next-street', 'Street ▶▶', 'next street (↓)'), button('last', '⏭', 'end (End)')),
+          this.caption),
+        h('aside', { class: 'side' }, h('div', { class: 'tabs' }, h('span', { class: 'tab on' }, 'Hand log')),
+          h('div', { class: 'tab-body log-body' }, this.logEl))));
+    const ctx = { bigBet: s.big_bet, pots: 1 };
+    this.steps.forEach((step, i) => {
+      for (const e of step.events) {
+        if (e.type === 'street') ctx.street = e.street;
+        if (e.type === 'pots') ctx.pots = e.pots.length;
+        const entry = describe(e, (seat) => this.name(seat), this.data.you ?? null, ctx);
+        if (!entry) continue;
+        const line = logLine(entry);
+        line.dataset.step = String(i);
+        line.addEventListener('click', () => this.go(i));
+        this.logEl.append(line);
+      }
+    });
+  }
+
+  name(seat) {
+    return this.names.get(seat) ?? `Seat ${seat + 1}`;
+  }
+
+  /** Step indexes where a street begins, and where the showdown begins. */
+  marks() {
+    const out = [0];
+    this.steps.forEach((step, i) => {
+      if (step.events.some((e) => e.type === 'street') && i) out.push(i);
+      else if (step.events.some((e) => ['show', 'muck', 'award'].includes(e.type)) && !this.steps[i - 1]?.events.some((e) => ['show', 'muck', 'award'].includes(e.type))) out.push(i);
+    });
+    return [...new Set(out)].sort((a, b) => a - b);
+  }
+
+  control(kind) {
+    const last = this.steps.length - 1;
+    const marks = this.marks();
+    switch (kind) {
+      case 'first': this.go(0); break;
+      case 'last': this.go(last); break;
+      case 'prev': this.go(this.index - 1); break;
+      case 'next': this.go(this.index + 1); break;
+      case 'prev-street': this.go([...marks].reverse().find((m) => m < this.index) ?? 0); break;
+      case 'next-street': this.go(marks.find((m) => m > this.index) ?? last); break;
+      case 'play': this.togglePlay(); break;
+      default: break;
+    }
+  }
+
+  togglePlay() {
+    if (this.playing) {
+      clearInterval(this.playing);
+      this.playing = null;
+      this.playBtn.textContent = '▶ Play';
+      return;
+    }
+    if (this.index >= this.steps.length - 1) this.go(0);
+    this.playBtn.textContent = '❚❚ Pause';
+    this.playing = setInterval(() => {
+      if (this.index >= this.steps.length - 1) this.togglePlay();
+      else this.go(this.index + 1);
+    }, 900);
+  }
+
+  go(i) {
+    this.index = Math.max(0, Math.min(this.steps.length - 1, i));
+    const step = this.steps[this.index];
+    const hand = step.hand;
+    const seats = Array(this.settings.seats).fill(null);
+    for (const s of hand.seats) seats[s.seat] = { seat: s.seat, name: this.name(s.seat), stack: s.stack };
+    const result = hand.result;
+    const showing = result.awards.length || Object.keys(result.shows).length;
+    renderFelt(this.felt, {
+      settings: this.settings, seats, hand, you: this.data.you ?? null, button: null, turn: null,
+      result: showing ? result : null, names: (seat) => this.name(seat), live: false,
+    });
+    const last = step.events[step.events.length - 1];
+    const entry = describe(last, (seat) => this.name(seat), this.data.you ?? null, { bigBet: this.settings.big_bet });
+    const text = entry ? entry.parts.map((p) => (typeof p === 'string' ? p : p.textContent)).join('') : '';
+    fill(this.caption, h('b', { class: 'replay-street' }, streetName(step.street)), ` · step ${this.index + 1} of ${this.steps.length}`, text ? ` · ${text}` : '');
+    this.root.dataset.step = String(this.index);
+    this.root.dataset.street = String(step.street);
+    for (const line of this.logEl.children) {
+      const n = Number(line.dataset.step);
+      line.classList.toggle('current', n === this.index);
+      line.classList.toggle('future', n > this.index);
+    }
+    this.logEl.querySelector('.current')?.scrollIntoView({ block: 'nearest' });
+  }
+
+  key(e) {
+    if (typing(e.target) || e.ctrlKey || e.metaKey || e.altKey) return;
+    const map = { ArrowLeft: 'prev', ArrowRight: 'next', ArrowUp: 'prev-street', ArrowDown: 'next-street', Home: 'first', End: 'last', ' ': 'play' };
+    const kind = map[e.key];
+    if (kind) {
+      e.preventDefault();
+      this.control(kind);
+    }
+  }
+}

@@ -1,0 +1,56 @@
+"""Stacked hands for the browser tests: ``stud serve --hand-factory stud.web.testing:stacked_hand``.
+
+The end-to-end tests must meet situations a shuffle rarely deals: an open pair on
+4th street in Stud, a Stud8 pot split between a high and a low hand. The
+environment variable ``STUD_WEB_TEST_DECKS`` names, per game, each player's
+seven cards from the dealer's left, in the order dealt (down, down, up, up, up,
+up, down)::
+
+    {"stud": ["Ah Kh 9c 9d 2s 3s 4c", "Qc Qd 5h 5s 6h 7h 8c"]}
+
+A hand of that game with n players deals the first n of them (folds do not shift
+anyone's cards); other games, or more players than listed, shuffle as usual.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from functools import cache
+
+from stud.game import Hand, ScriptedCards, TableConfig, variant
+from stud.table.engine import EngineHand, start_engine_hand
+from stud.table.port import HandEvent, HandPort
+
+VARIABLE = "STUD_WEB_TEST_DECKS"
+
+
+@cache
+def stacked_hands() -> dict[str, list[list[str]]]:
+    """The stacked hands per game from the environment (read once)."""
+    raw = os.environ.get(VARIABLE, "")
+    data = json.loads(raw) if raw else {}
+    return {game: [hand.split() for hand in hands] for game, hands in data.items()}
+
+
+def stacked_hand(
+    game: str,
+    ante: int,
+    bring_in: int,
+    small_bet: int,
+    big_bet: int,
+    stacks: list[int],
+    seats: list[int],
+    seed: int | None,
+) -> tuple[HandPort, list[HandEvent]]:
+    """The table's hand factory, dealing the stacked cards of ``game`` when there are enough."""
+    hands = stacked_hands().get(game, [])
+    if len(hands) < len(stacks):
+        return start_engine_hand(game, ante, bring_in, small_bet, big_bet, stacks, seats, seed)
+    config = TableConfig(
+        game=variant(game), ante=ante, bring_in=bring_in, small_bet=small_bet, big_bet=big_bet,
+        stacks=tuple(stacks),
+    )  # fmt: skip
+    cards = ScriptedCards([list(hand) for hand in hands[: len(stacks)]])
+    hand = EngineHand(Hand(config, cards=cards), seats)
+    return hand, hand.started()

@@ -1,0 +1,457 @@
+"""The browser client in a real headless Chromium against a real server on a loopback port.
+
+A person registers, creates tables with bots and plays hands to the showdown
+through the page: a Stud hand with an open pair on 4th street (the small-or-
+double bet choice), a Stud Hi/Lo pot split between a high and a low hand. A
+second browser watches the same table and never sees a down card that was not
+shown, neither in its page nor in any websocket frame; reloading the page in
+the middle of a hand restores the table. Screenshots go to the test's tmp dir
+(and to docs/ when ``STUD_WEB_SCREENSHOTS=1``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from stud.server.testing import ServerProcess, fresh_database
+
+playwright_sync = pytest.importorskip("playwright.sync_api")
+Browser = playwright_sync.Browser
+Page = playwright_sync.Page
+
+CHROMIUM = os.environ.get("STUD_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]  # fmt: skip
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+
+# Each player's seven cards from the dealer's left, in the order dealt (down, down, up x4, down).
+# Stud: every player's door card and 4th-street card pair (R7: small or double bet on 4th).
+# Stud8: position 0 makes trip kings and no low, position 1 the low 7-5-3-2-A: a split pot.
+DECKS = {
+    "stud": [
+        "Ah Kd 9c 9d 2s 3h 4c",
+        "Qs Jd 5h 5s 6h 7h 8c",
+        "Tc Td Kh Ks 2c 3c 4d",
+        "7c 7d 3s 3d Jc Qc 6d",
+    ],
+    "stud8": [
+        "Kc Kd Ks 9h Jd 2h Td",
+        "Ah 2d 3s 5c 7h Qc Jh",
+        "9c 9d Tc Qd Kh 4s 6d",
+        "Th Ts Jc 8c 6c 4h Qs",
+    ],
+}
+SERVER_ARGS = (
+    "--turn-seconds", "40", "--time-bank", "20", "--pause", "2.5", "--grace", "60",
+    "--bot-delay", "0.05", "0.15", "--no-default-tables",
+    "--hand-factory", "stud.web.testing:stacked_hand",
+)  # fmt: skip
+CARD = re.compile(r"^[2-9TJQKA][cdhs]$")
+# Installed in every page: what the showdowns drew, however briefly they stayed on the felt.
+OBSERVER = """
+window.__seen = {descs: [], splits: 0, awards: 0};
+new MutationObserver(() => {
+  const seen = window.__seen;
+  for (const tag of document.querySelectorAll('.felt .tag.hand-desc')) {
+    if (!seen.descs.includes(tag.textContent)) seen.descs.push(tag.textContent);
+  }
+  const results = document.querySelector('.felt .results');
+  if (results && results !== seen.lastResults) {
+    seen.lastResults = results;
+    seen.awards += 1;
+    const high = results.querySelector('.share-high');
+    if (high && results.querySelector('.share-low')) seen.splits += 1;
+  }
+}).observe(document, {subtree: true, childList: true});
+"""
+TIMEOUT = 60_000
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    folder = tmp_path_factory.mktemp("web-server")
+    env = {"STUD_WEB_TEST_DECKS": json.dumps(DECKS)}
+    with (
+        fresh_database("sqlite", folder) as url,
+        ServerProcess(url, folder, extra_args=SERVER_ARGS, env=env) as proc,
+    ):
+        yield proc
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"Chromium is not installed at {CHROMIUM} (apt-get install chromium)")
+    with playwright_sync.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+class Tab:
+    """One browser context and page, with every websocket frame it receives recorded."""
+
+    def __init__(self, browser: Browser, base: str, **options: Any) -> None:
+        self.context = browser.new_context(viewport={"width": 1400, "height": 900}, **options)
+        self.context.add_init_script(OBSERVER)
+        self.page: Page = self.context.new_page()
+        self.base = base
+        self.frames: list[str] = []
+        self.errors: list[str] = []
+        self.page.on("websocket", self._socket)
+        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+        self.page.set_default_timeout(TIMEOUT)
+
+    def _socket(self, ws: Any) -> None:
+        ws.on("framereceived", lambda payload: self.frames.append(str(payload)))
+
+    def open(self, fragment: str = "#/lobby") -> None:
+        self.page.goto(f"{self.base}/{fragment}")
+        self.page.wait_for_selector("#view > section")
+
+    def js(self, expression: str, arg: Any = None) -> Any:
+        return self.page.evaluate(expression, arg)
+
+    def close(self) -> None:
+        self.context.close()
+
+
+def register(tab: Tab, name: str, password: str = "secret-pass") -> None:
+    tab.open()
+    tab.page.click("#account [data-do='register']")
+    tab.page.fill("dialog form[data-mode='register'] input[name='name']", name)
+    tab.page.fill("dialog form[data-mode='register'] input[name='password']", password)
+    tab.page.click("dialog form[data-mode='register'] button[type='submit']")
+    tab.page.wait_for_selector(f"#account .account-name:text-is('{name}')")
+
+
+def create_table(tab: Tab, name: str, game: str, bots: int = 3, seats: int = 4) -> int:
+    """Create a table through the lobby's form and sit down through the buy-in dialog."""
+    page = tab.page
+    tab.open()
+    page.click("details.create summary")
+    form = "form.create-table"
+    page.fill(f"{form} input[name='name']", name)
+    page.select_option(f"{form} select[name='game']", game)
+    for field, value in (
+        ("small_bet", 10), ("big_bet", 20), ("ante", 1), ("bring_in", 3),
+        ("seats", seats), ("bots", bots),
+    ):  # fmt: skip
+        page.fill(f"{form} input[name='{field}']", str(value))
+    page.click(f"{form} button[type='submit']")
+    page.wait_for_selector("dialog.buy-in")
+    page.fill("dialog.buy-in input[name='buy_in']", "400")
+    page.click("dialog.buy-in button[value='sit']")
+    page.wait_for_selector(".seat.me")
+    match = re.search(r"#/table/(\d+)", page.url)
+    assert match, page.url
+    return int(match.group(1))
+
+
+def finished(tab: Tab, table: int) -> int:
+    return int(tab.js("t => window.studApp.models.get(t)?.finished.length ?? 0", table))
+
+
+Chooser = Callable[[list[dict[str, Any]], dict[str, Any]], str | None]
+
+
+def passive(buttons: list[dict[str, Any]], _state: dict[str, Any]) -> str | None:
+    """Check, else call, else bring in: see every hand to the showdown."""
+    for action in ("check", "call", "bring-in"):
+        for b in buttons:
+            if b["action"] == action:
+                return str(b["selector"])
+    return None
+
+
+def play(
+    tab: Tab,
+    table: int,
+    hands: int,
+    choose: Chooser = passive,
+    on_turn: Callable[[dict[str, Any]], None] | None = None,
+    timeout: float = 150_000,
+) -> None:
+    """Act through the action bar whenever it is our turn until ``hands`` more hands finish."""
+    target = finished(tab, table) + hands
+    page = tab.page
+    while True:
+        page.wait_for_function(
+            """([t, n]) => document.querySelector('.action-bar.active .act-btn:not(:disabled)')
+                || (window.studApp.models.get(t)?.finished.length ?? 0) >= n""",
+            arg=[table, target],
+            timeout=timeout,
+        )
+        if finished(tab, table) >= target:
+            return
+        state = tab.js("t => window.studApp.models.get(t).state", table)
+        buttons = tab.js(
+            """() => [...document.querySelectorAll('.action-bar .act-btn')].map((b, i) => ({
+                action: b.dataset.action, to: Number(b.dataset.to), text: b.textContent,
+                selector: `.action-bar .act-btn:nth-child(${i + 1})`}))"""
+        )
+        if on_turn is not None:
+            on_turn({"state": state, "buttons": buttons})
+        selector = choose(buttons, state)
+        if selector is None:
+            continue
+        turn = state["turn"]["turn"]
+        page.click(selector)
+        page.wait_for_function(
+            "([t, turn]) => (window.studApp.models.get(t).state.turn?.turn ?? -1) !== turn",
+            arg=[table, turn],
+        )
+
+
+def watcher_leaks(watcher: Tab, player: Tab) -> list[str]:
+    """Cards the player was dealt face down that reached the watcher before being shown."""
+    private: dict[int, set[str]] = {}
+    hand = 0
+    for text in player.frames:
+        message = json.loads(text)
+        hand = _hand_number(message, hand)
+        event = message.get("event") or {}
+        if event.get("type") == "dealt":
+            private.setdefault(hand, set()).update(c for c in event.get("down") or [] if c)
+    problems: list[str] = []
+    hand = 0
+    shown: set[tuple[int, int]] = set()  # (hand, seat) of hands shown at the showdown
+    for text in watcher.frames:
+        message = json.loads(text)
+        hand = _hand_number(message, hand)
+        event = message.get("event") or {}
+        if event.get("type") == "show":
+            shown.add((hand, event["seat"]))
+        if event.get("type") == "award" and (hand, event["seat"]) in shown:
+            continue  # the five cards of a hand already shown
+        visible = _public_cards(message, problems)
+        leaked = visible & private.get(hand, set())
+        if leaked:
+            problems.append(f"hand {hand}: {sorted(leaked)} in {text[:200]}")
+    assert private, "the player was never dealt a card"
+    return problems
+
+
+def _hand_number(message: dict[str, Any], current: int) -> int:
+    if message.get("type") == "state":
+        return int(message["state"].get("hand_number") or current)
+    event = message.get("event") or {}
+    if event.get("type") == "hand_started" and "number" in event:
+        return int(event["number"])
+    return current
+
+
+def _public_cards(message: dict[str, Any], problems: list[str]) -> set[str]:
+    """Every card in a spectator's message outside what the showdown shows."""
+    found: set[str] = set()
+
+    def walk(value: Any, shown: bool = False) -> None:
+        if isinstance(value, dict):
+            if value.get("type") in ("show", "hand_finished"):
+                return  # the showdown's shown hands are public
+            seat_shown = bool(value.get("shown"))
+            for key, item in value.items():
+                if key == "down" and isinstance(item, list):
+                    if any(item) and not seat_shown:
+                        problems.append(f"a spectator got down cards {item}")
+                    if seat_shown:
+                        continue
+                walk(item, shown)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item, shown)
+        elif isinstance(value, str) and CARD.match(value):
+            found.add(value)
+
+    walk(message)
+    return found
+
+
+OWN_CARDS = "() => [...document.querySelectorAll('.seat.me .cw svg')].map(s => s.dataset.card)"
+STREET = "() => Number(document.querySelector('.replayer').dataset.street)"
+
+
+def own_cards(tab: Tab) -> list[str]:
+    return list(tab.js(OWN_CARDS))
+
+
+def shot(tab: Tab, path: Path, docs_name: str | None = None) -> None:
+    tab.page.screenshot(path=str(path))
+    assert path.stat().st_size > 10_000
+    if docs_name and os.environ.get("STUD_WEB_SCREENSHOTS") == "1":
+        shutil.copyfile(path, DOCS / docs_name)
+
+
+def test_stud_open_pair_watcher_and_reload(
+    server: ServerProcess, browser: Browser, tmp_path: Path
+) -> None:
+    player = Tab(browser, server.base)
+    watcher = Tab(browser, server.base)
+    try:
+        register(player, "alice")
+        balance_before = int(player.js("() => window.studApp.account.balance"))
+        table = create_table(player, "Open pair", "stud")
+        player.page.wait_for_function(
+            f"() => window.studApp.account.balance === {balance_before - 400}"
+        )
+        watcher.open(f"#/table/{table}")
+        watcher.page.wait_for_selector(".felt .seat")
+
+        seen: dict[str, Any] = {"double": [], "reloaded": False, "mid": None}
+
+        def choose(buttons: list[dict[str, Any]], state: dict[str, Any]) -> str | None:
+            bets = [b for b in buttons if b["action"] in ("bet", "raise")]
+            if state["hand"]["street"] == 4 and len(bets) == 2:
+                seen["double"].append([b["to"] for b in bets])
+                assert "(double)" in bets[1]["text"] and "(single)" in bets[0]["text"]
+                return str(bets[1]["selector"])  # the double bet, 20
+            return passive(buttons, state)
+
+        def on_turn(info: dict[str, Any]) -> None:
+            hand = info["state"]["hand"]
+            if hand["street"] == 5 and seen["mid"] is None:
+                seen["mid"] = hand
+                shot(player, tmp_path / "stud-5th-street.png")
+                # The watcher's page shows backs for every down card in play.
+                backs = watcher.js(
+                    """() => [...document.querySelectorAll('.felt .cw.down svg')]
+                        .map(s => s.dataset.card)"""
+                )
+                assert backs and set(backs) == {"??"}, backs
+                shot(watcher, tmp_path / "watcher-5th-street.png")
+            if hand["street"] == 6 and not seen["reloaded"]:
+                seen["reloaded"] = True
+                before = own_cards(player)
+                assert len(before) == 6 and "??" not in before, before
+                player.page.reload()
+                player.page.wait_for_selector(".action-bar.active .act-btn")
+                assert own_cards(player) == before
+                log = player.page.inner_text(".log")
+                assert "6TH STREET" in log and "(you)" in log
+                shot(player, tmp_path / "after-reload.png")
+
+        play(player, table, hands=3, choose=choose, on_turn=on_turn)
+
+        assert seen["double"], "never offered the small-or-double bet on a 4th-street open pair"
+        assert all(amounts == [10, 20] for amounts in seen["double"]), seen["double"]
+        assert seen["reloaded"]
+        log = player.page.inner_text(".log")
+        assert "Pair on board - a double bet is allowed" in log
+        assert "bets 20 (double bet)" in log
+        assert "SHOW DOWN" in log and "collected" in log
+        # The showdown: shown hands with their descriptions, the winner, the chips moving.
+        seen_page = player.js("() => window.__seen")
+        assert seen_page["descs"] and seen_page["awards"] >= 1, seen_page
+        assert int(player.js("() => Number(document.body.dataset.chipFlights || 0)")) >= 1
+        assert int(player.js("() => Number(document.body.dataset.beeps || 0)")) >= 1
+
+        problems = watcher_leaks(watcher, player)
+        assert not problems, problems[:5]
+        assert len(watcher.frames) > 50
+        assert watcher.page.query_selector(".seat.me") is None
+        assert not player.errors and not watcher.errors, player.errors + watcher.errors
+
+        # Each finished hand links to its histories and to the replayer.
+        player.page.click(".side .tab[data-tab='hands']")
+        player.page.wait_for_selector(".hand-list li .dl-phh")
+        hand_id = int(player.page.get_attribute(".hand-list li", "data-hand") or 0)
+        for link in (".dl-phh", ".dl-ps"):
+            href = player.page.get_attribute(f".hand-list li {link}", "href")
+            response = player.page.request.get(server.base + str(href))
+            assert response.status == 200, (href, response.status)
+        player.page.click(".hand-list li .replay-link")
+        player.page.wait_for_selector(".replayer .replay-controls")
+        streets = []
+        for _ in range(8):
+            streets.append(int(player.js(STREET)))
+            player.page.click(".replay-controls [data-step='next-street']")
+        assert streets[:5] == [3, 4, 5, 6, 7], streets
+        player.page.wait_for_selector(".replayer .results .award")
+        shot(player, tmp_path / "replayer-end.png")
+        player.page.keyboard.press("Home")
+        assert player.js("() => document.querySelector('.replayer').dataset.step") == "0"
+        assert hand_id > 0
+    finally:
+        player.close()
+        watcher.close()
+
+
+def test_stud8_split_pot_keyboard_and_phone(
+    server: ServerProcess, browser: Browser, tmp_path: Path
+) -> None:
+    player = Tab(browser, server.base)
+    try:
+        player.open()
+        player.page.click(".welcome .btn.primary")  # play as a guest
+        player.page.wait_for_selector("#account .account-name")
+        # The lobby filters by game.
+        player.page.click(".filters [data-game='razz']")
+        player.page.wait_for_function(
+            "() => !document.querySelector('.table-list tr[data-game]:not([data-game=razz])')"
+        )
+        table = create_table(player, "Split", "stud8")
+        # The four-colour deck: diamonds turn blue and clubs green.
+        colour = "() => getComputedStyle(document.querySelector('.suit-d')).color"
+        player.page.wait_for_selector(".felt svg.card.suit-d")
+        two = player.js(colour)
+        player.page.check("#pref-four-colour")
+        four = player.js(colour)
+        assert two != four and four == "rgb(29, 95, 208)", (two, four)
+
+        def keyboard(buttons: list[dict[str, Any]], state: dict[str, Any]) -> None:
+            keys = {"check": "k", "call": "c", "bring-in": "i"}
+            for action in ("check", "call", "bring-in"):
+                if any(b["action"] == action for b in buttons):
+                    player.page.keyboard.press(keys[action])
+                    return None
+            return None
+
+        def by_keys(buttons: list[dict[str, Any]], state: dict[str, Any]) -> str | None:
+            before = state["turn"]["turn"]
+            keyboard(buttons, state)
+            player.page.wait_for_function(
+                "([t, turn]) => (window.studApp.models.get(t).state.turn?.turn ?? -1) !== turn",
+                arg=[table, before],
+            )
+            return None
+
+        mid: dict[str, bool] = {"shot": False}
+
+        def on_turn(info: dict[str, Any]) -> None:
+            hand = info["state"]["hand"]
+            if hand["street"] == 6 and not mid["shot"]:
+                mid["shot"] = True
+                shot(player, tmp_path / "stud8-6th-street.png", "screenshot-table.png")
+                player.page.set_viewport_size({"width": 390, "height": 844})
+                player.page.wait_for_timeout(300)
+                shot(player, tmp_path / "stud8-phone.png", "screenshot-phone.png")
+                width = player.js("() => document.documentElement.scrollWidth")
+                assert width <= 390, f"the phone layout is {width}px wide"
+                player.page.set_viewport_size({"width": 1400, "height": 900})
+
+        play(player, table, hands=2, choose=by_keys, on_turn=on_turn)
+        shot(player, tmp_path / "stud8-split.png", "screenshot-showdown.png")
+        assert mid["shot"]
+        assert player.js("() => window.__seen.splits") >= 1, player.js("() => window.__seen")
+        log = player.page.inner_text(".log")
+        assert "(high)" in log and "(low)" in log
+        assert "Lo: 7,5,3,2,A" in log
+        assert not player.errors, player.errors
+        # Leaving the table cashes the stack out to the balance.
+        balance = int(player.js("() => window.studApp.account.balance"))
+        player.page.click(".table-buttons .btn.danger")
+        player.page.wait_for_function(
+            f"() => window.studApp.account.balance > {balance}", timeout=TIMEOUT
+        )
+    finally:
+        player.close()
