@@ -369,8 +369,23 @@ def test_stud_open_pair_watcher_and_reload(
             href = player.page.get_attribute(f".hand-list li {link}", "href")
             response = player.page.request.get(server.base + str(href))
             assert response.status == 200, (href, response.status)
+        # The replay data: a spectator gets no down card until shown; the player gets their own.
+        public = watcher.page.request.get(f"{server.base}/api/hands/{hand_id}/replay").json()
+        mine = player.page.request.get(f"{server.base}/api/hands/{hand_id}/replay").json()
+        assert public["you"] is None and mine["you"] is not None
+        assert public["table_name"] == "Open pair" and public["table_seats"] == 4
+        public_down = [c for e in public["events"] if e["type"] == "dealt" for c in e["down"]]
+        assert public_down and not any(public_down)
+        my_down = [
+            c
+            for e in mine["events"]
+            if e["type"] == "dealt" and e["seat"] == mine["you"]
+            for c in e["down"]
+        ]
+        assert len(my_down) == 3 and all(my_down), my_down
         player.page.click(".hand-list li .replay-link")
         player.page.wait_for_selector(".replayer .replay-controls")
+        assert "recorded by" not in player.page.inner_text(".replayer .table-head")
         streets = []
         for _ in range(8):
             streets.append(int(player.js(STREET)))

@@ -20,6 +20,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
 from stud.server.connection import ClientConnection
+from stud.server.replay import router as replay_router
 from stud.server.room import Room, RoomConfig
 from stud.server.storage import Account, Database, TableSpec, hash_password, verify_password
 from stud.table import HandFactory
@@ -252,6 +253,9 @@ def create_app(db: Database, config: RoomConfig, hand_factory: HandFactory) -> F
             record["pokerstars"] or "",
             headers={"Content-Disposition": f'attachment; filename="hand-{hand_id}.txt"'},
         )
+
+    # The replayer's data (a separate module of the browser client's: stud.server.replay).
+    app.include_router(replay_router)
 
     # -- the websocket ---------------------------------------------------------------------
 

@@ -1,0 +1,92 @@
+"""``GET /api/hands/{id}/replay``: a finished hand's events for the browser's replayer.
+
+The stored PHH is replayed through the engine and its events filtered as the
+caller may see them: a spectator's view (no down card of anyone until shown),
+or, for a player of that hand, also that player's own down cards. Seats are
+the table's, as in the live events (docs/protocol.md), so the client replays
+them with the reducer it uses live. Kept apart from :mod:`stud.server.app`:
+the app only includes :data:`router`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, Request
+
+from stud.game import visible_events
+from stud.history import HistoryError, read_phh, replay
+
+router = APIRouter()
+
+SESSION_COOKIE = "stud_session"
+SEAT_KEYS = ("seat", "to_act", "viewer")
+
+
+def _ints(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(v, int) for v in value)
+
+
+def table_seats(data: Any, seats: list[int]) -> Any:
+    """Rename the engine's player indexes (0 = dealer's left) to the table's seat numbers."""
+    if isinstance(data, dict):
+        out: dict[str, Any] = {}
+        for key, value in data.items():
+            if key in SEAT_KEYS and isinstance(value, int) and not isinstance(value, bool):
+                out[key] = seats[value]
+            elif key == "seats" and _ints(value):
+                out[key] = [seats[v] for v in value]
+            elif key == "stacks" and isinstance(value, list) and len(value) == len(seats):
+                out[key] = {str(seats[i]): v for i, v in enumerate(value)}
+            else:
+                out[key] = table_seats(value, seats)
+        return out
+    if isinstance(data, list):
+        return [table_seats(v, seats) for v in data]
+    return data
+
+
+def replay_data(record: dict[str, Any], viewer_account: int | None) -> dict[str, Any]:
+    """The replay of one stored, finished hand as ``viewer_account`` may see it."""
+    players: list[dict[str, Any]] = record["players"]
+    seats = [int(p["seat"]) for p in players]
+    try:
+        report = replay(read_phh(record["phh"] or ""))
+    except (HistoryError, ValueError) as error:
+        raise HTTPException(409, f"the hand's history cannot be replayed: {error}") from None
+    viewer = next(
+        (i for i, p in enumerate(players) if viewer_account and p["account_id"] == viewer_account),
+        None,
+    )
+    events = [table_seats(e.to_dict(), seats) for e in visible_events(report.events, viewer)]
+    started = events[0] if events else {}
+    return {
+        "id": record["id"],
+        "table_id": record["table_id"],
+        "number": record["number"],
+        "game": record["game"],
+        **{k: started.get(k) for k in ("ante", "bring_in", "small_bet", "big_bet")},
+        "players": [{"seat": p["seat"], "name": p["name"], "stack": p["stack"]} for p in players],
+        "you": None if viewer is None else seats[viewer],
+        "events": events,
+    }
+
+
+@router.get("/api/hands/{hand_id}/replay", tags=["hands"])
+async def hand_replay(hand_id: int, request: Request) -> dict[str, Any]:
+    """A finished hand's events, table seats, for a replayer: no card the caller may not see."""
+    db = request.app.state.room.db
+    store = db.store
+    record = await db.read(lambda c: store.hand(c, hand_id))
+    if record is None or record["status"] != "finished" or not record.get("phh"):
+        raise HTTPException(404, "no finished hand with that id")
+    token = request.cookies.get(SESSION_COOKIE)
+    account = None
+    if token and len(token) <= 200:
+        account = await db.read(lambda c: store.session_account(c, token))
+    data: dict[str, Any] = replay_data(record, None if account is None else account.id)
+    actor = request.app.state.room.actors.get(record["table_id"])
+    if actor is not None:
+        data["table_name"] = actor.spec.name
+        data["table_seats"] = actor.spec.seats
+    return data
