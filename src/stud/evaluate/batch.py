@@ -8,6 +8,7 @@ values. High tables are indexed by the rank-key sum (one per hand size).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import cache
 
 import numpy as np
@@ -28,7 +29,8 @@ Values = npt.NDArray[np.int32]
 Hands = npt.NDArray[np.integer]
 Columns = npt.NDArray[np.intp]
 
-CHUNK = 1 << 15
+CHUNK = 1 << 14  # rows evaluated at a time: the int64 temporaries stay in cache
+BLOCK = 1 << 16  # rows checked at a time, as bytes
 _KEY = np.array([card_key(c) + SUIT_BIAS for c in range(52)], dtype=np.int64)
 _KEY_NO_BIAS = np.array([card_key(c) for c in range(52)], dtype=np.int64)
 _RANK = np.array([RANK_KEYS[c >> 2] for c in range(52)], dtype=np.int64)
@@ -38,17 +40,6 @@ _LOW = TABLES.low_mask.astype(np.uint16)
 _EIGHT = TABLES.eight_mask.astype(np.uint16)
 _FLUSH_TOP = np.int64(FLUSH_BITS)
 _RANK_MASK = np.int64(RANK_MASK)
-_ONE_HOT = np.left_shift(np.uint64(1), np.arange(52, dtype=np.uint64))
-
-
-def _popcount(bits: npt.NDArray[np.uint64]) -> npt.NDArray[np.integer]:
-    """Set bits per element (NumPy 2's bitwise_count, or a byte table on older NumPy)."""
-    if hasattr(np, "bitwise_count"):
-        out: npt.NDArray[np.integer] = np.bitwise_count(bits)
-        return out
-    table = np.array([bin(i).count("1") for i in range(256)], dtype=np.uint8)
-    counts: npt.NDArray[np.integer] = table[bits[:, None].view(np.uint8)].sum(axis=1)
-    return counts
 
 
 @cache
@@ -72,21 +63,32 @@ def _hands(hands: Hands) -> npt.NDArray[np.integer]:
     return array
 
 
-def _columns(array: npt.NDArray[np.integer], start: int, check: bool) -> Columns:
-    """One chunk of rows as k contiguous index columns, checked for non-cards and repeats."""
-    cols: Columns = array[start : start + CHUNK].T.astype(np.intp)
-    if check and cols.size:
-        if cols.min() < 0 or cols.max() > 51:
-            bad = cols[(cols < 0) | (cols > 51)][0]
+def _chunks(array: npt.NDArray[np.integer], check: bool) -> Iterator[tuple[int, Columns]]:
+    """(first row, k contiguous index columns) per chunk; ValueError for non-cards and repeats.
+
+    The checks run on blocks of bytes, larger than the chunks, where NumPy is quickest.
+    """
+    for block_start in range(0, len(array), BLOCK):
+        rows = array[block_start : block_start + BLOCK]
+        if not check:
+            for start in range(0, len(rows), CHUNK):
+                yield block_start + start, rows[start : start + CHUNK].T.astype(np.intp)
+            continue
+        if rows.min() < 0 or rows.max() > 51:
+            bad = rows[(rows < 0) | (rows > 51)][0]
             raise ValueError(f"not a card: {int(bad)} (cards are ints 0..51)")
-        bits = _ONE_HOT[cols[0]]
-        for col in cols[1:]:
-            bits |= _ONE_HOT[col]
-        repeated = np.nonzero(_popcount(bits) != len(cols))[0]
-        if len(repeated):
-            row = start + int(repeated[0])
+        small = rows.T.astype(np.int8)
+        repeated = np.zeros(small.shape[1], dtype=bool)
+        equal = np.empty_like(repeated)
+        for i in range(len(small)):
+            for j in range(i + 1, len(small)):
+                np.equal(small[i], small[j], out=equal)
+                repeated |= equal
+        if repeated.any():
+            row = block_start + int(np.argmax(repeated))
             raise ValueError(f"hand {row} repeats a card: {array[row].tolist()}")
-    return cols
+        for start in range(0, small.shape[1], CHUNK):
+            yield block_start + start, small[:, start : start + CHUNK].astype(np.intp)
 
 
 def _flush_values(cols: Columns, total: npt.NDArray[np.int64]) -> Values:
@@ -110,8 +112,7 @@ def high_values(hands: Hands, *, check: bool = True) -> Values:
     n, k = array.shape
     table = _high_table(k)
     out = np.empty(n, dtype=np.int32)
-    for start in range(0, n, CHUNK):
-        cols = _columns(array, start, check)
+    for start, cols in _chunks(array, check):
         total = _KEY[cols[0]]
         for col in cols[1:]:
             total += _KEY_NO_BIAS[col]
@@ -135,8 +136,7 @@ def razz_values(hands: Hands, *, check: bool = True) -> Values:
     n, k = array.shape
     sums, lows = TABLES.sums[k], TABLES.low[k]
     out = np.empty(n, dtype=np.int32)
-    for start in range(0, n, CHUNK):
-        cols = _columns(array, start, check)
+    for start, cols in _chunks(array, check):
         values = _LOW[_low_masks(cols)]
         out[start : start + cols.shape[1]] = values
         paired = np.nonzero(values == 0)[0]
@@ -150,7 +150,6 @@ def eight_low_values(hands: Hands, *, check: bool = True) -> Values:
     """Eight-or-better values (0 = no qualifying low) of every row of an (N, k) array."""
     array = _hands(hands)
     out = np.empty(len(array), dtype=np.int32)
-    for start in range(0, len(array), CHUNK):
-        cols = _columns(array, start, check)
+    for start, cols in _chunks(array, check):
         out[start : start + cols.shape[1]] = _EIGHT[_low_masks(cols)]
     return out

@@ -45,13 +45,19 @@ def high_value(cards: Sequence[int]) -> int:
     The fast path: only the count is checked; use :func:`evaluate_high` for
     untrusted input.
     """
-    n = len(cards)
-    if n == 7:
+    try:
         a, b, c, d, e, f, g = cards
-        s = _KEY0[a] + _KEY[b] + _KEY[c] + _KEY[d] + _KEY[e] + _KEY[f] + _KEY[g]
-        if s & FLUSH_BITS:
-            return _flush_value(cards, s)
-        return _SEVEN[s & RANK_MASK]
+    except ValueError:
+        return _high_few(cards)
+    s = _KEY0[a] + _KEY[b] + _KEY[c] + _KEY[d] + _KEY[e] + _KEY[f] + _KEY[g]
+    if s & FLUSH_BITS:
+        return _flush_value(cards, s)
+    return _SEVEN[s & RANK_MASK]
+
+
+def _high_few(cards: Sequence[int]) -> int:
+    """Five or six cards (seven take the inline path)."""
+    n = len(cards)
     if n == 6:
         a, b, c, d, e, f = cards
         s = _KEY0[a] + _KEY[b] + _KEY[c] + _KEY[d] + _KEY[e] + _KEY[f]

@@ -37,13 +37,19 @@ def razz_value(cards: Sequence[int]) -> int:
     Straights and flushes do not count, pairs count against. Only the count is
     checked; use :func:`evaluate_razz` for untrusted input.
     """
-    n = len(cards)
-    if n == 7:
+    try:
         a, b, c, d, e, f, g = cards
-        v = _LOW[_BIT[a] | _BIT[b] | _BIT[c] | _BIT[d] | _BIT[e] | _BIT[f] | _BIT[g]]
-        if v:
-            return v
-        return _PAIRED7[_RANK[a] + _RANK[b] + _RANK[c] + _RANK[d] + _RANK[e] + _RANK[f] + _RANK[g]]
+    except ValueError:
+        return _razz_few(cards)
+    v = _LOW[_BIT[a] | _BIT[b] | _BIT[c] | _BIT[d] | _BIT[e] | _BIT[f] | _BIT[g]]
+    if v:
+        return v
+    return _PAIRED7[_RANK[a] + _RANK[b] + _RANK[c] + _RANK[d] + _RANK[e] + _RANK[f] + _RANK[g]]
+
+
+def _razz_few(cards: Sequence[int]) -> int:
+    """Five or six cards (seven take the inline path)."""
+    n = len(cards)
     if n == 6:
         a, b, c, d, e, f = cards
         v = _LOW[_BIT[a] | _BIT[b] | _BIT[c] | _BIT[d] | _BIT[e] | _BIT[f]]
@@ -64,10 +70,16 @@ def eight_low_value(cards: Sequence[int]) -> int:
 
     Only the count is checked; use :func:`evaluate_eight_low` for untrusted input.
     """
-    n = len(cards)
-    if n == 7:
+    try:
         a, b, c, d, e, f, g = cards
-        return _EIGHT[_BIT[a] | _BIT[b] | _BIT[c] | _BIT[d] | _BIT[e] | _BIT[f] | _BIT[g]]
+    except ValueError:
+        return _eight_few(cards)
+    return _EIGHT[_BIT[a] | _BIT[b] | _BIT[c] | _BIT[d] | _BIT[e] | _BIT[f] | _BIT[g]]
+
+
+def _eight_few(cards: Sequence[int]) -> int:
+    """Five or six cards (seven take the inline path)."""
+    n = len(cards)
     if n == 6:
         a, b, c, d, e, f = cards
         return _EIGHT[_BIT[a] | _BIT[b] | _BIT[c] | _BIT[d] | _BIT[e] | _BIT[f]]
