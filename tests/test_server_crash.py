@@ -69,6 +69,18 @@ def snapshot(db: Database) -> dict[str, object]:
     return db.read_sync(read)  # type: ignore[arg-type]
 
 
+def wait_for_play(db: Database, finished: int, timeout: float = 180.0) -> None:
+    """Until ``finished`` hands are stored and another is running (the timeout bounds a hang)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        state = snapshot(db)
+        if len(state["finished"]) >= finished and state["running"]:  # type: ignore[arg-type]
+            return
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"no play on the table: {state['finished']} {state['running']}")
+        time.sleep(0.02)
+
+
 @pytest.mark.parametrize("backend", ["sqlite", "postgres"])
 def test_kill_9_mid_hand_loses_nothing(backend: str, tmp_path: Path) -> None:
     if backend == "postgres" and postgres_admin_url() is None:
@@ -79,7 +91,9 @@ def test_kill_9_mid_hand_loses_nothing(backend: str, tmp_path: Path) -> None:
     with fresh_database(backend, tmp_path) as url:
         db = Database(url)
         voided_total = 0
-        for round_number, run_for in enumerate((0.7, 1.3, 2.1)):
+        finished_so_far = 0
+        # Each round kills at a different moment: after more finished hands, a little later on.
+        for round_number, (more_hands, extra) in enumerate(((1, 0.0), (2, 0.04), (3, 0.15))):
             server = ServerProcess(url, tmp_path, extra_args=ARGS + factory_args(), env=env).start()
             if round_number == 0:
                 guest = Client.guest(server.base)
@@ -91,7 +105,8 @@ def test_kill_9_mid_hand_loses_nothing(backend: str, tmp_path: Path) -> None:
                     timeout=10,
                 )  # fmt: skip
                 assert response.status_code == 201
-            time.sleep(run_for)
+            wait_for_play(db, finished_so_far + more_hands)
+            time.sleep(extra)
             server.kill()
             before = snapshot(db)
             assert before["finished"], "some hands finished before the kill"
@@ -117,6 +132,7 @@ def test_kill_9_mid_hand_loses_nothing(backend: str, tmp_path: Path) -> None:
             expected = sum(sum(c.values()) for c in before["contributions"].values())  # type: ignore[attr-defined]
             assert sum(a for a in refunds.values() if a > 0) == expected
             voided_total += len(before["running"])  # type: ignore[arg-type]
+            finished_so_far = len(finished_after)
             # The books balance and nothing is left in a pot or on a table.
             assert before["total"] == after["total"] == 0
             # Every stack went back to its owner's balance before the tables reopened.

@@ -31,6 +31,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("stud.server")
 
+FAULT_BACKOFF = 0.25
+"""Seconds a table waits after a failed timer step before it tries again."""
+
 LOG_SIZE = 2000
 """Events kept per table for clients that reconnect; older gaps get a full resync."""
 
@@ -115,7 +118,11 @@ class TableActor:
             # Take whatever queued up before looking at the clock again.
             while not self.queue.empty():
                 await self._handle(self.queue.get_nowait())
-            await self._step(self._timers)
+            if not await self._step(self._timers):
+                # A step that keeps failing must not spin: back off, let the others run.
+                await asyncio.sleep(FAULT_BACKOFF)
+            else:
+                await asyncio.sleep(0)
 
     async def _handle(self, command: Command) -> None:
         try:
@@ -132,13 +139,16 @@ class TableActor:
         if command.done is not None and not command.done.done():
             command.done.set_result(result)
 
-    async def _step(self, fn: Callable[[float], Any]) -> None:
+    async def _step(self, fn: Callable[[float], Any]) -> bool:
+        """Run a timer step; False (logged) if it failed."""
         try:
             result = fn(self._clock())
             if asyncio.iscoroutine(result):
                 await result
         except Exception:
             log.exception("table %s: timer step failed", self.id)
+            return False
+        return True
 
     # -- commands --------------------------------------------------------------------------
 

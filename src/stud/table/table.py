@@ -15,7 +15,7 @@ from typing import Any
 
 from stud.table.port import HandEvent, HandFactory, HandPort, Legal
 
-AUTO_ACTION_ORDER = ("check", "fold")
+AUTO_ACTION_ORDER = ("check", "fold", "bring-in")
 
 
 class TableError(ValueError):
@@ -491,9 +491,18 @@ class Table:
             self._apply(seat, *self._default_action(), now)
 
     def _default_action(self) -> tuple[str, int]:
-        """Check if it is free, else fold (what a player who is away does)."""
-        actions = {a.action: a.to for a in self.legal()}
-        return ("check", actions["check"]) if "check" in actions else ("fold", 0)
+        """What a player who is away does: check if free, else fold; the bring-in seat posts it.
+
+        The bring-in seat may not fold (the engine's rule R4), so it posts the
+        bring-in, the smallest wager it is allowed.
+        """
+        legal = self.legal()
+        for kind in AUTO_ACTION_ORDER:
+            for action in legal:
+                if action.action == kind:
+                    return action.action, action.to
+        cheapest = min(legal, key=lambda a: a.to)
+        return cheapest.action, cheapest.to
 
     def _time_out(self, seat: int, now: float) -> None:
         player = self.seats[seat]
