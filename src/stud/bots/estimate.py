@@ -24,8 +24,6 @@ from stud.evaluate import eight_low_values, high_values, razz_values
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
 
-_RANKS = np.arange(13)
-
 
 @dataclass(frozen=True, slots=True)
 class Estimate:
@@ -42,9 +40,11 @@ class Estimate:
     """Effective sample size after weighting (Kish); small means the ranges are narrow."""
 
 
-def _counts(values: IntArray) -> IntArray:
-    """Per row, how many of each value 0..12 it holds: (N, c) -> (N, 13)."""
-    return np.asarray((values[:, :, None] == _RANKS).sum(axis=1), dtype=np.int64)
+def _counts(values: IntArray, size: int = 13) -> IntArray:
+    """Per row, how many of each value 0..size-1 it holds: (N, c) -> (N, size), one bincount."""
+    n = values.shape[0]
+    offsets = (np.arange(n, dtype=np.int64) * size)[:, None]
+    return np.bincount((values + offsets).ravel(), minlength=n * size).reshape(n, size)
 
 
 def high_strength(cards: IntArray) -> FloatArray:
@@ -52,11 +52,11 @@ def high_strength(cards: IntArray) -> FloatArray:
     ranks = cards >> 2
     counts = _counts(ranks)
     most = counts.max(axis=1)
-    pairs = (counts >= 2).sum(axis=1)
-    top_pair = 12 - np.argmax(counts[:, ::-1] >= 2, axis=1)
+    paired = counts >= 2
+    pairs = paired.sum(axis=1)
+    top_pair = 12 - np.argmax(paired[:, ::-1], axis=1)
     top = ranks.max(axis=1)
-    suits = (cards[:, :, None] & 3) == np.arange(4)
-    flush = suits.sum(axis=1).max(axis=1)
+    flush = _counts(cards & 3, 4).max(axis=1)
     out = 0.05 + 0.012 * top
     out = np.where(pairs == 1, 0.3 + 0.02 * top_pair, out)
     out = np.where(pairs >= 2, 0.6 + 0.015 * top_pair, out)
@@ -95,16 +95,20 @@ def strength(game: str, cards: IntArray) -> FloatArray:
     return np.asarray(np.minimum(1.0, np.maximum(high, low) + 0.3 * np.minimum(high, low)))
 
 
-def start_exponent(line: Line) -> float:
-    """How sharply 3rd-street play narrows a range: weight = percentile ** exponent."""
-    return min(5.0, 2.5 * line.aggressive[3] + 1.0 * line.called_wager[3]) + 0.5 * (
-        line.calls[3] > line.called_wager[3]
-    )
+def start_exponent(line: Line, raises: float = 1.0, calls: float = 1.0) -> float:
+    """How sharply 3rd-street play narrows a range: weight = percentile ** exponent.
+
+    ``raises`` and ``calls`` scale what a raise and a call say (table reads:
+    a raise from a maniac means less, a call from a station nothing).
+    """
+    voluntary = 2.5 * raises * line.aggressive[3] + 1.0 * calls * line.called_wager[3]
+    limped = 0.5 * calls * (line.calls[3] > line.called_wager[3])
+    return min(5.0, voluntary) + limped
 
 
-def late_pressure(line: Line) -> float:
+def late_pressure(line: Line, raises: float = 1.0, calls: float = 1.0) -> float:
     """How sharply 4th-to-7th street play narrows a range (bets and raises count most)."""
-    return min(4.0, 1.0 * line.late_aggression() + 0.35 * line.late_calls())
+    return min(4.0, raises * line.late_aggression() + 0.35 * calls * line.late_calls())
 
 
 BANK = 4096
@@ -148,8 +152,13 @@ class Estimator:
         *,
         samples: int | None = None,
         weighted: bool = True,
+        meaning: tuple[float, float] = (1.0, 1.0),
     ) -> Estimate:
-        """My chances against ``opponents`` (default: every live one), weighted by their ranges."""
+        """My chances against ``opponents`` (default: every live one), weighted by their ranges.
+
+        ``meaning`` scales what a raise and a call say about a range (see
+        :class:`stud.bots.reads.Reads`).
+        """
         opps = seen.opponents if opponents is None else opponents
         n = samples or self.samples
         mine = seen.mine
@@ -202,7 +211,7 @@ class Estimator:
         logw = np.zeros(n)
         if weighted:
             for opp, h, cols in zip(opps, hidden, now_cols, strict=True):
-                logw += self._log_weight(opp, pool[:, cols], h)
+                logw += self._log_weight(opp, pool[:, cols], h, meaning)
         weights = np.exp(logw - logw.max())
         total = weights.sum()
         effective = float(total**2 / (weights**2).sum())
@@ -223,15 +232,17 @@ class Estimator:
         scoop = float((share >= 1.0) @ weights / total)
         return Estimate(float(share @ weights / total), scoop, low_chance, n, effective)
 
-    def _log_weight(self, opp: Opponent, now: IntArray, hidden: int) -> FloatArray:
+    def _log_weight(
+        self, opp: Opponent, now: IntArray, hidden: int, meaning: tuple[float, float]
+    ) -> FloatArray:
         """Log-likelihood of the opponent's play for each run-out of its hidden cards."""
         out = np.zeros(now.shape[0])
-        a = start_exponent(opp.line)
+        a = start_exponent(opp.line, *meaning)
         if a > 0 and opp.up and hidden >= 2:
             # ``now`` holds the hidden cards first: any two of them stand for the first two downs.
             pct = self._start[now[:, 0], now[:, 1], opp.up[0]]
             out += a * np.log(np.maximum(pct, 1e-3))
-        pressure = late_pressure(opp.line)
+        pressure = late_pressure(opp.line, *meaning)
         if pressure > 0:
             out += 4.0 * pressure * (strength(self.game, now) - 0.5)
         return out

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from stud.bots.estimate import Estimate, Estimator
+from stud.bots.reads import Reads
 from stud.bots.seen import Opponent, Seen, read_view
 from stud.bots.starting import start_percentile
 from stud.evaluate import showing_high_value, showing_razz_value
@@ -68,6 +69,9 @@ PROFILES = {
 
 STREET_ODDS = {3: 1.3, 4: 1.2, 5: 1.08, 6: 1.03, 7: 1.0}
 """Pot odds are scaled up on early streets: a call there buys only the next card, not the river."""
+
+LOOSE = 0.6
+"""Below this ``Reads.folds_to_pressure`` the table is loose: it calls instead of folding."""
 
 TEMPERATURE = 0.03
 """Softness of the mixed decisions: at this distance past a threshold the odds are 73/27."""
@@ -154,6 +158,8 @@ class StrongBot:
         self._np = np.random.default_rng(self._rng.getrandbits(64))
         self._samples = samples
         self._estimators: dict[str, Estimator] = {}
+        self.reads = Reads()
+        """What this bot has learnt of the table's folding and raising so far."""
 
     # -- helpers ---------------------------------------------------------------------------
 
@@ -163,6 +169,11 @@ class StrongBot:
             estimator = Estimator(game, self._np, self._samples)
             self._estimators[game] = estimator
         return estimator
+
+    def _estimate(self, seen: Seen, opponents: list[Opponent] | None = None) -> Estimate:
+        reads = self.reads
+        meaning = (reads.raise_meaning, reads.call_meaning)
+        return self._estimator(seen.game).estimate(seen, opponents, meaning=meaning)
 
     def _chance(self, edge: float, temperature: float = TEMPERATURE) -> bool:
         """True with a probability that rises smoothly from 0 to 1 as ``edge`` crosses 0."""
@@ -175,6 +186,7 @@ class StrongBot:
         if len(legal) == 1:
             return legal[0]
         seen = read_view(view)
+        self.reads.update(view)
         options = Options(legal)
         if seen.street == 3:
             return self._third(seen, options)
@@ -187,6 +199,8 @@ class StrongBot:
         profile = PROFILES[game]
         start = seen.mine_down[:2] + seen.mine_up[:1]
         strength = start_percentile(game, start) + liveness(seen)
+        if seen.wagers == 0 and self.reads.folds_to_pressure < LOOSE:
+            return self._loose_open(seen, options)
         if options.bring_in is not None:  # I bring it in: complete only with a real hand
             if strength >= profile.open and self._chance(strength - profile.open, 0.05):
                 return options.aggressive()
@@ -194,7 +208,9 @@ class StrongBot:
         if seen.wagers == 0:
             if strength >= profile.open:
                 return options.aggressive() if self._rng.random() < 0.92 else options.passive()
-            if self._steal_spot(seen) and self._chance(strength - profile.steal, 0.08):
+            pressure = self.reads.folds_to_pressure
+            steal = profile.steal + 0.3 * max(0.0, 1.0 - pressure)  # stations do not fold
+            if self._steal_spot(seen) and self._chance(strength - steal, 0.08):
                 return options.aggressive()
             if strength >= profile.defend and self._limpers(seen) >= 2 and self._chance(-0.02):
                 return options.passive()  # sometimes see a cheap multiway card
@@ -203,7 +219,7 @@ class StrongBot:
         active = [
             o for o in seen.opponents if o.line.aggressive[3] or o.line.called_wager[3]
         ] or seen.opponents
-        estimate = self._estimator(game).estimate(seen, active)
+        estimate = self._estimate(seen, active)
         fair = 1.0 / (len(active) + 1)
         if (
             strength >= profile.reraise
@@ -217,6 +233,25 @@ class StrongBot:
             return options.passive()
         if estimate.share >= odds + 0.15:
             return options.passive()  # live, cheap and ahead of a wide steal
+        return options.give_up()
+
+    def _loose_open(self, seen: Seen, options: Options) -> Action:
+        """A table that rarely folds: steals are dead, but any hand ahead of theirs is value.
+
+        Such players see every street, so the share against all of them (their
+        calls say little) decides: complete when ahead of the fair share by a
+        margin, limp when about even (a passive table lets a hand see cards
+        cheaply), fold the rest.
+        """
+        profile = PROFILES[seen.game]
+        estimate = self._estimate(seen)
+        fair = 1.0 / (len(seen.opponents) + 1)
+        if options.wagers and self._chance(estimate.share - fair - profile.bet_margin):
+            return options.aggressive()
+        if options.bring_in is not None:
+            return options.bring_in
+        if estimate.share >= 0.95 * fair and self._chance(estimate.share - 0.95 * fair, 0.02):
+            return options.passive()
         return options.give_up()
 
     def _limpers(self, seen: Seen) -> int:
@@ -242,21 +277,23 @@ class StrongBot:
     def _later(self, seen: Seen, options: Options) -> Action:
         game = seen.game
         profile = PROFILES[game]
-        estimate = self._estimator(game).estimate(seen)
+        estimate = self._estimate(seen)
         players = len(seen.opponents) + 1
         fair = 1.0 / players
         share = estimate.share
         if game == "stud8" and self._freeroll(estimate, players):
             return options.aggressive(big=True)
+        # Value bets get thinner at a table that calls too much (a bluff-catcher pays them).
+        thin = 0.4 + 0.6 * min(1.0, self.reads.folds_to_pressure)
         if seen.to_call == 0:
-            value = share - fair - profile.bet_margin
+            value = share - fair - profile.bet_margin * thin
             if options.wagers and self._chance(value):
                 return options.aggressive(big=value > 0.12)
             if options.wagers and self._bluff_spot(seen, estimate, fair):
                 return options.aggressive()
             return options.give_up()
         # Facing a bet: raise for value, call on odds, fold the rest.
-        margin = profile.raise_margin + 0.05 * max(0, seen.wagers - 1)
+        margin = profile.raise_margin * thin + 0.05 * max(0, seen.wagers - 1)
         if options.wagers and self._chance(share - fair - margin):
             return options.aggressive(big=True)
         odds = seen.to_call / (seen.pot + seen.to_call) * STREET_ODDS[seen.street]
@@ -279,6 +316,7 @@ class StrongBot:
             chance = PROFILES[seen.game].bluff * 0.5
         else:
             chance = PROFILES[seen.game].bluff
+        chance *= self.reads.folds_to_pressure
         if showing(seen.game, seen.mine_up) <= showing(seen.game, opp.up):
             return False
         if seen.game == "razz" and bricked(opp.up):
