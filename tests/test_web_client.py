@@ -36,7 +36,8 @@ DOCS = Path(__file__).resolve().parent.parent / "docs"
 
 # Each player's seven cards from the dealer's left, in the order dealt (down, down, up x4, down).
 # Stud: every player's door card and 4th-street card pair (R7: small or double bet on 4th).
-# Stud8: position 0 makes trip kings and no low, position 1 the low 7-5-3-2-A: a split pot.
+# Stud8: position 0 makes trip kings and no low, position 1 the low 7-5-3-2-A, the others
+# neither: a split pot.
 DECKS = {
     "stud": [
         "Ah Kd 9c 9d 2s 3h 4c",
@@ -49,11 +50,12 @@ DECKS = {
         "Ah 2d 3s 5c 7h Qc Jh",
         "9c 9d Tc Qd Kh 4s 6d",
         "Th Ts Jc 8c 6c 4h Qs",
+        "Js Qh 8d 8h 5s 3c 9s",
     ],
 }
 SERVER_ARGS = (
     "--turn-seconds", "40", "--time-bank", "20", "--pause", "2.5", "--grace", "60",
-    "--bot-delay", "0.05", "0.15", "--no-default-tables",
+    "--bot-delay", "0.25", "0.45", "--no-default-tables",
     "--hand-factory", "stud.web.testing:stacked_hand",
 )  # fmt: skip
 CARD = re.compile(r"^[2-9TJQKA][cdhs]$")
@@ -179,10 +181,13 @@ def play(
     table: int,
     hands: int,
     choose: Chooser = passive,
-    on_turn: Callable[[dict[str, Any]], None] | None = None,
+    on_turn: Callable[[dict[str, Any]], bool] | None = None,
     timeout: float = 150_000,
 ) -> None:
-    """Act through the action bar whenever it is our turn until ``hands`` more hands finish."""
+    """Act through the action bar whenever it is our turn until ``hands`` more hands finish.
+
+    ``on_turn`` sees each turn first; when it returns True it has acted itself.
+    """
     target = finished(tab, table) + hands
     page = tab.page
     while True:
@@ -200,8 +205,8 @@ def play(
                 action: b.dataset.action, to: Number(b.dataset.to), text: b.textContent,
                 selector: `.action-bar .act-btn:nth-child(${i + 1})`}))"""
         )
-        if on_turn is not None:
-            on_turn({"state": state, "buttons": buttons})
+        if on_turn is not None and on_turn({"state": state, "buttons": buttons}):
+            continue  # on_turn acted itself
         selector = choose(buttons, state)
         if selector is None:
             continue
@@ -317,7 +322,7 @@ def test_stud_open_pair_watcher_and_reload(
                 return str(bets[1]["selector"])  # the double bet, 20
             return passive(buttons, state)
 
-        def on_turn(info: dict[str, Any]) -> None:
+        def on_turn(info: dict[str, Any]) -> bool:
             hand = info["state"]["hand"]
             if hand["street"] == 5 and seen["mid"] is None:
                 seen["mid"] = hand
@@ -339,6 +344,7 @@ def test_stud_open_pair_watcher_and_reload(
                 log = player.page.inner_text(".log")
                 assert "6TH STREET" in log and "(you)" in log
                 shot(player, tmp_path / "after-reload.png")
+            return False
 
         play(player, table, hands=3, choose=choose, on_turn=on_turn)
 
@@ -414,7 +420,7 @@ def test_stud8_split_pot_keyboard_and_phone(
         player.page.wait_for_function(
             "() => !document.querySelector('.table-list tr[data-game]:not([data-game=razz])')"
         )
-        table = create_table(player, "Split", "stud8")
+        table = create_table(player, "Split", "stud8", bots=5, seats=6)
         # The four-colour deck: diamonds turn blue and clubs green.
         colour = "() => getComputedStyle(document.querySelector('.suit-d')).color"
         player.page.wait_for_selector(".felt svg.card.suit-d")
@@ -442,17 +448,24 @@ def test_stud8_split_pot_keyboard_and_phone(
 
         mid: dict[str, bool] = {"shot": False}
 
-        def on_turn(info: dict[str, Any]) -> None:
-            hand = info["state"]["hand"]
-            if hand["street"] == 6 and not mid["shot"]:
-                mid["shot"] = True
-                shot(player, tmp_path / "stud8-6th-street.png", "screenshot-table.png")
-                player.page.set_viewport_size({"width": 390, "height": 844})
-                player.page.wait_for_timeout(300)
-                shot(player, tmp_path / "stud8-phone.png", "screenshot-phone.png")
-                width = player.js("() => document.documentElement.scrollWidth")
-                assert width <= 390, f"the phone layout is {width}px wide"
-                player.page.set_viewport_size({"width": 1400, "height": 900})
+        def on_turn(info: dict[str, Any]) -> bool:
+            state = info["state"]
+            if state["hand"]["street"] != 6 or mid["shot"]:
+                return False
+            mid["shot"] = True
+            # Bet by its key and photograph the table with the chips out (two-colour deck).
+            player.page.uncheck("#pref-four-colour")
+            player.page.keyboard.press("b")
+            player.page.wait_for_selector(f".felt .bet[data-seat='{state['you']}']")
+            shot(player, tmp_path / "stud8-6th-street.png", "screenshot-table.png")
+            player.page.set_viewport_size({"width": 390, "height": 844})
+            player.page.wait_for_timeout(200)
+            shot(player, tmp_path / "stud8-phone.png", "screenshot-phone.png")
+            width = player.js("() => document.documentElement.scrollWidth")
+            assert width <= 390, f"the phone layout is {width}px wide"
+            player.page.set_viewport_size({"width": 1400, "height": 900})
+            player.page.check("#pref-four-colour")
+            return True
 
         play(player, table, hands=2, choose=by_keys, on_turn=on_turn)
         shot(player, tmp_path / "stud8-split.png", "screenshot-showdown.png")
@@ -461,6 +474,7 @@ def test_stud8_split_pot_keyboard_and_phone(
         log = player.page.inner_text(".log")
         assert "(high)" in log and "(low)" in log
         assert "Lo: 7,5,3,2,A" in log
+        assert re.search(r"\(you\) bets 20", log), log
         assert not player.errors, player.errors
         # Leaving the table cashes the stack out to the balance.
         balance = int(player.js("() => window.studApp.account.balance"))

@@ -69,6 +69,7 @@ export class TableModel extends EventTarget {
     }
     this.resuming = false;
     this.emit('change');
+    this.emit('log');
   }
 
   /** A state carrying the hand's events (after a watch): fill in what the log lacks. */
@@ -82,7 +83,6 @@ export class TableModel extends EventTarget {
     if (this.logged.count < events.length) {
       for (const e of events.slice(this.logged.count)) this.push(e);
       this.logged.count = events.length;
-      this.emit('log');
     }
     if (!this.recording || this.recording.number !== number || this.recording.events.length < events.length) {
       const players = (state.hand_seats ?? []).map((seat) => {
@@ -110,10 +110,7 @@ export class TableModel extends EventTarget {
     if (e.type === 'seated' && e.player) this.names.set(e.seat, e.player.name);
     if (e.type === 'hand_finished') this.finish(e, live);
     if (e.type === 'turn' && live && e.seat === this.you) this.emit('myturn', e);
-    if (e.type !== 'turn') {
-      this.push(e);
-      this.emit('log');
-    }
+    if (e.type !== 'turn') this.push(e); // drawn with the state that follows the step's events
     this.emit('event', { event: e, live });
   }
 

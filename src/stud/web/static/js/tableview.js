@@ -18,6 +18,7 @@ export class TableView {
     this.model = model;
     this.autoSit = autoSit;
     this.rendered = 0;
+    this.stick = true; // keep the log scrolled to its end unless the reader scrolls up
     this.logContext = {};
     this.handsRows = [];
     this.listeners = [];
@@ -43,6 +44,10 @@ export class TableView {
         h('div', { class: 'felt-column' }, h('div', { class: 'felt-wrap' }, this.felt), this.actionsEl),
         this.side));
     this.bar = new ActionBar(this.actionsEl, (action, to) => this.act(action, to));
+    const logBody = this.logEl.parentElement;
+    logBody.addEventListener('scroll', () => {
+      this.stick = logBody.scrollHeight - logBody.scrollTop - logBody.clientHeight < 40;
+    }, { passive: true });
   }
 
   mount(container) {
@@ -72,6 +77,8 @@ export class TableView {
   showTab(name) {
     for (const b of this.side.querySelectorAll('.tab')) b.classList.toggle('on', b.dataset.tab === name);
     for (const b of this.side.querySelectorAll('.tab-body')) b.hidden = b.dataset.body !== name;
+    const logBody = this.logEl.parentElement;
+    if (name === 'log' && this.stick) logBody.scrollTop = logBody.scrollHeight;
   }
 
   act(action, to) {
@@ -207,7 +214,6 @@ export class TableView {
       fresh = model.log.length;
     }
     const body = this.logEl.parentElement;
-    const atBottom = !body || body.scrollHeight - body.scrollTop - body.clientHeight < 40;
     const ctx = this.logContext;
     ctx.bigBet = model.state?.settings?.big_bet;
     for (const e of model.log.slice(model.log.length - fresh)) {
@@ -224,7 +230,7 @@ export class TableView {
     }
     while (this.logEl.childElementCount > 400) this.logEl.firstElementChild.remove();
     this.rendered = total;
-    if (body && atBottom) body.scrollTop = body.scrollHeight;
+    if (body && this.stick) body.scrollTop = body.scrollHeight;
   }
 
   async loadHands() {
