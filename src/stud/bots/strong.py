@@ -156,7 +156,8 @@ class StrongBot:
     def __init__(self, seed: int | None = None, *, samples: int = 160) -> None:
         self._rng = random.Random(seed)
         self._np = np.random.default_rng(self._rng.getrandbits(64))
-        self._samples = samples
+        self.samples = samples
+        """Monte Carlo run-outs per estimate."""
         self._estimators: dict[str, Estimator] = {}
         self.reads = Reads()
         """What this bot has learnt of the table's folding and raising so far."""
@@ -166,7 +167,7 @@ class StrongBot:
     def _estimator(self, game: str) -> Estimator:
         estimator = self._estimators.get(game)
         if estimator is None:
-            estimator = Estimator(game, self._np, self._samples)
+            estimator = Estimator(game, self._np, self.samples)
             self._estimators[game] = estimator
         return estimator
 
