@@ -11,6 +11,7 @@ import importlib
 import json
 import os
 import random
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -47,6 +48,8 @@ def server(tmp_path: Path) -> Iterator[ServerProcess]:
         ServerProcess(url, tmp_path, extra_args=args, env=env) as proc,
     ):
         yield proc
+        # No table fault (a bot that cannot act, a step that failed) along the way.
+        assert "Traceback" not in proc.log_path.read_text(errors="replace"), proc.log()
 
 
 def make_table(server: ServerProcess, client: Client, game: str, bots: int, seats: int = 6) -> int:
@@ -98,7 +101,7 @@ def check_no_foreign_down_cards(client: Client, own_seat: int | None) -> int:
     for message in client.messages:
         if message["type"] == "event":
             event = message["event"]
-            if event["type"] == "hand_started" and "number" in event:
+            if event["type"] == "new_hand":
                 shown = set()
             elif event["type"] == "show":
                 shown.add(event["seat"])
@@ -134,7 +137,7 @@ def own_down_cards_leak(clients: list[tuple[Client, int | None]]) -> None:
         for message in owner.messages:
             if message["type"] == "event":
                 event = message["event"]
-                if event["type"] == "hand_started" and "number" in event:
+                if event["type"] == "new_hand":
                     number = event["number"]
                 if event["type"] == "dealt" and event["seat"] == seat:
                     by_hand.setdefault(number, set()).update(c for c in event["down"] if c)
@@ -145,7 +148,7 @@ def own_down_cards_leak(clients: list[tuple[Client, int | None]]) -> None:
             for message in other.messages:
                 if message["type"] == "event":
                     event = message["event"]
-                    if event["type"] == "hand_started" and "number" in event:
+                    if event["type"] == "new_hand":
                         number, showing = event["number"], False
                     if event["type"] in ("showdown", "show"):
                         showing = True
@@ -196,7 +199,7 @@ def test_two_clients_and_a_bot_play_full_hands(server: ServerProcess, game: str)
     own_down_cards_leak([(alice, seats[id(alice)]), (bob, seats[id(bob)]), (watcher, None)])
     # A bot played alongside the two people.
     started = [m["event"] for m in watcher.messages if m["type"] == "event"
-               and m["event"]["type"] == "hand_started"]  # fmt: skip
+               and m["event"]["type"] == "new_hand"]  # fmt: skip
     assert any(
         {p["account_id"] for p in e["players"]} >= {alice.account["id"], bob.account["id"]}  # type: ignore[index]
         and len(e["players"]) == 3
@@ -205,9 +208,91 @@ def test_two_clients_and_a_bot_play_full_hands(server: ServerProcess, game: str)
     finished = [m["event"] for m in watcher.messages if m["type"] == "event"
                 and m["event"]["type"] == "hand_finished"]  # fmt: skip
     assert len(finished) >= 4
-    for event in finished[:2]:
-        record = httpx.get(f"{server.base}/api/hands/{event['hand_id']}", timeout=10).json()
+    check_histories(server, game, finished, [(alice, seats[id(alice)]), (bob, seats[id(bob)])])
+
+
+def down_cards_by_hand(client: Client, seat: int) -> dict[int, set[str]]:
+    """The down cards ``client`` was dealt in each hand (by hand number), from its own events."""
+    by_hand: dict[int, set[str]] = {}
+    number = 0
+    for message in client.messages:
+        if message["type"] != "event":
+            continue
+        event = message["event"]
+        if event["type"] == "new_hand":
+            number = event["number"]
+        elif event["type"] == "dealt" and event["seat"] == seat:
+            by_hand.setdefault(number, set()).update(c for c in event["down"] if c)
+    return by_hand
+
+
+def shown_by_hand(finished: list[dict[str, Any]]) -> dict[int, set[int]]:
+    """Seats that showed their cards at each hand's showdown."""
+    return {
+        e["number"]: {r["seat"] for r in e["summary"]["results"] if r["type"] == "show"}
+        for e in finished
+    }
+
+
+def cards_in_pokerstars(text: str) -> set[str]:
+    """Every card named in PokerStars text (they are all in brackets)."""
+    return {card for group in re.findall(r"\[([^\]]*)\]", text) for card in group.split()}
+
+
+def cards_in_phh(text: str) -> set[str]:
+    """Every known card dealt or shown in PHH text (``??`` is an unknown one)."""
+    found: set[str] = set()
+    for run in re.findall(r'"(?:d dh p\d+|p\d+ sm) ([^"# ]*)', text):
+        found.update(run[i : i + 2] for i in range(0, len(run), 2))
+    found.discard("??")
+    return found
+
+
+def check_histories(
+    server: ServerProcess,
+    game: str,
+    finished: list[dict[str, Any]],
+    players: list[tuple[Client, int]],
+) -> None:
+    """Every finished hand has PHH and PokerStars text; each download hides what it must."""
+    variant = {"stud": "F7S", "stud8": "F7S/8", "razz": "FR"}[game]
+    shown = shown_by_hand(finished)
+    own = {id(client): down_cards_by_hand(client, seat) for client, seat in players}
+    played = 0
+    for event in finished:
+        hand_id, number = event["hand_id"], event["number"]
+        base = f"{server.base}/api/hands/{hand_id}"
+        record = httpx.get(base, timeout=10).json()
         assert record["status"] == "finished" and record["game"] == game
+        assert record["you"] is None
+        public_phh = httpx.get(base + "/phh", timeout=10).text
+        public_ps = httpx.get(base + "/pokerstars", timeout=10).text
+        assert public_phh.startswith(f'variant = "{variant}"') and "actions = [" in public_phh
+        assert public_ps.startswith(f"PokerStars Hand #{hand_id}: ")
+        assert "*** SUMMARY ***" in public_ps
+        texts = {None: (cards_in_phh(public_phh), cards_in_pokerstars(public_ps))}
+        for client, seat in players:
+            cookies = {"stud_session": client.cookie or ""}
+            mine_phh = httpx.get(base + "/phh", cookies=cookies, timeout=10).text
+            mine_ps = httpx.get(base + "/pokerstars", cookies=cookies, timeout=10).text
+            texts[seat] = (cards_in_phh(mine_phh), cards_in_pokerstars(mine_ps))
+        for client, seat in players:
+            cards = own[id(client)].get(number, set())
+            if not cards:
+                continue
+            played += 1
+            # A player's own down cards are in that player's downloads...
+            assert cards <= texts[seat][0] and cards <= texts[seat][1], (cards, seat)
+            if seat in shown[number]:
+                continue
+            # ...and in nobody else's, unless the player showed them down.
+            for viewer, (phh_cards, ps_cards) in texts.items():
+                if viewer != seat:
+                    assert not cards & (phh_cards | ps_cards), (cards, seat, viewer)
+        replay = httpx.get(base + "/replay", timeout=10).json()
+        assert replay["number"] == number and replay["events"][0]["type"] == "hand_started"
+        assert replay["events"][-1]["type"] == "hand_ended"
+    assert played > 0
 
 
 def _seat_of(client: Client) -> int | None:
@@ -260,6 +345,9 @@ def test_time_outs_check_or_fold_then_sit_out(server: ServerProcess) -> None:
 
     async def run() -> None:
         await idle.connect()
+        # Watch first, so every event from the first deal on is received.
+        await idle.send({"type": "watch", "table": table})
+        await idle.until(lambda m: m["type"] == "state")
         await idle.send({"type": "sit", "table": table, "buy_in": 200, "id": "s"})
         await idle.until(lambda m: m.get("id") == "s")
         await idle.until(
@@ -272,6 +360,7 @@ def test_time_outs_check_or_fold_then_sit_out(server: ServerProcess) -> None:
     events = [m["event"] for m in idle.messages if m["type"] == "event"]
     timeouts = [e for e in events if e["type"] == "timeout" and e["seat"] == seat]
     assert len(timeouts) >= 2
-    assert {e["action"] for e in timeouts} <= {"check", "fold"}
+    # Checked or folded; the bring-in seat, which may not fold, posts the bring-in.
+    assert {e["action"] for e in timeouts} <= {"check", "fold", "bring-in"}
     sat_out = [e for e in events if e["type"] == "sat_out" and e["seat"] == seat]
     assert sat_out[0]["reason"] == "timeouts"

@@ -34,6 +34,11 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         "--bot-delay", type=float, nargs=2, default=(0.6, 1.6), metavar=("MIN", "MAX"),
         help="seconds a bot takes to act",
     )  # fmt: skip
+    parser.add_argument(
+        "--bots", default=None, metavar="KIND",
+        help="seat bots of this kind at every table (random, station, strong; default: each "
+        "table's own, the strong bot at the default tables)",
+    )  # fmt: skip
     parser.add_argument("--no-default-tables", action="store_true", help="open no tables at first")
     parser.add_argument("--seed", type=int, default=None, help="shuffle reproducibly (tests)")
     parser.add_argument(
@@ -70,6 +75,7 @@ def run(args: argparse.Namespace) -> int:
         bot_delay=(min(args.bot_delay), max(args.bot_delay)),
         default_tables=() if args.no_default_tables else DEFAULT_TABLES,
         seed=args.seed,
+        bot_kind=args.bots,
     )
     app = create_app(Database(url), config, start_hand)
     where = url.split("@")[-1] if "@" in url else url

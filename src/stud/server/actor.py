@@ -17,6 +17,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
 from sqlalchemy import Connection
@@ -246,9 +247,12 @@ class TableActor:
                 self.bot_due = now + random.uniform(low, high)
             elif now >= self.bot_due:
                 self.bot_due = None
-                view = self.table.view(seat)
+                # The bot gets its seat's hand view (no foreign down card), table seats.
+                view = self.table.view(seat)["hand"]
                 legal = self.table.legal()
-                choice = self.bots[player.id].choose(view, legal)
+                # A thinking bot runs off the event loop; the table waits for it (nothing
+                # else changes the table meanwhile), the other tables and sockets do not.
+                choice = await asyncio.to_thread(self.bots[player.id].choose, view, legal)
                 outs = self.table.act(player.id, choice.action, choice.to, self.table.turn_id, now)
                 await self._apply(outs)
                 await self._timers(self._clock())
@@ -309,7 +313,11 @@ class TableActor:
             elif effect.kind == "hand_finished":
                 assert self.hand_id is not None
                 phh, pokerstars = data["hand"].histories(
-                    self.hand_id, data["table_name"], data["names"]
+                    self.hand_id,
+                    data["table_name"],
+                    data["names"],
+                    max_seats=int(data["max_seats"]),
+                    time=datetime.fromtimestamp(float(data["finished_at"]), UTC),
                 )
                 store.finish_hand(
                     conn,

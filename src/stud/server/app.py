@@ -20,6 +20,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
 from stud.server.connection import ClientConnection
+from stud.server.histories import texts_for, viewer_index
 from stud.server.replay import router as replay_router
 from stud.server.room import Room, RoomConfig
 from stud.server.storage import Account, Database, TableSpec, hash_password, verify_password
@@ -56,6 +57,9 @@ class NewTable(BaseModel):
     bots: int = Field(default=0, ge=0, le=8)
     min_buy_in: int | None = Field(default=None, ge=1)
     max_buy_in: int | None = Field(default=None, ge=1)
+    rake_percent: float = Field(default=0.0, ge=0, lt=100, description="house cut of each pot")
+    rake_cap: int | None = Field(default=None, ge=0, description="at most this rake per hand")
+    bot_kind: str = Field(default="strong", pattern="^(random|station|strong)$")
 
 
 class AccountOut(BaseModel):
@@ -204,6 +208,9 @@ def create_app(db: Database, config: RoomConfig, hand_factory: HandFactory) -> F
             bots=min(body.bots, body.seats),
             min_buy_in=body.min_buy_in or body.small_bet * 10,
             max_buy_in=body.max_buy_in or body.small_bet * 100,
+            rake_percent=body.rake_percent,
+            rake_cap=body.rake_cap,
+            bot_kind=body.bot_kind,
         )
         if spec.min_buy_in > spec.max_buy_in:
             raise HTTPException(422, "min_buy_in is above max_buy_in")
@@ -227,32 +234,49 @@ def create_app(db: Database, config: RoomConfig, hand_factory: HandFactory) -> F
 
     # -- hand histories --------------------------------------------------------------------
 
-    async def finished_hand(hand_id: int) -> dict[str, Any]:
+    async def finished_hand(hand_id: int, account: Account | None) -> dict[str, Any]:
+        """A finished or void hand, its texts cut to what ``account`` may see."""
         record = await db.read(lambda c: store.hand(c, hand_id))
         if record is None or record["status"] == "running":
             raise HTTPException(404, "no finished hand with that id")
+        viewer = viewer_index(record["players"], None if account is None else account.id)
+        if record["phh"]:
+            record["phh"], record["pokerstars"] = texts_for(record["phh"], viewer)
+        record["you"] = None if viewer is None else record["players"][viewer]["seat"]
         return record
 
     @app.get("/api/hands/{hand_id}", tags=["hands"])
-    async def hand(hand_id: int) -> dict[str, Any]:
-        """A finished hand: players, result, and its PHH and PokerStars text."""
-        return await finished_hand(hand_id)
+    async def hand(
+        hand_id: int, account: Annotated[Account | None, Depends(current)]
+    ) -> dict[str, Any]:
+        """A finished hand: players, result, and its PHH and PokerStars text.
+
+        The texts show up cards, cards shown down and, to a player of the hand,
+        that player's own down cards; no other card.
+        """
+        return await finished_hand(hand_id, account)
+
+    def download(hand_id: int, text: str | None, suffix: str) -> PlainTextResponse:
+        if not text:
+            raise HTTPException(404, "this hand has no history (it was void)")
+        return PlainTextResponse(
+            text if text.endswith("\n") else text + "\n",
+            headers={"Content-Disposition": f'attachment; filename="hand-{hand_id}.{suffix}"'},
+        )
 
     @app.get("/api/hands/{hand_id}/phh", tags=["hands"], response_class=PlainTextResponse)
-    async def hand_phh(hand_id: int) -> PlainTextResponse:
-        record = await finished_hand(hand_id)
-        return PlainTextResponse(
-            record["phh"] or "",
-            headers={"Content-Disposition": f'attachment; filename="hand-{hand_id}.phh"'},
-        )
+    async def hand_phh(
+        hand_id: int, account: Annotated[Account | None, Depends(current)]
+    ) -> PlainTextResponse:
+        """The hand as PHH, with only the cards the caller may see (others ``??``)."""
+        return download(hand_id, (await finished_hand(hand_id, account))["phh"], "phh")
 
     @app.get("/api/hands/{hand_id}/pokerstars", tags=["hands"], response_class=PlainTextResponse)
-    async def hand_pokerstars(hand_id: int) -> PlainTextResponse:
-        record = await finished_hand(hand_id)
-        return PlainTextResponse(
-            record["pokerstars"] or "",
-            headers={"Content-Disposition": f'attachment; filename="hand-{hand_id}.txt"'},
-        )
+    async def hand_pokerstars(
+        hand_id: int, account: Annotated[Account | None, Depends(current)]
+    ) -> PlainTextResponse:
+        """The hand as PokerStars text; ``Dealt to`` shows the caller's own down cards."""
+        return download(hand_id, (await finished_hand(hand_id, account))["pokerstars"], "txt")
 
     # The replayer's data (a separate module of the browser client's: stud.server.replay).
     app.include_router(replay_router)

@@ -1,36 +1,31 @@
-"""The room's stand-in bot, behind the small :class:`Bot` protocol a real bot implements.
+"""The room's bots: the players of :mod:`stud.bots` (issue 6), behind the room's protocol.
 
-``choose(view, legal)`` gets the bot's own table view and its legal actions and
-returns one of them; the bots package (issue 6) can plug its players in here.
+The actor asks a bot ``choose(view, legal)`` with the bot's own table view (a
+dict, table seats) and the table's ``Legal`` actions, and gets one of them
+back; :class:`stud.bots.RoomBot` adapts any :class:`stud.bots.Bot` to that.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
+from stud.bots import BOTS, RoomBot
+from stud.bots import make_bot as make_player
 from stud.table import Legal
+
+BOT_KINDS: tuple[str, ...] = tuple(BOTS)
+"""The names a table may ask for: ``random``, ``station``, ``strong``."""
 
 
 class Bot(Protocol):
-    def choose(self, view: dict[str, Any], legal: list[Legal]) -> Legal:
+    """A bot as the room calls it: its table view and legal actions in, one action out."""
+
+    def choose(self, view: Mapping[str, Any], legal: Sequence[Legal]) -> Legal:
         """One of ``legal``."""
+        ...
 
 
-class CallingStation:
-    """Checks when it can, else calls, else brings in; never folds a free hand."""
-
-    PREFERENCE = ("check", "call", "bring_in", "complete", "bet", "raise", "fold")
-
-    def choose(self, view: dict[str, Any], legal: list[Legal]) -> Legal:
-        by_action = {a.action: a for a in legal}
-        for action in self.PREFERENCE:
-            if action in by_action:
-                return by_action[action]
-        return legal[0]
-
-
-def make_bot(kind: str = "calling_station") -> Bot:
-    """The bot called ``kind``; the room asks for its bots by name."""
-    if kind == "calling_station":
-        return CallingStation()
-    raise ValueError(f"unknown bot {kind!r}")
+def make_bot(kind: str = "strong", seed: int | None = None) -> Bot:
+    """The bot called ``kind`` (ValueError for an unknown one), seeded for a reproducible room."""
+    return RoomBot(make_player(kind, seed))

@@ -41,7 +41,8 @@ class RoomConfig:
     pause_between_hands: float = 3.0
     grace_seconds: float = 60.0
     bot_delay: tuple[float, float] = (0.6, 1.6)
-    bot_kind: str = "calling_station"
+    bot_kind: str | None = None
+    """Every table's bots are of this kind when set (the bench, tests); else each table's own."""
     starting_balance: int = 10_000
     default_tables: tuple[TableSpec, ...] = DEFAULT_TABLES
     seed: int | None = None
@@ -99,6 +100,8 @@ class Room:
             time_bank=c.time_bank,
             timeouts_to_sit_out=c.timeouts_to_sit_out,
             pause_between_hands=c.pause_between_hands,
+            rake_percent=spec.rake_percent,
+            rake_cap=spec.rake_cap,
         )
 
     def _open(self, spec: TableSpec) -> TableActor:
@@ -110,7 +113,8 @@ class Room:
         return actor
 
     async def create_table(self, spec: TableSpec, created_by: int | None) -> TableActor:
-        self.settings_for(spec)  # ValueError on a bad game, stakes or size
+        self.settings_for(spec)  # ValueError on a bad game, stakes, size or rake
+        make_bot(spec.bot_kind)  # ValueError on an unknown bot
         return self._open(await self._save_table(spec, created_by))
 
     async def _save_table(self, spec: TableSpec, created_by: int | None) -> TableSpec:
@@ -148,7 +152,9 @@ class Room:
             store.buy_in(conn, account.id, spec.id, stack)
 
         await self.db.write(buy)
-        return account, make_bot(self.config.bot_kind), stack
+        kind = self.config.bot_kind or spec.bot_kind
+        seed = None if self.config.seed is None else self.config.seed * 104_729 + account.id
+        return account, make_bot(kind, seed), stack
 
     async def return_bot(self, actor: TableActor, account_id: int, stack: int) -> None:
         store = self.db.store

@@ -9,6 +9,8 @@ per-seat views, which carry no foreign down card.
 
 from __future__ import annotations
 
+from datetime import datetime
+from fractions import Fraction
 from typing import Any
 
 from stud.cards import Deck
@@ -30,6 +32,7 @@ from stud.game import (
     variant,
     visible_events,
 )
+from stud.table.histories import write_histories
 from stud.table.port import HandEvent, HandPort, Legal
 from stud.table.table import TableError
 
@@ -134,11 +137,17 @@ class EngineHand:
         }
 
     def histories(
-        self, hand_id: int, table_name: str, names: list[str]
-    ) -> tuple[str | None, str | None]:
-        from stud.table.histories import write_histories
-
-        return write_histories(self.hand, hand_id, table_name, names, self.seats)
+        self,
+        hand_id: int,
+        table_name: str,
+        names: list[str],
+        *,
+        max_seats: int | None = None,
+        time: datetime | None = None,
+    ) -> tuple[str, str]:
+        return write_histories(
+            self.hand, hand_id, table_name, names, self.seats, max_seats=max_seats, time=time
+        )
 
 
 def start_engine_hand(
@@ -150,11 +159,14 @@ def start_engine_hand(
     stacks: list[int],
     seats: list[int],
     seed: int | None,
+    *,
+    rake_percent: float = 0.0,
+    rake_cap: int | None = None,
 ) -> tuple[HandPort, list[HandEvent]]:
     """The table's hand factory: a real engine hand, shuffled by seed or by the CSPRNG."""
     config = TableConfig(
         game=variant(game), ante=ante, bring_in=bring_in, small_bet=small_bet, big_bet=big_bet,
-        stacks=tuple(stacks),
+        stacks=tuple(stacks), rake_percent=Fraction(str(rake_percent)), rake_cap=rake_cap,
     )  # fmt: skip
     hand = EngineHand(Hand(config, deck=Deck(seed)), seats)
     return hand, hand.started()

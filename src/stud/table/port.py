@@ -9,6 +9,7 @@ hand emits (events, views, summaries) names the table's seats instead.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, Protocol
 
 
@@ -72,13 +73,22 @@ class HandPort(Protocol):
         """When over: the public result (who showed what, who won which pot)."""
 
     def histories(
-        self, hand_id: int, table_name: str, names: list[str]
-    ) -> tuple[str | None, str | None]:
-        """When over: the hand's PHH and PokerStars text (None where no writer exists yet)."""
+        self,
+        hand_id: int,
+        table_name: str,
+        names: list[str],
+        *,
+        max_seats: int | None = None,
+        time: datetime | None = None,
+    ) -> tuple[str, str]:
+        """When over: the hand's PHH and PokerStars text, every card in them (the house's copy)."""
 
 
 class HandFactory(Protocol):
-    """Starts a hand: game, stakes, stacks and table seats from the dealer's left, a seed."""
+    """Starts a hand: game, stakes, stacks and table seats from the dealer's left, a seed.
+
+    A table that takes a rake also passes ``rake_percent`` and ``rake_cap`` by keyword.
+    """
 
     def __call__(
         self,

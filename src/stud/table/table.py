@@ -16,6 +16,8 @@ from typing import Any
 from stud.table.port import HandEvent, HandFactory, HandPort, Legal
 
 AUTO_ACTION_ORDER = ("check", "fold", "bring-in")
+NEW_HAND = "new_hand"
+"""The table's event for a hand being dealt (the engine's own ``hand_started`` follows it)."""
 
 
 class TableError(ValueError):
@@ -46,6 +48,10 @@ class TableSettings:
     bank_refill: float = 2.0
     timeouts_to_sit_out: int = 2
     pause_between_hands: float = 2.0
+    rake_percent: float = 0.0
+    """The house takes this percent of each pot (rounded down), 0 for none."""
+    rake_cap: int | None = None
+    """At most this much rake per hand; None for no cap."""
 
     def __post_init__(self) -> None:
         if not 2 <= self.seats <= 8:
@@ -54,6 +60,10 @@ class TableSettings:
             raise ValueError(f"unknown game {self.game!r}")
         if not (self.ante >= 0 and 0 < self.bring_in <= self.small_bet <= self.big_bet):
             raise ValueError("stakes must satisfy 0 <= ante, 0 < bring-in <= small bet <= big bet")
+        if not 0 <= self.rake_percent < 100:
+            raise ValueError("the rake is a percent in [0, 100)")
+        if self.rake_cap is not None and self.rake_cap < 0:
+            raise ValueError("the rake cap cannot be negative")
 
     def public(self) -> dict[str, Any]:
         return {
@@ -68,6 +78,8 @@ class TableSettings:
             "max_buy_in": self.max_buy_in,
             "turn_seconds": self.turn_seconds,
             "time_bank": self.time_bank,
+            "rake_percent": self.rake_percent,
+            "rake_cap": self.rake_cap,
         }
 
 
@@ -411,16 +423,21 @@ class Table:
             stacks.append(dealt.stack)
         seed = None if self._seed is None else self._seed * 1_000_003 + self.hand_number
         s = self.settings
-        hand, events = self._start_hand(
-            s.game, s.ante, s.bring_in, s.small_bet, s.big_bet, stacks, list(self.hand_seats), seed
+        # Only a raked table passes the rake, so a factory without rake options still fits.
+        rake: dict[str, Any] = (
+            {"rake_percent": s.rake_percent, "rake_cap": s.rake_cap} if s.rake_percent else {}
         )
+        hand, events = self._start_hand(
+            s.game, s.ante, s.bring_in, s.small_bet, s.big_bet, stacks, list(self.hand_seats), seed,
+            **rake,
+        )  # fmt: skip
         self.hand = hand
         self._committed = [0] * len(stacks)
         players = [self._hand_player(seat) for seat in self.hand_seats]
         self._emit(Effect("hand_started", {"number": self.hand_number, "players": players}))
         self._emit(
             Event(
-                "hand_started",
+                NEW_HAND,
                 {"number": self.hand_number, "button": self.button, "players": players},
             )
         )
@@ -543,6 +560,8 @@ class Table:
                     "hand": hand,
                     "names": names,
                     "table_name": self.settings.name,
+                    "max_seats": self.settings.seats,
+                    "finished_at": now,
                 },
             )
         )

@@ -18,7 +18,7 @@ from concurrent.futures import Future
 from pathlib import Path
 from typing import Any, TypeVar
 
-from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import make_url
 
 from stud.server.storage.schema import metadata
@@ -89,7 +89,20 @@ class Database:
     # -- life cycle ------------------------------------------------------------------------
 
     def create_schema(self) -> None:
+        """Create what is missing: tables, and columns added since a database was made."""
         metadata.create_all(self.engine)
+        known = inspect(self.engine)
+        with self.engine.begin() as conn:
+            for table in metadata.sorted_tables:
+                have = {c["name"] for c in known.get_columns(table.name)}
+                for column in table.columns:
+                    if column.name not in have:
+                        kind = column.type.compile(self.engine.dialect)
+                        default = column.server_default
+                        extra = f" DEFAULT '{default.arg}'" if default is not None else ""  # type: ignore[attr-defined]
+                        conn.execute(
+                            text(f"ALTER TABLE {table.name} ADD COLUMN {column.name} {kind}{extra}")
+                        )
 
     def start(self) -> None:
         """Create the schema if needed and start the writer thread."""

@@ -63,6 +63,12 @@ class TableSpec:
     min_buy_in: int
     max_buy_in: int
     id: int = 0
+    rake_percent: float = 0.0
+    """The house's cut of each pot, in percent (rounded down to a chip)."""
+    rake_cap: int | None = None
+    """At most this much rake per hand (None: no cap)."""
+    bot_kind: str = "strong"
+    """Which of :mod:`stud.bots` fills the table's empty seats."""
 
     def public(self) -> dict[str, Any]:
         return {
@@ -77,6 +83,9 @@ class TableSpec:
             "bots": self.bots,
             "min_buy_in": self.min_buy_in,
             "max_buy_in": self.max_buy_in,
+            "rake_percent": self.rake_percent,
+            "rake_cap": self.rake_cap,
+            "bot_kind": self.bot_kind,
         }
 
 
