@@ -112,15 +112,16 @@ def late_pressure(line: Line, raises: float = 1.0, calls: float = 1.0) -> float:
 
 
 BANK = 4096
-"""Shuffled orders each estimator keeps per live-deck size, to draw run-outs without sorting."""
+"""Shuffled orders of the deck each estimator keeps, to draw run-outs without sorting."""
 
 
 class Estimator:
     """Monte Carlo equity for one game, with its own seeded random generator.
 
-    Run-outs come from banks of shuffled orders made once per live-deck size:
-    a decision takes a random run of rows from the bank and deals the live
-    cards in those orders. Every order of the live cards is equally likely,
+    Run-outs come from a bank of shuffled decks made once: for a live deck of
+    L cards, keeping the entries below L of each shuffled ``range(52)`` gives a
+    shuffled ``range(L)`` (one mask, cached per L), and a decision takes a
+    random run of those rows. Every order of the live cards is equally likely,
     and a decision costs a slice and a gather instead of a sort.
     """
 
@@ -129,6 +130,7 @@ class Estimator:
         self.rng = rng
         self.samples = samples
         self._start = start_table(game)
+        self._master = np.argsort(rng.random((BANK, 52)), axis=1).astype(np.int8)
         self._banks: dict[int, npt.NDArray[np.int8]] = {}
 
     def _draw(self, live: IntArray, count: int, n: int) -> IntArray:
@@ -136,7 +138,7 @@ class Estimator:
         size = len(live)
         bank = self._banks.get(size)
         if bank is None:
-            bank = np.argsort(self.rng.random((BANK, size)), axis=1).astype(np.int8)
+            bank = self._master[self._master < size].reshape(BANK, size)
             self._banks[size] = bank
         if n > BANK:
             rows = bank[self.rng.integers(0, BANK, n)]

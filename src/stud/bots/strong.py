@@ -161,6 +161,8 @@ class StrongBot:
         self._estimators: dict[str, Estimator] = {}
         self.reads = Reads()
         """What this bot has learnt of the table's folding and raising so far."""
+        for game in PROFILES:
+            self._estimator(game)  # tables and banks now, not in the first decision's 50 ms
 
     # -- helpers ---------------------------------------------------------------------------
 
