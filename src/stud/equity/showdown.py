@@ -16,7 +16,7 @@ from math import lcm
 import numpy as np
 import numpy.typing as npt
 
-from stud import evaluate
+from stud.evaluate import eight_low_values, high_values, razz_values
 
 GAMES = ("stud", "stud8", "razz")
 GAME_NAMES = {"stud": "Seven Card Stud", "stud8": "Stud Hi/Lo", "razz": "Razz"}
@@ -37,10 +37,10 @@ def check_game(game: str) -> str:
 def evaluators(game: str) -> tuple[Evaluator, ...]:
     """The batch evaluators whose values decide the pot: (high,), (razz,) or (high, low)."""
     if game == "stud":
-        return (evaluate.high_values,)
+        return (high_values,)
     if game == "razz":
-        return (evaluate.razz_values,)
-    return (evaluate.high_values, evaluate.eight_low_values)
+        return (razz_values,)
+    return (high_values, eight_low_values)
 
 
 def hand_values(game: str, hands: npt.NDArray[np.integer]) -> list[IntArray]:
