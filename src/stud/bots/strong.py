@@ -70,7 +70,7 @@ PROFILES = {
 STREET_ODDS = {3: 1.3, 4: 1.2, 5: 1.08, 6: 1.03, 7: 1.0}
 """Pot odds are scaled up on early streets: a call there buys only the next card, not the river."""
 
-LOOSE = 0.6
+LOOSE = 0.85
 """Below this ``Reads.folds_to_pressure`` the table is loose: it calls instead of folding."""
 
 TEMPERATURE = 0.03
@@ -253,6 +253,11 @@ class StrongBot:
             return options.aggressive()
         if options.bring_in is not None:
             return options.bring_in
+        start = seen.mine_down[:2] + seen.mine_up[:1]
+        strength = start_percentile(seen.game, start) + liveness(seen)
+        steal = profile.steal + 0.3 * max(0.0, 1.0 - self.reads.folds_to_pressure)
+        if self._steal_spot(seen) and self._chance(strength - steal, 0.08):
+            return options.aggressive()
         if estimate.share >= 0.95 * fair and self._chance(estimate.share - 0.95 * fair, 0.02):
             return options.passive()
         return options.give_up()
