@@ -1,9 +1,12 @@
 """Batch evaluation with NumPy: an (N, k) array of card ints in, N values out.
 
 The same values as the one-hand calls. Work goes in chunks of rows so the
-intermediate arrays stay in cache; the per-card keys are gathered column by
-column and summed (high) or OR-ed (lows), then one table gather gives the
-values. High tables are indexed by the rank-key sum (one per hand size).
+intermediate arrays stay in cache: the cards' 32-bit keys are gathered as a
+(k, n) block and summed (high: rank-key sum plus a suit-key sum that tells a
+flush) or OR-ed (lows: ace-low rank bits), then one table gather gives the
+values. Gathers use ``mode="clip"``, NumPy's fast path; the indices are
+checked first (or trusted, with ``check=False``). The rare flushes and
+paired lows are finished in one pass at the end.
 """
 
 from __future__ import annotations
@@ -15,31 +18,31 @@ import numpy as np
 import numpy.typing as npt
 
 from stud.evaluate.tables import (
-    FLUSH_BITS,
     RANK_BITS,
     RANK_KEYS,
     RANK_MASK,
-    SUIT_BIAS,
     TABLES,
     ace_low_bit,
-    card_key,
+    batch_key,
+    flush_suits,
 )
 
 Values = npt.NDArray[np.int32]
 Hands = npt.NDArray[np.integer]
-Columns = npt.NDArray[np.intp]
+Indices = npt.NDArray[np.integer]
 
 CHUNK = 1 << 14  # rows evaluated at a time: the int64 temporaries stay in cache
 BLOCK = 1 << 16  # rows checked at a time, as bytes
-_KEY = np.array([card_key(c) + SUIT_BIAS for c in range(52)], dtype=np.int64)
-_KEY_NO_BIAS = np.array([card_key(c) for c in range(52)], dtype=np.int64)
+_KEY = np.array([batch_key(c) for c in range(52)], dtype=np.int32)
+_FLUSH_SUIT = {k: flush_suits(k) for k in (5, 6, 7)}
+# Each card's rank bit within its suit's 13 bits: the sum holds every suit's rank mask.
+_SUIT_RANK_BIT = np.array([1 << (13 * (c & 3) + (c >> 2)) for c in range(52)], dtype=np.int64)
 _RANK = np.array([RANK_KEYS[c >> 2] for c in range(52)], dtype=np.int64)
 _BIT = np.array([ace_low_bit(c) for c in range(52)], dtype=np.int16)
 _FLUSH = TABLES.flush.astype(np.uint16)
 _LOW = TABLES.low_mask.astype(np.uint16)
 _EIGHT = TABLES.eight_mask.astype(np.uint16)
-_FLUSH_TOP = np.int64(FLUSH_BITS)
-_RANK_MASK = np.int64(RANK_MASK)
+_RANK_MASK = np.int32(RANK_MASK)
 
 
 @cache
@@ -63,16 +66,17 @@ def _hands(hands: Hands) -> npt.NDArray[np.integer]:
     return array
 
 
-def _chunks(array: npt.NDArray[np.integer], check: bool) -> Iterator[tuple[int, Columns]]:
-    """(first row, k contiguous index columns) per chunk; ValueError for non-cards and repeats.
+def _chunks(array: npt.NDArray[np.integer], check: bool) -> Iterator[tuple[int, Indices]]:
+    """(first row, a (k, n) array of card indices) per chunk of rows.
 
-    The checks run on blocks of bytes, larger than the chunks, where NumPy is quickest.
+    With ``check``, ValueError for a non-card or a repeated card; the checks run
+    on blocks of bytes, larger than the chunks, where NumPy is quickest.
     """
     for block_start in range(0, len(array), BLOCK):
         rows = array[block_start : block_start + BLOCK]
         if not check:
             for start in range(0, len(rows), CHUNK):
-                yield block_start + start, rows[start : start + CHUNK].T.astype(np.intp)
+                yield block_start + start, rows[start : start + CHUNK].T
             continue
         if rows.min() < 0 or rows.max() > 51:
             bad = rows[(rows < 0) | (rows > 51)][0]
@@ -88,19 +92,15 @@ def _chunks(array: npt.NDArray[np.integer], check: bool) -> Iterator[tuple[int, 
             row = block_start + int(np.argmax(repeated))
             raise ValueError(f"hand {row} repeats a card: {array[row].tolist()}")
         for start in range(0, small.shape[1], CHUNK):
-            yield block_start + start, small[:, start : start + CHUNK].astype(np.intp)
+            yield block_start + start, small[:, start : start + CHUNK]
 
 
-def _flush_values(cols: Columns, total: npt.NDArray[np.int64]) -> Values:
-    """Values of the hands (columns) whose suit counters overflowed: a flush."""
-    top = (total & _FLUSH_TOP) >> (RANK_BITS + 3)
-    suit = np.zeros(len(total), dtype=np.int64)
-    for s in range(1, 4):
-        suit[(top >> (4 * s)) & 1 == 1] = s
-    mask = np.zeros(len(total), dtype=np.int64)
-    for col in cols:
-        mask |= ((col & 3) == suit).astype(np.int64) << (col >> 2)
-    return _FLUSH[mask].astype(np.int32)
+def _flush_values(rows: npt.NDArray[np.integer], suit: npt.NDArray[np.int8]) -> Values:
+    """Values of hands (rows) with five or more cards of ``suit``: their best flush."""
+    per_suit = np.take(_SUIT_RANK_BIT, rows).sum(axis=1)
+    mask = (per_suit >> (13 * suit.astype(np.int64))) & 0x1FFF
+    values: Values = _FLUSH[mask].astype(np.int32)
+    return values
 
 
 def high_values(hands: Hands, *, check: bool = True) -> Values:
@@ -109,40 +109,44 @@ def high_values(hands: Hands, *, check: bool = True) -> Values:
     ``check=False`` skips the non-card and repeated-card checks (for trusted deals).
     """
     array = _hands(hands)
-    n, k = array.shape
-    table = _high_table(k)
-    out = np.empty(n, dtype=np.int32)
-    for start, cols in _chunks(array, check):
-        total = _KEY[cols[0]]
-        for col in cols[1:]:
-            total += _KEY_NO_BIAS[col]
-        out[start : start + cols.shape[1]] = table[total & _RANK_MASK]
-        flush = np.nonzero(total & _FLUSH_TOP)[0]
+    table = _high_table(array.shape[1])
+    flush_suit = _FLUSH_SUIT[array.shape[1]]
+    out = np.empty(len(array), dtype=np.int32)
+    flush_rows: list[npt.NDArray[np.intp]] = []
+    flush_suits: list[npt.NDArray[np.int8]] = []
+    for start, idx in _chunks(array, check):
+        total = np.take(_KEY, idx, mode="clip").sum(axis=0, dtype=np.int32)
+        out[start : start + len(total)] = np.take(table, total & _RANK_MASK, mode="clip")
+        suit = np.take(flush_suit, total >> RANK_BITS, mode="clip")
+        flush = np.flatnonzero(suit >= 0)
         if len(flush):
-            out[start + flush] = _flush_values(cols[:, flush], total[flush])
+            flush_rows.append(flush + start)
+            flush_suits.append(suit[flush])
+    if flush_rows:
+        where = np.concatenate(flush_rows)
+        out[where] = _flush_values(array[where], np.concatenate(flush_suits))
     return out
 
 
-def _low_masks(cols: Columns) -> npt.NDArray[np.int16]:
-    mask: npt.NDArray[np.int16] = _BIT[cols[0]]
-    for col in cols[1:]:
-        mask |= _BIT[col]
-    return mask
+def _low_masks(idx: Indices) -> npt.NDArray[np.int16]:
+    """The OR of the cards' ace-low rank bits, per hand."""
+    masks: npt.NDArray[np.int16] = np.bitwise_or.reduce(np.take(_BIT, idx, mode="clip"), axis=0)
+    return masks
 
 
 def razz_values(hands: Hands, *, check: bool = True) -> Values:
     """Ace-to-five values (as :func:`stud.evaluate.razz_value`) of every row of an (N, k) array."""
     array = _hands(hands)
-    n, k = array.shape
-    sums, lows = TABLES.sums[k], TABLES.low[k]
-    out = np.empty(n, dtype=np.int32)
-    for start, cols in _chunks(array, check):
-        values = _LOW[_low_masks(cols)]
-        out[start : start + cols.shape[1]] = values
-        paired = np.nonzero(values == 0)[0]
-        if len(paired):
-            total = _RANK[cols[:, paired]].sum(axis=0)
-            out[start + paired] = lows[np.searchsorted(sums, total)]
+    sums, lows = TABLES.sums[array.shape[1]], TABLES.low[array.shape[1]]
+    out = np.empty(len(array), dtype=np.int32)
+    for start, idx in _chunks(array, check):
+        values = np.take(_LOW, _low_masks(idx), mode="clip")
+        out[start : start + len(values)] = values
+    # Fewer than five ranks (about one hand in twenty): look the rank multiset up.
+    paired = np.flatnonzero(out == 0)
+    if len(paired):
+        total = np.take(_RANK, array[paired]).sum(axis=1)
+        out[paired] = lows[np.searchsorted(sums, total)]
     return out
 
 
@@ -150,6 +154,7 @@ def eight_low_values(hands: Hands, *, check: bool = True) -> Values:
     """Eight-or-better values (0 = no qualifying low) of every row of an (N, k) array."""
     array = _hands(hands)
     out = np.empty(len(array), dtype=np.int32)
-    for start, cols in _chunks(array, check):
-        out[start : start + cols.shape[1]] = _EIGHT[_low_masks(cols)]
+    for start, idx in _chunks(array, check):
+        masks = _low_masks(idx)
+        out[start : start + len(masks)] = np.take(_EIGHT, masks, mode="clip")
     return out

@@ -34,6 +34,31 @@ RANK_MASK: Final = (1 << RANK_BITS) - 1
 SUIT_BIAS: Final = 0x3333 << RANK_BITS
 FLUSH_BITS: Final = 0x8888 << RANK_BITS
 
+#: Suit keys for the batch form's 32-bit card keys: a sum over 5, 6 or 7 cards
+#: (below 256) tells whether five or more share a suit, and which (searched, and
+#: checked by :func:`flush_suits`).
+SUIT_KEYS: Final = (0, 1, 25, 32)
+
+
+def batch_key(card: int) -> int:
+    """The batch form's 31-bit card key: rank key below, suit key from bit 23 up."""
+    return RANK_KEYS[card >> 2] + (SUIT_KEYS[card & 3] << RANK_BITS)
+
+
+def flush_suits(k: int) -> npt.NDArray[np.int8]:
+    """For k cards, the suit with five or more cards by the suit-key sum, else -1."""
+    table = np.full(256, -1, dtype=np.int8)
+    seen = np.zeros(256, dtype=bool)
+    for counts in combinations_with_replacement(range(4), k):
+        total = sum(SUIT_KEYS[s] for s in counts)
+        suit = next((s for s in range(4) if counts.count(s) >= 5), -1)
+        if seen[total] and table[total] != suit:
+            raise AssertionError(f"suit keys do not tell flushes apart on {k} cards")
+        seen[total] = True
+        table[total] = suit
+    return table
+
+
 # Categories of the high value, worst to best (index = category number).
 HIGH_CATEGORIES: Final = (
     "high card",
