@@ -94,11 +94,12 @@ def run(deal: Deal, task: ExactTask) -> Tally:
     tally = Tally(deal.players)
     masks = [t.masks for t in ordered]
     for picks in _join(masks, 1, [first], masks[0][first]):
-        size = len(picks[0])
-        values = [np.empty((size, deal.players), dtype=np.int64) for _ in range(kinds)]
-        for table, player, pick in zip(ordered, order, picks, strict=True):
-            for kind in range(kinds):
-                values[kind][:, player] = table.values[kind][pick]
+        values: list[list[IntArray]] = [[] for _ in range(kinds)]
+        for kind in range(kinds):
+            columns: list[IntArray | None] = [None] * deal.players
+            for table, player, pick in zip(ordered, order, picks, strict=True):
+                columns[player] = table.values[kind][pick]
+            values[kind] = [c for c in columns if c is not None]
         tally.add(settle(deal.game, values))
     assert tally.runouts == task.runouts
     return tally

@@ -1,9 +1,11 @@
 """Monte Carlo: uniform random run-outs in fixed batches, each with its own seed.
 
 Batch ``i`` draws from ``SeedSequence(seed, spawn_key=(i,))``, so a seed
-gives the same answer however many workers share the batches. A run-out is
-the first cards of a partial Fisher-Yates shuffle of the pool, dealt to the
-players in turn: every distinct run-out is equally likely.
+gives the same answer however many workers share the batches. When every
+player's hands are tabled, a run-out is a random table index per player,
+redrawn where it clashes with the players before; otherwise it is the first
+cards of a partial Fisher-Yates shuffle of the pool, dealt to the players in
+turn. Either way every distinct run-out is equally likely.
 """
 
 from __future__ import annotations
@@ -72,15 +74,61 @@ def tables(deal: Deal, limit: int) -> tuple[Table | None, ...]:
     )
 
 
+MIN_ACCEPTANCE = 0.05  # below this chance of a disjoint draw, shuffle instead of redrawing
+
+
+def by_rejection(deal: Deal, player_tables: tuple[Table | None, ...]) -> bool:
+    """Whether to draw each player's subset by index and redraw clashes.
+
+    Only with every player tabled, and when a random subset of each player
+    misses the cards of those before with a fair chance. Given the players
+    before, every subset disjoint from theirs is equally likely, and there are
+    equally many of them whatever they hold, so run-outs stay uniform.
+    """
+    if any(t is None for t in player_tables):
+        return False
+    m = len(deal.pool)
+    taken = 0
+    for k in deal.missing:
+        if comb(m - taken, k) < MIN_ACCEPTANCE * comb(m, k):
+            return False
+        taken += k
+    return True
+
+
+def _draw_indices(
+    rng: np.random.Generator, player_tables: tuple[Table, ...], size: int
+) -> list[IntArray]:
+    """Each player's subset index per run-out, pairwise disjoint, by redrawing clashes."""
+    used = np.zeros(size, dtype=np.uint64)
+    picks = []
+    for table in player_tables:
+        pick = rng.integers(len(table), size=size)
+        clash = np.flatnonzero(table.masks[pick] & used)
+        while len(clash):
+            again = rng.integers(len(table), size=len(clash))
+            pick[clash] = again
+            clash = clash[(table.masks[again] & used[clash]) != 0]
+        used |= table.masks[pick]
+        picks.append(pick)
+    return picks
+
+
 def run(deal: Deal, seed: int, task: SampleTask, table_limit: int) -> Tally:
     """Settle one batch of random run-outs."""
     rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(task.index,)))
+    player_tables = tables(deal, table_limit)
+    kinds = len(evaluators(deal.game))
+    values: list[list[IntArray]] = [[] for _ in range(kinds)]
+    if by_rejection(deal, player_tables):
+        tabled = tuple(t for t in player_tables if t is not None)
+        for table, pick in zip(tabled, _draw_indices(rng, tabled, task.size), strict=True):
+            for kind in range(kinds):
+                values[kind].append(table.values[kind][pick])
+        return settle(deal.game, values)
     pool = deal.pool_array()
     m = len(pool)
     drawn = partial_shuffle(rng, task.size, m, sum(deal.missing) + deal.deal_community)
-    player_tables = tables(deal, table_limit)
-    kinds = len(evaluators(deal.game))
-    values = [np.empty((task.size, deal.players), dtype=np.int64) for _ in range(kinds)]
     offset = 0
     community: IntArray | None = None
     if deal.deal_community:
@@ -100,5 +148,5 @@ def run(deal: Deal, seed: int, task: SampleTask, table_limit: int) -> Tally:
                 cards = np.column_stack([cards, community])
             got = values_of(deal.game, known, cards)
         for kind in range(kinds):
-            values[kind][:, player] = got[kind]
+            values[kind].append(got[kind])
     return settle(deal.game, values)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import reduce
+from functools import cache, reduce
 from math import lcm
 
 import numpy as np
@@ -91,59 +91,111 @@ class Tally:
             getattr(self, name)[:] += getattr(other, name)
 
 
-def settle(game: str, values: list[IntArray]) -> Tally:
-    """Pot shares of each run-out, given each kind of value as an (R, n) matrix."""
+Columns = list[IntArray]  # one value array per player, a row per run-out
+
+
+def settle(game: str, values: list[Columns]) -> Tally:
+    """Pot shares of a block of run-outs, given each kind of value per player.
+
+    Each player's outcome on a run-out is summed up in a small code (how many
+    share what they win), counted with one ``bincount``; the code's share and
+    win/tie/scoop come from a table. That keeps the work to a few vector
+    operations per player.
+    """
     if game == "stud8":
         return _settle_hilo(values[0], values[1])
     return _settle_one(values[0])
 
 
-def _best(values: IntArray) -> tuple[npt.NDArray[np.bool_], IntArray]:
-    best = values.max(axis=1)
-    top = values == best[:, None]
-    return top, top.sum(axis=1)
+def _top(columns: Columns) -> tuple[list[npt.NDArray[np.bool_]], IntArray]:
+    """Which players hold the best value on each row, and how many do."""
+    best = columns[0].copy()
+    for column in columns[1:]:
+        np.maximum(best, column, out=best)
+    top = [column == best for column in columns]
+    count = np.zeros(len(best), dtype=np.int64)
+    for mine in top:
+        count += mine
+    return top, count
 
 
-def _settle_one(values: IntArray) -> Tally:
-    rows, n = values.shape
-    pot = pot_units(n)
-    top, count = _best(values)
-    each = (pot // np.arange(1, n + 1, dtype=np.int64))[count - 1]
-    units = top * each[:, None]
-    alone = top & (count == 1)[:, None]
-    tally = Tally(n, runouts=rows)
-    tally.units[:] = units.sum(axis=0)
-    tally.units_sq[:] = (units * units).sum(axis=0)
-    tally.wins[:] = alone.sum(axis=0)
-    tally.ties[:] = (top & ~alone).sum(axis=0)
-    tally.scoops[:] = tally.wins
-    tally.high_units[:] = tally.units
+@dataclass(frozen=True)
+class Outcomes:
+    """Per outcome code: the pot units won (all, high, low) and whether a win, tie, scoop."""
+
+    units: IntArray
+    high: IntArray
+    low: IntArray
+    win: IntArray
+    tie: IntArray
+    scoop: IntArray
+
+    def add_to(self, tally: Tally, player: int, codes: IntArray) -> None:
+        counts = np.bincount(codes, minlength=len(self.units))
+        tally.units[player] += counts @ self.units
+        tally.units_sq[player] += counts @ (self.units * self.units)
+        tally.high_units[player] += counts @ self.high
+        tally.low_units[player] += counts @ self.low
+        tally.wins[player] += counts @ self.win
+        tally.ties[player] += counts @ self.tie
+        tally.scoops[player] += counts @ self.scoop
+
+
+@cache
+def outcomes(players: int, hilo: bool) -> Outcomes:
+    """The table of outcome codes for a table of ``players``.
+
+    One pot: code ``c`` = the player shares the pot c ways (0: lost). Stud8:
+    code ``has_low * S * S + a * S + b`` with S = players + 1: the player shares
+    the high half a ways and the low half b ways (0: not in it); with no
+    qualifying low the high hand's share is the whole pot (R15).
+    """
+    pot = pot_units(players)
+    size = players + 1
+    rows: list[tuple[int, int, bool]] = []  # (high units, low units, won something alone)
+    if not hilo:
+        for c in range(size):
+            rows.append((pot // c if c else 0, 0, c == 1))
+    else:
+        for has_low in (0, 1):
+            for a in range(size):
+                for b in range(size):
+                    high = (pot // a // (2 if has_low else 1)) if a else 0
+                    low = pot // b // 2 if b and has_low else 0
+                    rows.append((high, low, a == 1 or (b == 1 and bool(has_low))))
+    high = np.array([r[0] for r in rows], dtype=np.int64)
+    low = np.array([r[1] for r in rows], dtype=np.int64)
+    units = high + low
+    win = np.array([r[2] for r in rows], dtype=np.int64)
+    tie = ((units > 0) & (win == 0)).astype(np.int64)
+    scoop = (units == pot).astype(np.int64)
+    return Outcomes(units, high, low, win, tie, scoop)
+
+
+def _settle_one(values: Columns) -> Tally:
+    n = len(values)
+    top, count = _top(values)
+    table = outcomes(n, False)
+    tally = Tally(n, runouts=len(count))
+    for player, mine in enumerate(top):
+        table.add_to(tally, player, count * mine)
     return tally
 
 
-def _settle_hilo(high: IntArray, low: IntArray) -> Tally:
-    rows, n = high.shape
-    pot = pot_units(n)
-    per = np.zeros(n + 1, dtype=np.int64)
-    per[1:] = pot // np.arange(1, n + 1)
-    high_top, high_count = _best(high)
-    low_top, low_count = _best(low)
-    has_low = low.max(axis=1) > 0  # 0 = no qualifying low (R15)
-    low_top &= has_low[:, None]
-    low_count = np.where(has_low, low_count, 0)
-    # The high hand gets half the pot when a low qualifies, else all of it.
-    high_each = np.where(has_low, per[high_count] // 2, per[high_count])
-    low_each = per[low_count] // 2
-    high_units = high_top * high_each[:, None]
-    low_units = low_top * low_each[:, None]
-    units = high_units + low_units
-    alone = (high_top & (high_count == 1)[:, None]) | (low_top & (low_count == 1)[:, None])
-    tally = Tally(n, runouts=rows, low_runouts=int(has_low.sum()))
-    tally.units[:] = units.sum(axis=0)
-    tally.units_sq[:] = (units * units).sum(axis=0)
-    tally.high_units[:] = high_units.sum(axis=0)
-    tally.low_units[:] = low_units.sum(axis=0)
-    tally.wins[:] = alone.sum(axis=0)
-    tally.ties[:] = ((units > 0) & ~alone).sum(axis=0)
-    tally.scoops[:] = (units == pot).sum(axis=0)
+def _settle_hilo(high: Columns, low: Columns) -> Tally:
+    n = len(high)
+    size = n + 1
+    high_top, high_count = _top(high)
+    low_top, low_count = _top(low)
+    best_low = low[0].copy()
+    for column in low[1:]:
+        np.maximum(best_low, column, out=best_low)
+    has_low = best_low > 0  # 0 = no qualifying low (R15)
+    base = has_low * (size * size)
+    low_count *= has_low
+    table = outcomes(n, True)
+    tally = Tally(n, runouts=len(has_low), low_runouts=int(np.count_nonzero(has_low)))
+    for player in range(n):
+        codes = base + high_count * high_top[player] * size + low_count * low_top[player]
+        table.add_to(tally, player, codes)
     return tally
