@@ -472,7 +472,7 @@ class Hand:
         return out
 
     def _may_raise(self, s: int) -> bool:
-        """R10 cap, R11 reopening, and someone left who could call."""
+        """R10 cap, R11 reopening, and someone left who could call more than the level."""
         if self._full >= RAISE_CAP and (
             self._capped or not (self.config.lift_cap_heads_up and self._heads_up())
         ):
@@ -485,10 +485,13 @@ class Hand:
                     return False
             elif faced < self._units[0]:
                 return False
+        # Someone else must be able to put in more than the current level.
         live = self._live
         stacks = self._stacks
+        bets = self._bets
+        level = self._level
         for j in range(self._n):  # noqa: SIM110 - a plain loop is faster on this hot path
-            if j != s and live[j] and stacks[j]:
+            if j != s and live[j] and stacks[j] and bets[j] + stacks[j] > level:
                 return True
         return False
 
