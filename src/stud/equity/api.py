@@ -8,7 +8,7 @@ run-out (see :mod:`stud.equity.showdown`).
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import partial
@@ -107,7 +107,7 @@ class EquityResult:
     low_runouts: int = 0  # Stud8: run-outs with a qualifying low
     seed: int | None = None
 
-    def __iter__(self) -> Any:
+    def __iter__(self) -> Iterator[PlayerEquity]:
         return iter(self.players)
 
     def __getitem__(self, index: int) -> PlayerEquity:

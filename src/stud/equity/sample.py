@@ -137,11 +137,10 @@ def run(deal: Deal, seed: int, task: SampleTask, table_limit: int) -> Tally:
     for player, (known, missing) in enumerate(zip(deal.known, deal.missing, strict=True)):
         cols = drawn[:, offset : offset + missing]
         offset += missing
-        table = player_tables[player]
         got: list[IntArray] | tuple[IntArray, ...]
-        if table is not None:
+        if (tabled_player := player_tables[player]) is not None:
             where = ranks(np.sort(cols, axis=1), m)
-            got = [v[where] for v in table.values]
+            got = [v[where] for v in tabled_player.values]
         else:
             cards = pool[cols]
             if community is not None:

@@ -160,13 +160,13 @@ def outcomes(players: int, hilo: bool) -> Outcomes:
         for has_low in (0, 1):
             for a in range(size):
                 for b in range(size):
-                    high = (pot // a // (2 if has_low else 1)) if a else 0
-                    low = pot // b // 2 if b and has_low else 0
-                    rows.append((high, low, a == 1 or (b == 1 and bool(has_low))))
-    high = np.array([r[0] for r in rows], dtype=np.int64)
-    low = np.array([r[1] for r in rows], dtype=np.int64)
+                    high_units = (pot // a // (2 if has_low else 1)) if a else 0
+                    low_units = pot // b // 2 if b and has_low else 0
+                    rows.append((high_units, low_units, a == 1 or (b == 1 and bool(has_low))))
+    high: IntArray = np.array([r[0] for r in rows], dtype=np.int64)
+    low: IntArray = np.array([r[1] for r in rows], dtype=np.int64)
     units = high + low
-    win = np.array([r[2] for r in rows], dtype=np.int64)
+    win: IntArray = np.array([r[2] for r in rows], dtype=np.int64)
     tie = ((units > 0) & (win == 0)).astype(np.int64)
     scoop = (units == pot).astype(np.int64)
     return Outcomes(units, high, low, win, tie, scoop)
