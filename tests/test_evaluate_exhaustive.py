@@ -46,10 +46,10 @@ def colex(k: int, n: int) -> npt.NDArray[np.int8]:
     return table[k]
 
 
-def seven_card_hands() -> Iterator[npt.NDArray[np.int8]]:
+def seven_card_hands(deck: int = 52) -> Iterator[npt.NDArray[np.int8]]:
     """All 133,784,560 seven-card hands, a block per (a, b) pair of top cards."""
-    fives = colex(5, 50)
-    for b in range(6, 52):
+    fives = colex(5, deck - 2)
+    for b in range(6, deck):
         for a in range(5, b):
             m = comb(a, 5)
             block = np.empty((m, 7), dtype=np.int8)
@@ -75,7 +75,10 @@ def test_colex_enumeration() -> None:
     assert len({tuple(r) for r in fives.tolist()}) == len(fives)
     # The prefix property the 7-card enumeration relies on.
     assert (fives[: comb(9, 5)] < 9).all()
-    assert sum(len(b) for b in seven_card_hands()) == comb(52, 7)
+    hands = np.vstack(list(seven_card_hands(deck=13)))
+    assert len(hands) == comb(13, 7)
+    assert len({tuple(sorted(r)) for r in hands.tolist()}) == comb(13, 7)
+    assert hands.max() == 12
 
 
 def by_category(

@@ -95,16 +95,28 @@ def ace_low_bit(card: int) -> int:
 
 
 def _multisets(size: int) -> npt.NDArray[np.int8]:
-    """All multisets of ``size`` ranks (at most four of each), as sorted rows, high first."""
-    rows = np.array(
-        list(combinations_with_replacement(range(12, -1, -1), size)), dtype=np.int8
-    ).reshape(-1, size)
-    if size >= 5:
-        ok = np.ones(len(rows), dtype=bool)
-        for i in range(size - 4):
-            ok &= rows[:, i] != rows[:, i + 4]
-        rows = rows[ok]
-    return rows
+    """All multisets of ``size`` ranks (at most four of each), as sorted rows, high first.
+
+    Stars and bars, vectorized: a ``size``-combination c of range(12 + size),
+    in increasing order, is the multiset of ranks ``c[i] - i``.
+    """
+    n = 13 + size - 1
+    # table[j]: the j-combinations of range(m), grown one m at a time.
+    table = [np.zeros((1, 0), dtype=np.int8)] + [
+        np.zeros((0, j), dtype=np.int8) for j in range(1, size + 1)
+    ]
+    for m in range(n):
+        for j in range(size, 0, -1):
+            grown = np.full((len(table[j - 1]), j), m, dtype=np.int8)
+            grown[:, :-1] = table[j - 1]
+            table[j] = np.concatenate([table[j], grown])
+    ranks = table[size] - np.arange(size, dtype=np.int8)
+    rows = ranks[:, ::-1]
+    ok = np.ones(len(rows), dtype=bool)
+    for i in range(size - 4):
+        ok &= rows[:, i] != rows[:, i + 4]
+    out: npt.NDArray[np.int8] = np.ascontiguousarray(rows[ok])
+    return out
 
 
 def _group_order(ranks: npt.NDArray[np.int8]) -> IntArray:
