@@ -93,3 +93,9 @@ def test_high_extremes() -> None:
     assert high_value(parse_cards("As Ks Qs Js Ts")) == HIGH_CLASSES
     assert high_value(parse_cards("7c 5d 4h 3s 2c")) == 1
     assert evaluate_high(parse_cards("As Ks Qs Js Ts 2c 2d")).description == "a Royal Flush"
+
+
+def test_eight_or_better_values_are_the_top_56_lows() -> None:
+    assert eight_low_value(lay_out("8,7,6,5,4")) == LOW_CLASSES - 55
+    assert eight_low_value(lay_out("5,4,3,2,A")) == LOW_CLASSES
+    assert razz_value(lay_out("9,4,3,2,A")) == LOW_CLASSES - 56
