@@ -106,7 +106,7 @@ def render(result: EquityResult) -> Table:
     sampled = result.method == "sampled"
     table = Table(title=f"{GAME_NAMES[result.game]} equity")
     table.add_column("player", justify="right")
-    table.add_column("hand")
+    table.add_column("hand", no_wrap=True)
     for name in ("win", "tie", "equity"):
         table.add_column(name, justify="right")
     if sampled:
