@@ -53,6 +53,58 @@ DECKS = {
         "Js Qh 8d 8h 5s 3c 9s",
     ],
 }
+# A short recorded hand for the replayer: three players, one all-in, the community card.
+COMMUNITY_HAND: dict[str, Any] = {
+    "id": 999999,
+    "number": 9,
+    "table_name": "Recorded",
+    "game": "stud",
+    "table_seats": 8,
+    "source": "this browser",
+    "players": [
+        {"seat": 0, "name": "ann", "stack": 100},
+        {"seat": 3, "name": "bob", "stack": 20},
+        {"seat": 5, "name": "cy", "stack": 100},
+    ],
+    "events": [
+        {"type": "hand_started", "game": "stud", "ante": 1, "bring_in": 2, "small_bet": 5,
+         "big_bet": 10, "stacks": {"0": 100, "3": 20, "5": 100}},
+        {"type": "ante", "seat": 0, "amount": 1, "all_in": False},
+        {"type": "ante", "seat": 3, "amount": 1, "all_in": False},
+        {"type": "ante", "seat": 5, "amount": 1, "all_in": False},
+        {"type": "street", "street": 3},
+        {"type": "dealt", "seat": 0, "street": 3, "down": [None, None], "up": ["2c"]},
+        {"type": "dealt", "seat": 3, "street": 3, "down": [None, None], "up": ["Kd"]},
+        {"type": "dealt", "seat": 5, "street": 3, "down": [None, None], "up": ["7h"]},
+        {"type": "action", "seat": 0, "kind": "bring-in", "amount": 2, "to": 2, "by": 2,
+         "all_in": False},
+        {"type": "action", "seat": 3, "kind": "raise", "amount": 19, "to": 19, "by": 17,
+         "all_in": True},
+        {"type": "action", "seat": 5, "kind": "call", "amount": 19, "to": 19, "by": 0,
+         "all_in": False},
+        {"type": "action", "seat": 0, "kind": "call", "amount": 17, "to": 19, "by": 0,
+         "all_in": False},
+        {"type": "street", "street": 7},
+        {"type": "community", "card": "9d"},
+        {"type": "action", "seat": 0, "kind": "bet", "amount": 10, "to": 10, "by": 10,
+         "all_in": False},
+        {"type": "action", "seat": 5, "kind": "call", "amount": 10, "to": 10, "by": 0,
+         "all_in": False},
+        {"type": "pots", "pots": [{"amount": 60, "seats": [0, 3, 5], "rake": 0},
+                                  {"amount": 20, "seats": [0, 5], "rake": 0}]},
+        {"type": "showdown", "seats": [0, 3, 5]},
+        {"type": "show", "seat": 0, "cards": ["2d", "2h", "2c", "5s", "6s", "Js"],
+         "high": "three of a kind, Deuces", "low": None},
+        {"type": "show", "seat": 3, "cards": ["Kc", "Ks", "Kd", "Ah", "Qh", "3c"],
+         "high": "three of a kind, Kings", "low": None},
+        {"type": "muck", "seat": 5},
+        {"type": "award", "pot": 0, "seat": 3, "amount": 60, "share": "all",
+         "hand": "three of a kind, Kings", "cards": ["Kc", "Ks", "Kd", "Ah", "Qh"]},
+        {"type": "award", "pot": 1, "seat": 0, "amount": 20, "share": "all",
+         "hand": "three of a kind, Deuces", "cards": ["2d", "2h", "2c", "9d", "Js"]},
+        {"type": "hand_ended", "stacks": {"0": 89, "3": 60, "5": 71}},
+    ],
+}  # fmt: skip
 SERVER_ARGS = (
     "--turn-seconds", "40", "--time-bank", "20", "--pause", "2.5", "--grace", "60",
     "--bot-delay", "0.25", "0.45", "--no-default-tables",
@@ -109,6 +161,7 @@ class Tab:
         self.page: Page = self.context.new_page()
         self.base = base
         self.frames: list[str] = []
+        self.sent: list[str] = []
         self.errors: list[str] = []
         self.page.on("websocket", self._socket)
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
@@ -116,6 +169,7 @@ class Tab:
 
     def _socket(self, ws: Any) -> None:
         ws.on("framereceived", lambda payload: self.frames.append(str(payload)))
+        ws.on("framesent", lambda payload: self.sent.append(str(payload)))
 
     def open(self, fragment: str = "#/lobby") -> None:
         self.page.goto(f"{self.base}/{fragment}")
@@ -150,6 +204,7 @@ def create_table(tab: Tab, name: str, game: str, bots: int = 3, seats: int = 4) 
         ("seats", seats), ("bots", bots),
     ):  # fmt: skip
         page.fill(f"{form} input[name='{field}']", str(value))
+    page.select_option(f"{form} select[name='bot_kind']", "station")  # bots that never fold
     page.click(f"{form} button[type='submit']")
     page.wait_for_selector("dialog.buy-in")
     page.fill("dialog.buy-in input[name='buy_in']", "400")
@@ -160,8 +215,15 @@ def create_table(tab: Tab, name: str, game: str, bots: int = 3, seats: int = 4) 
     return int(match.group(1))
 
 
+FINISHED = """t => {
+  const state = window.studApp.models.get(t)?.state;
+  return state ? state.hand_number - (state.hand ? 1 : 0) : 0;
+}"""
+
+
 def finished(tab: Tab, table: int) -> int:
-    return int(tab.js("t => window.studApp.models.get(t)?.finished.length ?? 0", table))
+    """Hands finished at the table (the server's count: it survives a reload)."""
+    return int(tab.js(FINISHED, table))
 
 
 Chooser = Callable[[list[dict[str, Any]], dict[str, Any]], str | None]
@@ -192,8 +254,8 @@ def play(
     page = tab.page
     while True:
         page.wait_for_function(
-            """([t, n]) => document.querySelector('.action-bar.active .act-btn:not(:disabled)')
-                || (window.studApp.models.get(t)?.finished.length ?? 0) >= n""",
+            f"""([t, n]) => document.querySelector('.action-bar.active .act-btn:not(:disabled)')
+                || ({FINISHED})(t) >= n""",
             arg=[table, target],
             timeout=timeout,
         )
@@ -251,7 +313,7 @@ def _hand_number(message: dict[str, Any], current: int) -> int:
     if message.get("type") == "state":
         return int(message["state"].get("hand_number") or current)
     event = message.get("event") or {}
-    if event.get("type") == "hand_started" and "number" in event:
+    if event.get("type") in ("new_hand", "hand_started") and "number" in event:
         return int(event["number"])
     return current
 
@@ -282,6 +344,7 @@ def _public_cards(message: dict[str, Any], problems: list[str]) -> set[str]:
     return found
 
 
+DROP_SOCKET = "() => { window.__oldSocket = window.studApp.socket.ws; __oldSocket.close(); }"
 OWN_CARDS = "() => [...document.querySelectorAll('.seat.me .cw svg')].map(s => s.dataset.card)"
 STREET = "() => Number(document.querySelector('.replayer').dataset.street)"
 
@@ -312,7 +375,7 @@ def test_stud_open_pair_watcher_and_reload(
         watcher.open(f"#/table/{table}")
         watcher.page.wait_for_selector(".felt .seat")
 
-        seen: dict[str, Any] = {"double": [], "reloaded": False, "mid": None}
+        seen: dict[str, Any] = {"double": [], "reloaded": False, "mid": None, "dropped": False}
 
         def choose(buttons: list[dict[str, Any]], state: dict[str, Any]) -> str | None:
             bets = [b for b in buttons if b["action"] in ("bet", "raise")]
@@ -334,6 +397,26 @@ def test_stud_open_pair_watcher_and_reload(
                 )
                 assert backs and set(backs) == {"??"}, backs
                 shot(watcher, tmp_path / "watcher-5th-street.png")
+            if hand["street"] == 7 and not seen["dropped"]:
+                # The connection drops: the socket comes back and resumes from the last event.
+                seen["dropped"] = True
+                n = int(player.js(f"() => window.studApp.models.get({table}).n"))
+                player.js(DROP_SOCKET)
+                player.page.wait_for_function(
+                    f"""() => window.studApp.socket.ws !== window.__oldSocket
+                        && window.studApp.socket.open
+                        && !window.studApp.models.get({table}).resuming"""
+                )
+                for _ in range(50):  # Playwright hands the frames over as it runs
+                    resumes = [json.loads(t) for t in player.sent if '"since"' in t]
+                    if any(m["type"] == "watch" and m["since"] >= n for m in resumes):
+                        break
+                    player.page.wait_for_timeout(100)
+                else:
+                    raise AssertionError(f"no watch with since >= {n}: {player.sent[-5:]}")
+                player.page.wait_for_selector(".action-bar.active .act-btn:not(:disabled)")
+                assert own_cards(player)[-1] != "??"
+                return False
             if hand["street"] == 6 and not seen["reloaded"]:
                 seen["reloaded"] = True
                 before = own_cards(player)
@@ -350,7 +433,7 @@ def test_stud_open_pair_watcher_and_reload(
 
         assert seen["double"], "never offered the small-or-double bet on a 4th-street open pair"
         assert all(amounts == [10, 20] for amounts in seen["double"]), seen["double"]
-        assert seen["reloaded"]
+        assert seen["reloaded"] and seen["dropped"]
         log = player.page.inner_text(".log")
         assert "Pair on board - a double bet is allowed" in log
         assert "bets 20 (double bet)" in log
@@ -402,6 +485,20 @@ def test_stud_open_pair_watcher_and_reload(
         player.page.keyboard.press("Home")
         assert player.js("() => document.querySelector('.replayer').dataset.step") == "0"
         assert hand_id > 0
+        # A hand this browser recorded itself (the server has none with that id): the replayer
+        # draws the community card of R12 and both pots of an all-in.
+        player.js(
+            "data => sessionStorage.setItem('stud.replay.999999', JSON.stringify(data))",
+            COMMUNITY_HAND,
+        )
+        player.open("#/replay/999999")
+        player.page.wait_for_selector(".replayer[data-hand='999999'] .replay-controls")
+        player.page.keyboard.press("End")
+        player.page.wait_for_selector(".felt .community svg[data-card='9d']")
+        results = player.page.inner_text(".felt .results")
+        assert "the main pot" in results and "side pot 1" in results, results
+        assert "recorded by this browser" in player.page.inner_text(".replayer .table-head")
+        shot(player, tmp_path / "replayer-community.png")
     finally:
         player.close()
         watcher.close()

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+from fractions import Fraction
 from functools import cache
 
 from stud.game import Hand, ScriptedCards, TableConfig, variant
@@ -42,14 +43,20 @@ def stacked_hand(
     stacks: list[int],
     seats: list[int],
     seed: int | None,
+    *,
+    rake_percent: float = 0.0,
+    rake_cap: int | None = None,
 ) -> tuple[HandPort, list[HandEvent]]:
     """The table's hand factory, dealing the stacked cards of ``game`` when there are enough."""
     hands = stacked_hands().get(game, [])
     if len(hands) < len(stacks):
-        return start_engine_hand(game, ante, bring_in, small_bet, big_bet, stacks, seats, seed)
+        return start_engine_hand(
+            game, ante, bring_in, small_bet, big_bet, stacks, seats, seed,
+            rake_percent=rake_percent, rake_cap=rake_cap,
+        )  # fmt: skip
     config = TableConfig(
         game=variant(game), ante=ante, bring_in=bring_in, small_bet=small_bet, big_bet=big_bet,
-        stacks=tuple(stacks),
+        stacks=tuple(stacks), rake_percent=Fraction(str(rake_percent)), rake_cap=rake_cap,
     )  # fmt: skip
     cards = ScriptedCards([list(hand) for hand in hands[: len(stacks)]])
     hand = EngineHand(Hand(config, cards=cards), seats)

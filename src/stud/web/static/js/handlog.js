@@ -28,6 +28,8 @@ export function describe(e, names, you, context = {}) {
   const who = (seat) => h('b', {}, seat === you ? `${names(seat)} (you)` : names(seat));
   const allIn = e.all_in ? ' and is all-in' : '';
   switch (e.type) {
+    case 'new_hand':
+      return { cls: 'hand', parts: [`Hand #${e.number}`] };
     case 'hand_started':
       if (e.number !== undefined) return { cls: 'hand', parts: [`Hand #${e.number}`] };
       return null;

@@ -121,6 +121,10 @@ export class LobbyView {
       field('Bring-in', num('bring_in', 3, 1, 1000000)),
       field('Seats', num('seats', 6, 2, 8)),
       field('Bots', num('bots', 3, 0, 8)),
+      field('Bots play', h('select', { name: 'bot_kind' },
+        h('option', { value: 'strong' }, 'strong'),
+        h('option', { value: 'station' }, 'calling station'),
+        h('option', { value: 'random' }, 'random'))),
       h('button', { class: 'btn primary', type: 'submit' }, 'Create table'),
       error);
     form.addEventListener('submit', async (e) => {
@@ -131,7 +135,7 @@ export class LobbyView {
         return;
       }
       const data = Object.fromEntries(new FormData(form));
-      const spec = { name: data.name, game: data.game };
+      const spec = { name: data.name, game: data.game, bot_kind: data.bot_kind };
       for (const k of ['small_bet', 'big_bet', 'ante', 'bring_in', 'seats', 'bots']) spec[k] = Number(data[k]);
       try {
         const table = await api.createTable(spec);

@@ -14,8 +14,13 @@ const ENGINE_EVENTS = new Set([
 ]);
 const LOG_LIMIT = 500;
 
+/** The table's event for a new hand (`new_hand`; older servers sent `hand_started` with a number). */
+export function isNewHand(e) {
+  return e.type === 'new_hand' || (e.type === 'hand_started' && e.number !== undefined);
+}
+
 function isEngineEvent(e) {
-  return ENGINE_EVENTS.has(e.type) && !(e.type === 'hand_started' && e.number !== undefined);
+  return ENGINE_EVENTS.has(e.type) && !isNewHand(e);
 }
 
 export class TableModel extends EventTarget {
@@ -77,7 +82,7 @@ export class TableModel extends EventTarget {
     const events = state.hand.events;
     const number = state.hand_number;
     if (this.logged.number !== number) {
-      this.push({ type: 'hand_started', number });
+      this.push({ type: 'new_hand', number });
       this.logged = { number, count: 0 };
     }
     if (this.logged.count < events.length) {
@@ -98,7 +103,7 @@ export class TableModel extends EventTarget {
     this.n = msg.n;
     const e = msg.event;
     const live = !this.resuming;
-    if (e.type === 'hand_started' && e.number !== undefined) {
+    if (isNewHand(e)) {
       this.showdown = null;
       this.logged = { number: e.number, count: 0 };
       this.recording = { number: e.number, players: e.players ?? [], events: [] };

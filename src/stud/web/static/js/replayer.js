@@ -38,7 +38,7 @@ export function buildSteps(events) {
     if (!mergeable && batch.length && batch.every((b) => MERGE.has(b.type))) flush();
     hand = reduce(hand, e);
     if (e.type === 'street') street = e.street;
-    if (e.type === 'hand_started') continue;
+    if (e.type === 'hand_started' || e.type === 'new_hand') continue;
     batch.push(e);
     if (!mergeable && !QUIET.has(e.type) && e.type !== 'pots') flush();
   }
@@ -146,6 +146,7 @@ export class ReplayerView {
   }
 
   control(kind) {
+    if (!this.steps?.length) return;
     const last = this.steps.length - 1;
     const marks = this.marks();
     switch (kind) {

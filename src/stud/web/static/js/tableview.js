@@ -9,6 +9,7 @@ import { h, fill } from './dom.js';
 import { renderFelt } from './felt.js';
 import { chips, GAMES, seconds, stakesLong } from './format.js';
 import { describe, logLine } from './handlog.js';
+import { isNewHand } from './model.js';
 import { renderHands } from './history.js';
 import { turnBeep } from './sound.js';
 
@@ -219,7 +220,7 @@ export class TableView {
     for (const e of model.log.slice(model.log.length - fresh)) {
       if (e.type === 'street') ctx.street = e.street;
       if (e.type === 'pots') ctx.pots = e.pots.length;
-      if (e.type === 'hand_started' && e.number !== undefined) ctx.pots = 1;
+      if (isNewHand(e)) ctx.pots = 1;
       const entry = describe(e, (seat) => model.name(seat), model.you, ctx);
       if (!entry) continue;
       const line = logLine(entry);
