@@ -110,9 +110,9 @@ export class ReplayerView {
         h('div', { class: 'felt-column' },
           h('div', { class: 'felt-wrap' }, this.felt),
           h('div', { class: 'replay-controls' },
-            button('first', '⏮', 'start (Home)'), button('prev-street', '◀◀ Street', 'previous street (↑)'),
+            button('first', '|◀ Start', 'start (Home)'), button('prev-street', '◀◀ Street', 'previous street (↑)'),
             button('prev', '◀ Step', 'previous step (←)'), this.playBtn, button('next', 'Step ▶', 'next step (→)'),
-            button('next-street', 'Street ▶▶', 'next street (↓)'), button('last', '⏭', 'end (End)')),
+            button('next-street', 'Street ▶▶', 'next street (↓)'), button('last', 'End ▶|', 'end (End)')),
           this.caption),
         h('aside', { class: 'side' }, h('div', { class: 'tabs' }, h('span', { class: 'tab on' }, 'Hand log')),
           h('div', { class: 'tab-body log-body' }, this.logEl))));
@@ -169,7 +169,7 @@ export class ReplayerView {
       return;
     }
     if (this.index >= this.steps.length - 1) this.go(0);
-    this.playBtn.textContent = '❚❚ Pause';
+    this.playBtn.textContent = '|| Pause';
     this.playing = setInterval(() => {
       if (this.index >= this.steps.length - 1) this.togglePlay();
       else this.go(this.index + 1);
