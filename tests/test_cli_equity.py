@@ -69,6 +69,8 @@ def test_sampled_table_shows_error_and_seed(capsys: pytest.CaptureFixture[str]) 
         (["razz", "As 2d | 3c 4c 5c 6c 7c", "?? | Kh"], "5 up cards"),
         (["razz", "As 2d | 3c", "?? | Kh Kd"], "different streets"),
         (["razz", "As 2d | 3c", "?? | Kh", "--dead", "3c"], "3c appears twice"),
+        (["razz", "As 2d | 3c 4c", "?? | Kh 5c", "--workers", "0"], "workers must be at least 1"),
+        (["razz", "As 2d | 3c", "?? | Kh", "--samples", "0"], "samples must be at least 1"),
     ],
 )
 def test_errors_are_clear(capsys: pytest.CaptureFixture[str], argv: list[str], words: str) -> None:

@@ -164,6 +164,8 @@ def equity(
     deal = make_deal(game, players, dead, community)
     if method not in ("auto", "exact", "sample"):
         raise ValueError(f"unknown method {method!r}: use auto, exact or sample")
+    if workers < 1:
+        raise ValueError(f"workers must be at least 1, not {workers}")
     total = deal.runouts
     if method == "exact" or (method == "auto" and total <= exact_limit):
         # Several tasks per worker, so that all of them have work to the end.
