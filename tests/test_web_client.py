@@ -20,12 +20,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright import sync_api as playwright_sync
+from playwright.sync_api import Browser, Page
 
 from stud.server.testing import ServerProcess, fresh_database
-
-playwright_sync = pytest.importorskip("playwright.sync_api")
-Browser = playwright_sync.Browser
-Page = playwright_sync.Page
 
 CHROMIUM = os.environ.get("STUD_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -499,6 +497,14 @@ def test_stud_open_pair_watcher_and_reload(
         assert "the main pot" in results and "side pot 1" in results, results
         assert "recorded by this browser" in player.page.inner_text(".replayer .table-head")
         shot(player, tmp_path / "replayer-community.png")
+        # Log out and back in through the account box.
+        player.page.click("#account button:text-is('Log out')")
+        player.page.click("#account [data-do='login']")
+        player.page.fill("dialog form[data-mode='login'] input[name='name']", "alice")
+        player.page.fill("dialog form[data-mode='login'] input[name='password']", "secret-pass")
+        player.page.click("dialog form[data-mode='login'] button[type='submit']")
+        player.page.wait_for_selector("#account .account-name:text-is('alice')")
+        assert int(player.js("() => window.studApp.account.balance")) > 0
     finally:
         player.close()
         watcher.close()
