@@ -169,6 +169,18 @@ def test_batch_bad_input_named(batch: Callable[[np.ndarray], np.ndarray]) -> Non
         batch(np.vstack([good, [[1, 2, 3, 4, 5, 6, 52]]]))
     with pytest.raises(ValueError, match=r"hand 1 repeats a card: \[1, 2, 3, 4, 5, 6, 1\]"):
         batch(np.vstack([good, [[1, 2, 3, 4, 5, 6, 1]]]))
+    # check=False trusts the deal not to repeat a card, never to hold a non-card.
+    with pytest.raises(ValueError, match="not a card: -1"):
+        batch(np.vstack([good, [[1, 2, 3, 4, 5, 6, -1]]]), check=False)
+
+
+def test_one_hand_sums_fit_one_cpython_digit() -> None:
+    """The high path's key sums stay within |s| < 2**30, where CPython adds fastest."""
+    from stud.evaluate import high
+
+    lowest = min(high._KEY0) + 6 * min(high._KEY)
+    highest = max(high._KEY0) + 6 * max(high._KEY)
+    assert lowest > -(2**30) and highest < 2**30
 
 
 def show(text: str) -> list[int]:

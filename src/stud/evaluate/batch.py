@@ -5,7 +5,7 @@ intermediate arrays stay in cache: the cards' 32-bit keys are gathered as a
 (k, n) block and summed (high: rank-key sum plus a suit-key sum that tells a
 flush) or OR-ed (lows: ace-low rank bits), then one table gather gives the
 values. Gathers use ``mode="clip"``, NumPy's fast path; the indices are
-checked first (or trusted, with ``check=False``). The rare flushes and
+checked first. The rare flushes and
 paired lows are finished in one pass at the end.
 """
 
@@ -23,7 +23,7 @@ from stud.evaluate.tables import (
     RANK_MASK,
     TABLES,
     ace_low_bit,
-    batch_key,
+    card_key,
     flush_suits,
 )
 
@@ -33,7 +33,7 @@ Indices = npt.NDArray[np.integer]
 
 CHUNK = 1 << 14  # rows evaluated at a time: the int64 temporaries stay in cache
 BLOCK = 1 << 16  # rows checked at a time, as bytes
-_KEY = np.array([batch_key(c) for c in range(52)], dtype=np.int32)
+_KEY = np.array([card_key(c) for c in range(52)], dtype=np.int32)
 _FLUSH_SUIT = {k: flush_suits(k) for k in (5, 6, 7)}
 # Each card's rank bit within its suit's 13 bits: the sum holds every suit's rank mask.
 _SUIT_RANK_BIT = np.array([1 << (13 * (c & 3) + (c >> 2)) for c in range(52)], dtype=np.int64)
@@ -69,18 +69,18 @@ def _hands(hands: Hands) -> npt.NDArray[np.integer]:
 def _chunks(array: npt.NDArray[np.integer], check: bool) -> Iterator[tuple[int, Indices]]:
     """(first row, a (k, n) array of card indices) per chunk of rows.
 
-    With ``check``, ValueError for a non-card or a repeated card; the checks run
-    on blocks of bytes, larger than the chunks, where NumPy is quickest.
+    ValueError for a non-card, and with ``check`` for a repeated card too; the
+    checks run on blocks of bytes, larger than the chunks, where NumPy is quickest.
     """
     for block_start in range(0, len(array), BLOCK):
         rows = array[block_start : block_start + BLOCK]
+        if rows.min() < 0 or rows.max() > 51:
+            bad = rows[(rows < 0) | (rows > 51)][0]
+            raise ValueError(f"not a card: {int(bad)} (cards are ints 0..51)")
         if not check:
             for start in range(0, len(rows), CHUNK):
                 yield block_start + start, rows[start : start + CHUNK].T
             continue
-        if rows.min() < 0 or rows.max() > 51:
-            bad = rows[(rows < 0) | (rows > 51)][0]
-            raise ValueError(f"not a card: {int(bad)} (cards are ints 0..51)")
         small = rows.T.astype(np.int8)
         repeated = np.zeros(small.shape[1], dtype=bool)
         equal = np.empty_like(repeated)
@@ -106,7 +106,8 @@ def _flush_values(rows: npt.NDArray[np.integer], suit: npt.NDArray[np.int8]) -> 
 def high_values(hands: Hands, *, check: bool = True) -> Values:
     """High values (as :func:`stud.evaluate.high_value`) of every row of an (N, k) card array.
 
-    ``check=False`` skips the non-card and repeated-card checks (for trusted deals).
+    Non-cards raise ValueError; so do repeated cards unless ``check=False``, which
+    skips that test (a large saving) for deals known to be sound.
     """
     array = _hands(hands)
     table = _high_table(array.shape[1])

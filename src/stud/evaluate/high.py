@@ -1,8 +1,10 @@
 """The high evaluator: best five of 5, 6 or 7 cards, as one int (bigger is better).
 
-One sum of packed per-card keys gives both the rank-key sum (a perfect hash of
-the ranks) and four suit counters; a flush is rare and takes a slower path
-through a 13-bit rank-mask table.
+One sum of per-card keys gives both the rank-key sum (a perfect hash of the
+ranks) and the suit-key sum (which tells a flush); a flush is rare and takes
+a slower path through a 13-bit rank-mask table. The first card's key is
+shifted down by half the suit range so that every sum stays within CPython's
+one-digit ints (|s| < 2**30), whose arithmetic is quickest.
 """
 
 from __future__ import annotations
@@ -13,12 +15,23 @@ from itertools import combinations
 from stud.evaluate.describe import best_cards as _best_cards
 from stud.evaluate.describe import high_category, high_description, high_display
 from stud.evaluate.handvalue import HandValue
-from stud.evaluate.tables import FLUSH_BITS, RANK_BITS, RANK_MASK, SUIT_BIAS, TABLES, card_key
+from stud.evaluate.tables import RANK_BITS, RANK_MASK, TABLES, card_key, flush_suits
 from stud.evaluate.validate import checked_cards
 
+_OFFSET = 112  # suit-key sums run 0..224; minus 112 they fit one CPython digit
 _KEY = [card_key(c) for c in range(52)]
-# The first card's key also carries the suit counters' bias, saving one add per call.
-_KEY0 = [k + SUIT_BIAS for k in _KEY]
+_KEY0 = [k - (_OFFSET << RANK_BITS) for k in _KEY]
+
+
+def _flush_of(k: int) -> list[int]:
+    """(suit-key sum - 112) -> flush suit + 1 (0: no flush); negative sums index from the end."""
+    table = [0] * 256
+    for total, suit in enumerate(flush_suits(k)[: 2 * _OFFSET + 1].tolist()):
+        table[total - _OFFSET] = suit + 1
+    return table
+
+
+_FLUSH_OF7, _FLUSH_OF6, _FLUSH_OF5 = _flush_of(7), _flush_of(6), _flush_of(5)
 _FLUSH = [int(v) for v in TABLES.flush.tolist()]
 # One int object per value, shared by every slot that holds it: fewer cache lines.
 _VALUES = list(range(TABLES.flush.max() + 1))
@@ -29,9 +42,8 @@ _SIX: dict[int, int] = dict(zip(TABLES.sums[6].tolist(), TABLES.high[6].tolist()
 _FIVE: dict[int, int] = dict(zip(TABLES.sums[5].tolist(), TABLES.high[5].tolist(), strict=True))
 
 
-def _flush_value(cards: Sequence[int], total: int) -> int:
-    # The suit whose counter overflowed: its top bit sits at 4 * suit.
-    suit = ((total & FLUSH_BITS) >> (RANK_BITS + 3)).bit_length() >> 2
+def _flush_value(cards: Sequence[int], suit: int) -> int:
+    """The best flush (or straight flush) in ``suit``."""
     mask = 0
     for c in cards:
         if c & 3 == suit:
@@ -50,8 +62,9 @@ def high_value(cards: Sequence[int]) -> int:
     except ValueError:
         return _high_few(cards)
     s = _KEY0[a] + _KEY[b] + _KEY[c] + _KEY[d] + _KEY[e] + _KEY[f] + _KEY[g]
-    if s & FLUSH_BITS:
-        return _flush_value(cards, s)
+    suit = _FLUSH_OF7[s >> RANK_BITS]
+    if suit:
+        return _flush_value(cards, suit - 1)
     return _SEVEN[s & RANK_MASK]
 
 
@@ -61,14 +74,16 @@ def _high_few(cards: Sequence[int]) -> int:
     if n == 6:
         a, b, c, d, e, f = cards
         s = _KEY0[a] + _KEY[b] + _KEY[c] + _KEY[d] + _KEY[e] + _KEY[f]
-        if s & FLUSH_BITS:
-            return _flush_value(cards, s)
+        suit = _FLUSH_OF6[s >> RANK_BITS]
+        if suit:
+            return _flush_value(cards, suit - 1)
         return _SIX[s & RANK_MASK]
     if n == 5:
         a, b, c, d, e = cards
         s = _KEY0[a] + _KEY[b] + _KEY[c] + _KEY[d] + _KEY[e]
-        if s & FLUSH_BITS:
-            return _flush_value(cards, s)
+        suit = _FLUSH_OF5[s >> RANK_BITS]
+        if suit:
+            return _flush_value(cards, suit - 1)
         return _FIVE[s & RANK_MASK]
     raise ValueError(f"expected 5, 6 or 7 cards, got {n}")
 

@@ -29,19 +29,18 @@ RANK_KEYS: Final = (0, 1, 5, 22, 98, 453, 2031, 8698, 22854, 83661, 262349, 6363
 #: Bits taken by a rank-key sum of up to seven cards (the largest is 7,825,759).
 RANK_BITS: Final = 23
 RANK_MASK: Final = (1 << RANK_BITS) - 1
-#: Four 4-bit suit counters above the rank sum; each starts at 3 so a count of
-#: five or more sets the counter's top bit.
-SUIT_BIAS: Final = 0x3333 << RANK_BITS
-FLUSH_BITS: Final = 0x8888 << RANK_BITS
-
-#: Suit keys for the batch form's 32-bit card keys: a sum over 5, 6 or 7 cards
-#: (below 256) tells whether five or more share a suit, and which (searched, and
-#: checked by :func:`flush_suits`).
+#: Suit keys: a sum over 5, 6 or 7 cards (at most 224) tells whether five or
+#: more share a suit, and which (the smallest such keys, searched; checked by
+#: :func:`flush_suits`).
 SUIT_KEYS: Final = (0, 1, 25, 32)
 
 
-def batch_key(card: int) -> int:
-    """The batch form's 31-bit card key: rank key below, suit key from bit 23 up."""
+def card_key(card: int) -> int:
+    """A card's 31-bit key: its rank key below bit 23, its suit key above.
+
+    One sum over a hand gives the rank-key sum (``& RANK_MASK``) and the
+    suit-key sum (``>> RANK_BITS``) at once.
+    """
     return RANK_KEYS[card >> 2] + (SUIT_KEYS[card & 3] << RANK_BITS)
 
 
@@ -82,11 +81,6 @@ LOW_CATEGORIES: Final = (
 )
 HIGH_CLASSES: Final = 7462
 LOW_CLASSES: Final = 6175
-
-
-def card_key(card: int) -> int:
-    """The packed key of one card: rank key plus one in its suit's counter."""
-    return RANK_KEYS[card >> 2] + (1 << (RANK_BITS + 4 * (card & 3)))
 
 
 def ace_low_bit(card: int) -> int:
