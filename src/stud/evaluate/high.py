@@ -18,6 +18,8 @@ from stud.evaluate.handvalue import HandValue
 from stud.evaluate.tables import RANK_BITS, RANK_MASK, TABLES, card_key, flush_suits
 from stud.evaluate.validate import checked_cards
 
+if RANK_BITS != 23 or RANK_MASK != 0x7FFFFF:  # the seven-card path spells them out
+    raise AssertionError("high_value's constants are out of date")
 _OFFSET = 112  # suit-key sums run 0..224; minus 112 they fit one CPython digit
 _KEY = [card_key(c) for c in range(52)]
 _KEY0 = [k - (_OFFSET << RANK_BITS) for k in _KEY]
@@ -62,10 +64,10 @@ def high_value(cards: Sequence[int]) -> int:
     except ValueError:
         return _high_few(cards)
     s = _KEY0[a] + _KEY[b] + _KEY[c] + _KEY[d] + _KEY[e] + _KEY[f] + _KEY[g]
-    suit = _FLUSH_OF7[s >> RANK_BITS]
+    suit = _FLUSH_OF7[s >> 23]  # RANK_BITS, written as a constant: quicker to load
     if suit:
         return _flush_value(cards, suit - 1)
-    return _SEVEN[s & RANK_MASK]
+    return _SEVEN[s & 0x7FFFFF]  # RANK_MASK
 
 
 def _high_few(cards: Sequence[int]) -> int:
