@@ -518,6 +518,11 @@ def test_stud8_split_pot_keyboard_and_phone(
         player.open()
         player.page.click(".welcome .btn.primary")  # play as a guest
         player.page.wait_for_selector("#account .account-name")
+        # The lobby fits a phone.
+        player.page.set_viewport_size({"width": 390, "height": 844})
+        player.page.wait_for_selector(".table-list :is(table, p)")
+        assert player.js("() => document.documentElement.scrollWidth") <= 390
+        player.page.set_viewport_size({"width": 1400, "height": 900})
         # The lobby filters by game.
         player.page.click(".filters [data-game='razz']")
         player.page.wait_for_function(

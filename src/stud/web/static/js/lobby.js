@@ -4,7 +4,7 @@
 import { api } from './api.js';
 import { credentialsDialog } from './account.js';
 import { h, fill } from './dom.js';
-import { chips, GAMES, stakes } from './format.js';
+import { chips, GAME_SHORT, GAMES, stakes } from './format.js';
 
 const FILTERS = [['', 'All games'], ['stud', GAMES.stud], ['stud8', GAMES.stud8], ['razz', GAMES.razz]];
 
@@ -84,7 +84,8 @@ export class LobbyView {
     }
     const rows = this.tables.map((t) => h('tr', { dataset: { table: t.id, game: t.game } },
       h('td', { class: 'tname' }, h('a', { href: `#/table/${t.id}` }, t.name)),
-      h('td', {}, h('span', { class: 'game-badge', dataset: { game: t.game } }, GAMES[t.game] ?? t.game)),
+      h('td', {}, h('span', { class: 'game-badge', dataset: { game: t.game } },
+        h('span', { class: 'long' }, GAMES[t.game] ?? t.game), h('span', { class: 'short' }, GAME_SHORT[t.game] ?? t.game))),
       h('td', { class: 'num', title: `ante ${t.ante}, bring-in ${t.bring_in}` }, stakes(t), h('small', { class: 'muted' }, ` ante ${chips(t.ante)}`)),
       h('td', { class: 'num seats-cell' }, `${t.seats_taken}/${t.seats}`),
       h('td', { class: 'num hide-narrow' }, chips(Math.round(t.average_pot ?? 0))),
