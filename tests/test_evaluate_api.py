@@ -120,6 +120,9 @@ def test_best_five_of_more(
             assert result.value == best
             assert len(result.cards) == 5 and set(result.cards) <= set(hand)
             assert value(result.cards) == best
+            # Of equally good fives, the one with the highest cards (suits break ties).
+            fives = [f for f in combinations(hand, 5) if value(f) == best]
+            assert sorted(result.cards) == sorted(max(fives, key=lambda f: sorted(f)[::-1]))
 
 
 def test_card_objects_and_order_do_not_matter() -> None:

@@ -7,7 +7,7 @@ High hands read ``a full house, Kings full of Fours``; lows read ``8,6,4,3,2``
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 from stud.cards import RANK_NAMES, RANK_PLURALS, RANKS, Card
 from stud.evaluate.tables import HIGH_CATEGORIES, LOW_CATEGORIES, LOW_CLASSES, TABLES
@@ -65,9 +65,35 @@ def low_description(value: int) -> str:
     return ",".join("A" if r == 0 else RANKS[r - 1] for r in _low_ranks(value)[1])
 
 
-def best_cards(fives: Iterable[tuple[int, ...]]) -> tuple[int, ...]:
-    """Of several equally good fives, the one with the highest cards (suits break ties)."""
-    return max(fives, key=lambda five: sorted(five, reverse=True))
+def _take(pool: Sequence[int], ranks: Sequence[int]) -> tuple[int, ...]:
+    """One card per wanted rank (repeats wanted twice), the highest suit first."""
+    left = sorted(pool, reverse=True)
+    five: list[int] = []
+    for rank in ranks:
+        card = next(c for c in left if c >> 2 == rank)
+        left.remove(card)
+        five.append(card)
+    return tuple(five)
+
+
+def high_five(hand: Sequence[int], value: int) -> tuple[int, ...]:
+    """The five cards of ``hand`` that make high ``value``; of equal choices, the highest suits.
+
+    The value fixes the five ranks (and, for a flush, the suit), so only suits are chosen.
+    """
+    category, ranks = _high_ranks(value)
+    pool = hand
+    if category in (5, 8):
+        suit = max(range(4), key=lambda s: sum(1 for c in hand if c & 3 == s))
+        pool = [c for c in hand if c & 3 == suit]
+    if category in (4, 8):
+        ranks = tuple((ranks[0] - i) % 13 for i in range(5))  # a wheel ends with the ace
+    return _take(pool, ranks)
+
+
+def low_five(hand: Sequence[int], value: int) -> tuple[int, ...]:
+    """The five cards of ``hand`` that make ace-to-five ``value``, the highest suits first."""
+    return _take(hand, [(r - 1) % 13 for r in _low_ranks(value)[1]])
 
 
 def high_display(five: Sequence[int], value: int) -> tuple[Card, ...]:

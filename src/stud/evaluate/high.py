@@ -10,10 +10,8 @@ one-digit ints (|s| < 2**30), whose arithmetic is quickest.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import combinations
 
-from stud.evaluate.describe import best_cards as _best_cards
-from stud.evaluate.describe import high_category, high_description, high_display
+from stud.evaluate.describe import high_category, high_description, high_display, high_five
 from stud.evaluate.handvalue import HandValue
 from stud.evaluate.tables import RANK_BITS, RANK_MASK, TABLES, card_key, flush_suits
 from stud.evaluate.validate import checked_cards
@@ -94,7 +92,7 @@ def evaluate_high(cards: Sequence[int]) -> HandValue:
     """The best high hand with its five cards and PokerStars words (input fully checked)."""
     hand = checked_cards(cards)
     value = high_value(hand)
-    five = _best_cards(c for c in combinations(hand, 5) if high_value(c) == value)
+    five = high_five(hand, value)
     return HandValue(
         value, high_display(five, value), high_description(value), high_category(value)
     )

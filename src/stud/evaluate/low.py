@@ -8,10 +8,8 @@ with fewer than five ranks (paired lows) need the rank-key sum.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import combinations
 
-from stud.evaluate.describe import best_cards as _best_cards
-from stud.evaluate.describe import low_category, low_description, low_display
+from stud.evaluate.describe import low_category, low_description, low_display, low_five
 from stud.evaluate.handvalue import HandValue
 from stud.evaluate.tables import RANK_KEYS, TABLES, ace_low_bit
 from stud.evaluate.validate import checked_cards
@@ -90,7 +88,7 @@ def _eight_few(cards: Sequence[int]) -> int:
 
 
 def _low_result(hand: tuple[int, ...], value: int) -> HandValue:
-    five = _best_cards(c for c in combinations(hand, 5) if razz_value(c) == value)
+    five = low_five(hand, value)
     return HandValue(value, low_display(five), low_description(value), low_category(value))
 
 
