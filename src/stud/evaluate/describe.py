@@ -8,28 +8,33 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from functools import cache
 
 from stud.cards import RANK_NAMES, RANK_PLURALS, RANKS, Card
 from stud.evaluate.tables import HIGH_CATEGORIES, LOW_CATEGORIES, LOW_CLASSES, TABLES
 
 
+@cache
 def _high_ranks(value: int) -> tuple[int, tuple[int, ...]]:
     """The category and the five ranks (group order) of a high value 1..7462."""
     key = int(TABLES.high_keys[value - 1])
     return key >> 20, tuple((key >> (4 * i)) & 15 for i in range(4, -1, -1))
 
 
+@cache
 def _low_ranks(value: int) -> tuple[int, tuple[int, ...]]:
     """The category and the five ace-low ranks (0 = ace, group order) of a low value."""
     key = int(TABLES.low_keys[LOW_CLASSES - value])
     return key >> 20, tuple((key >> (4 * i)) & 15 for i in range(4, -1, -1))
 
 
+@cache
 def high_category(value: int) -> str:
     """``"full house"``, ``"straight flush"``, ... for a high value."""
     return HIGH_CATEGORIES[_high_ranks(value)[0]]
 
 
+@cache
 def high_description(value: int) -> str:
     """The PokerStars words for a high value, e.g. ``two pair, Queens and Sevens``."""
     category, r = _high_ranks(value)
@@ -55,11 +60,13 @@ def high_description(value: int) -> str:
     return "a Royal Flush" if top == 12 else f"a straight flush, {span}"
 
 
+@cache
 def low_category(value: int) -> str:
     """``"low"`` for an unpaired ace-to-five low, else ``"pair"``, ``"two pair"``, ..."""
     return LOW_CATEGORIES[_low_ranks(value)[0]]
 
 
+@cache
 def low_description(value: int) -> str:
     """PokerStars words for an ace-to-five value: ``8,6,4,3,2``, ``5,4,3,2,A``, ``K,K,4,3,2``."""
     return ",".join("A" if r == 0 else RANKS[r - 1] for r in _low_ranks(value)[1])
@@ -67,13 +74,10 @@ def low_description(value: int) -> str:
 
 def _take(pool: Sequence[int], ranks: Sequence[int]) -> tuple[int, ...]:
     """One card per wanted rank (repeats wanted twice), the highest suit first."""
-    left = sorted(pool, reverse=True)
-    five: list[int] = []
-    for rank in ranks:
-        card = next(c for c in left if c >> 2 == rank)
-        left.remove(card)
-        five.append(card)
-    return tuple(five)
+    by_rank: dict[int, list[int]] = {}
+    for card in sorted(pool, reverse=True):
+        by_rank.setdefault(card >> 2, []).append(card)
+    return tuple(by_rank[rank].pop(0) for rank in ranks)
 
 
 def high_five(hand: Sequence[int], value: int) -> tuple[int, ...]:
