@@ -54,6 +54,13 @@ def _high_table(k: int) -> npt.NDArray[np.uint16]:
     return table
 
 
+@cache
+def _paired_lows(k: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Rank-key sums (sorted) and low values of the k-rank multisets with fewer than five ranks."""
+    few = TABLES.distinct[k] < 5
+    return TABLES.sums[k][few], TABLES.low[k][few]
+
+
 def _hands(hands: Hands) -> npt.NDArray[np.integer]:
     """The hands as a 2-D integer array, or ValueError naming what is wrong with the shape."""
     array = np.asarray(hands)
@@ -138,7 +145,7 @@ def _low_masks(idx: Indices) -> npt.NDArray[np.int16]:
 def razz_values(hands: Hands, *, check: bool = True) -> Values:
     """Ace-to-five values (as :func:`stud.evaluate.razz_value`) of every row of an (N, k) array."""
     array = _hands(hands)
-    sums, lows = TABLES.sums[array.shape[1]], TABLES.low[array.shape[1]]
+    sums, lows = _paired_lows(array.shape[1])
     out = np.empty(len(array), dtype=np.int32)
     for start, idx in _chunks(array, check):
         values = np.take(_LOW, _low_masks(idx), mode="clip")
@@ -146,7 +153,7 @@ def razz_values(hands: Hands, *, check: bool = True) -> Values:
     # Fewer than five ranks (about one hand in twenty): look the rank multiset up.
     paired = np.flatnonzero(out == 0)
     if len(paired):
-        total = np.take(_RANK, array[paired]).sum(axis=1)
+        total = np.take(_RANK, array[paired].T, mode="clip").sum(axis=0)
         out[paired] = lows[np.searchsorted(sums, total)]
     return out
 
