@@ -4,8 +4,10 @@ Every rank gets a key from :data:`RANK_KEYS`, chosen (greedily, and checked
 here) so that the key sums of two different multisets of exactly ``k`` ranks
 (``k`` = 5, 6 or 7, at most four of a rank) never collide. A hand's rank-key
 sum is then a perfect hash of its ranks, and one table lookup gives its
-value. Flushes come from a 13-bit rank mask, the ace-to-five lows from a
-13-bit rank-presence mask whenever five ranks differ (the common case).
+value. A suit key (:data:`SUIT_KEYS`) rides in the same per-card key, so the
+same sum tells a flush; flushes are then read from a 13-bit rank mask, and
+the ace-to-five lows from a 13-bit rank-presence mask whenever five ranks
+differ (the common case).
 
 Values (bigger is better, equal hands equal):
 
@@ -193,7 +195,7 @@ def _best_of_parent(
 
 
 class Tables:
-    """Everything the evaluators look up, as NumPy arrays (built in a few milliseconds)."""
+    """Everything the evaluators look up, as NumPy arrays (built in tens of milliseconds)."""
 
     def __init__(self) -> None:
         rows = {k: _multisets(k) for k in (5, 6, 7)}
