@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import random
 import statistics
@@ -22,40 +23,55 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import orjson
 
 from stud.server.testing import Client, ServerProcess, fresh_database
 
 
 class Seat:
-    """One websocket bot: acts on its turn and timestamps every event it receives."""
+    """One websocket bot: acts on its turn and timestamps every event it receives.
+
+    It reads from the moment it sits down (a client that does not read its socket
+    stalls the server's sends and its own keepalive pings).
+    """
 
     def __init__(self, client: Client, table: int, bench: Bench) -> None:
         self.client = client
         self.table = table
         self.bench = bench
 
-    async def run(self, stop: float, think: tuple[float, float]) -> None:
+    async def run(self, think: tuple[float, float]) -> None:
         ws = self.client.ws
-        while time.monotonic() < stop:
+        acted: set[int] = set()
+        while time.monotonic() < self.bench.stop:
             try:
-                text = await asyncio.wait_for(ws.recv(), timeout=max(0.1, stop - time.monotonic()))
-            except (TimeoutError, Exception):
+                text = await asyncio.wait_for(ws.recv(), timeout=1.0)
+            except TimeoutError:
+                continue
+            except Exception:
+                self.bench.dropped += 1
                 return
             now = time.monotonic()
-            message = json.loads(text)
+            message = orjson.loads(text)
             if message["type"] == "event":
                 self.bench.received(self.table, message["n"], now)
             elif message["type"] == "state":
                 state = message["state"]
                 turn = state["turn"]
-                if turn and state["you"] is not None and turn["seat"] == state["you"]:
+                mine = turn and state["you"] is not None and turn["seat"] == state["you"]
+                if mine and state["legal"] and turn["turn"] not in acted:
+                    acted.add(turn["turn"])
                     legal = {a["action"]: a["to"] for a in state["legal"]}
                     action = next(a for a in ("check", "call", "bring-in", "fold") if a in legal)
                     await asyncio.sleep(random.uniform(*think))
                     self.bench.sent(self.table, message["n"] + 1, time.monotonic())
                     act = {"type": "act", "table": self.table, "action": action,
                            "to": legal[action], "turn": turn["turn"]}  # fmt: skip
-                    await ws.send(json.dumps(act))
+                    try:
+                        await ws.send(json.dumps(act))
+                    except Exception:
+                        self.bench.dropped += 1
+                        return
 
 
 class Bench:
@@ -63,67 +79,123 @@ class Bench:
 
     def __init__(self, players: int) -> None:
         self.players = players
-        self.pending: dict[tuple[int, int], tuple[float, int, float]] = {}
+        self.pending: dict[tuple[int, int], tuple[float, int]] = {}
         self.latencies: list[float] = []
         self.actions = 0
+        self.measuring = False
+        self.stop = float("inf")
+        self.dropped = 0
 
     def sent(self, table: int, n: int, at: float) -> None:
-        self.pending[(table, n)] = (at, 0, at)
+        if self.measuring:
+            self.pending[(table, n)] = (at, 0)
 
     def received(self, table: int, n: int, at: float) -> None:
         entry = self.pending.get((table, n))
         if entry is None:
             return
-        start, count, _ = entry
+        start, count = entry
         count += 1
         if count >= self.players:
             del self.pending[(table, n)]
             self.latencies.append(at - start)
             self.actions += 1
         else:
-            self.pending[(table, n)] = (start, count, at)
+            self.pending[(table, n)] = (start, count)
+
+
+async def open_table(
+    http: httpx.AsyncClient, server: ServerProcess, bench: Bench, t: int, players: int
+) -> tuple[int, list[Client]]:
+    """A new table (its id) and its ``players`` guests, each seated."""
+    clients = []
+    for _ in range(players):
+        response = await http.post("/api/guest")
+        clients.append(Client(server.base, response.cookies.get("stud_session")))
+    response = await http.post(
+        "/api/tables",
+        json={"name": f"bench-{t}", "game": ("stud", "stud8", "razz")[t % 3], "ante": 1,
+              "bring_in": 2, "small_bet": 4, "big_bet": 8, "seats": players, "bots": 0},
+        cookies={"stud_session": clients[0].cookie or ""},
+    )  # fmt: skip
+    table = int(response.json()["id"])
+    for client in clients:
+        await client.connect()
+        await client.send({"type": "sit", "table": table, "buy_in": 400})
+    return table, clients
+
+
+async def probe(server: ServerProcess, bench: Bench, rtts: list[float]) -> None:
+    """The anchor: round trips of a bare ping through the same server and event loops.
+
+    No table work is in a ping, so its percentiles show what the machine's load alone
+    costs a message; the action figures are read against them.
+    """
+    client = Client(server.base)
+    await client.connect()
+    try:
+        while time.monotonic() < bench.stop:
+            await asyncio.sleep(0.05)
+            if not bench.measuring:
+                continue
+            sent = time.monotonic()
+            await client.send({"type": "ping"})
+            await client.until(lambda m: m["type"] == "pong", timeout=30)
+            rtts.append(time.monotonic() - sent)
+    finally:
+        await client.close()
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * q))] if ordered else float("nan")
 
 
 async def main_async(args: argparse.Namespace, server: ServerProcess) -> dict[str, Any]:
     bench = Bench(args.players)
-    seats: list[Seat] = []
-    async with httpx.AsyncClient(base_url=server.base, timeout=30) as http:
-        for t in range(args.tables):
-            clients = []
-            for _ in range(args.players):
-                response = await http.post("/api/guest")
-                client = Client(server.base, response.cookies.get("stud_session"))
-                clients.append(client)
-            response = await http.post(
-                "/api/tables",
-                json={"name": f"bench-{t}", "game": ("stud", "stud8", "razz")[t % 3], "ante": 1,
-                      "bring_in": 2, "small_bet": 4, "big_bet": 8, "seats": args.players,
-                      "bots": 0},
-                cookies={"stud_session": clients[0].cookie or ""},
+    think = (args.think_min, args.think_max)
+    tasks: list[asyncio.Task[None]] = []
+    clients: list[Client] = []
+    async with httpx.AsyncClient(base_url=server.base, timeout=60) as http:
+        for first in range(0, args.tables, 10):
+            batch = await asyncio.gather(
+                *(open_table(http, server, bench, t, args.players)
+                  for t in range(first, min(first + 10, args.tables)))
             )  # fmt: skip
-            table = int(response.json()["id"])
-            for client in clients:
-                await client.connect()
-                await client.send({"type": "sit", "table": table, "buy_in": 400})
-                seats.append(Seat(client, table, bench))
+            for table, table_clients in batch:
+                for client in table_clients:
+                    seat = Seat(client, table, bench)
+                    tasks.append(asyncio.create_task(seat.run(think)))
+                    clients.append(client)
+    rtts: list[float] = []
+    tasks.append(asyncio.create_task(probe(server, bench, rtts)))
+    await asyncio.sleep(args.warmup)
     start = time.monotonic()
-    stop = start + args.seconds
-    await asyncio.gather(*(seat.run(stop, (args.think_min, args.think_max)) for seat in seats))
+    bench.stop = start + args.seconds
+    bench.measuring = True
+    await asyncio.gather(*tasks)
     elapsed = time.monotonic() - start
-    for seat in seats:
-        await seat.client.close()
+    for client in clients:
+        with contextlib.suppress(Exception):
+            await client.close()
     lat = sorted(bench.latencies)
     if not lat:
         raise SystemExit("no action completed")
     return {
         "tables": args.tables,
-        "clients": len(seats),
+        "clients": len(clients),
         "seconds": round(elapsed, 1),
         "actions": bench.actions,
         "actions_per_second": round(bench.actions / elapsed, 1),
         "p50_ms": round(1000 * lat[len(lat) // 2], 2),
         "p99_ms": round(1000 * lat[min(len(lat) - 1, int(len(lat) * 0.99))], 2),
         "mean_ms": round(1000 * statistics.fmean(lat), 2),
+        "max_ms": round(1000 * lat[-1], 2),
+        "ping_p50_ms": round(1000 * percentile(rtts, 0.5), 2),
+        "ping_p99_ms": round(1000 * percentile(rtts, 0.99), 2),
+        "p99_over_ping_p99": round(percentile(lat, 0.99) / percentile(rtts, 0.99), 2),
+        "unanswered": len(bench.pending),
+        "dropped_clients": bench.dropped,
     }
 
 
@@ -134,6 +206,7 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--think-min", type=float, default=0.2)
     parser.add_argument("--think-max", type=float, default=0.6)
+    parser.add_argument("--warmup", type=float, default=3.0, help="seconds before measuring")
     parser.add_argument("--hand-factory", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
     # Another hand factory (module:function) only while developing without the engine.
@@ -153,7 +226,9 @@ def main() -> int:
     print(
         f"{result['tables']} tables, {result['clients']} websocket clients: "
         f"{result['actions_per_second']} actions/s, action->every client p50 "
-        f"{result['p50_ms']} ms, p99 {result['p99_ms']} ms ({'under' if ok else 'OVER'} 100 ms)"
+        f"{result['p50_ms']} ms, p99 {result['p99_ms']} ms ({'under' if ok else 'OVER'} 100 ms); "
+        f"anchor: a bare ping's round trip p50 {result['ping_p50_ms']} ms, p99 "
+        f"{result['ping_p99_ms']} ms (action p99 = {result['p99_over_ping_p99']} x ping p99)"
     )
     return 0 if ok else 1
 

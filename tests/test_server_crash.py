@@ -1,8 +1,11 @@
 """kill -9 a real server mid-hand, several times: nothing is lost, on SQLite and PostgreSQL.
 
 After each kill: the finished hands and their chip movements are still there;
-the restart voids the hand that was running and gives every chip back to who
-put it in; the ledger's total is what it was, and no chip is left in a pot.
+the restart voids the hand that was running and every player has back what it
+put into it (the chips of a hand in progress reach the ledger only with its
+result, so the ledger still holds each stack as the hand found it, and any chip
+a pot holds goes back to who put it in); the ledger's total is what it was,
+and no chip is left in a pot or on a table.
 """
 
 from __future__ import annotations
@@ -110,6 +113,9 @@ def test_kill_9_mid_hand_loses_nothing(backend: str, tmp_path: Path) -> None:
             server.kill()
             before = snapshot(db)
             assert before["finished"], "some hands finished before the kill"
+            # Every finished hand has its histories.
+            for _pot, phh in before["finished"].values():  # type: ignore[attr-defined]
+                assert phh and phh.startswith('variant = "F7S/8"')
             server = ServerProcess(url, tmp_path, extra_args=ARGS + factory_args(), env=env).start()
             recovered = httpx.get(server.base + "/api/health", timeout=5).json()["recovered"]
             server.kill()  # again at once: recovery must already be committed

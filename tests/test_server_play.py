@@ -25,6 +25,9 @@ FAST = (
     "--turn-seconds", "1.5", "--time-bank", "1", "--pause", "0.1",
     "--bot-delay", "0.01", "0.03", "--grace", "30", "--no-default-tables", "--seed", "11",
 )  # fmt: skip
+"""Short clocks, for the time-out test."""
+PLAY = ("--turn-seconds", "30", "--time-bank", "30", *FAST[4:])
+"""Clocks no client runs out of on a slow machine: the play tests' players always act."""
 
 
 def hand_factory_args() -> tuple[str, ...]:
@@ -40,8 +43,9 @@ def hand_factory_args() -> tuple[str, ...]:
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[ServerProcess]:
-    args = FAST + hand_factory_args()
+def server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[ServerProcess]:
+    clocks = FAST if "time_outs" in request.node.name else PLAY
+    args = clocks + hand_factory_args()
     env = {"PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
     with (
         fresh_database("sqlite", tmp_path) as url,
@@ -64,18 +68,50 @@ def make_table(server: ServerProcess, client: Client, game: str, bots: int, seat
     return int(response.json()["id"])
 
 
-async def play(client: Client, table: int, hands: int, rng: random.Random) -> None:
-    """Act whenever the state says it is our turn; return after ``hands`` finished hands."""
-    finished = 0
-    while finished < hands:
-        message = await client.recv(timeout=30)
-        if message["type"] == "event" and message["event"]["type"] == "hand_finished":
-            finished += 1
+class Hands:
+    """Finished hands each player saw; ``done`` once every player saw ``goal`` of them."""
+
+    def __init__(self, players: int, goal: int) -> None:
+        self.seen = [0] * players
+        self.goal = goal
+        self.done = asyncio.Event()
+
+    def finished(self, player: int) -> None:
+        self.seen[player] += 1
+        if min(self.seen) >= self.goal:
+            self.done.set()
+
+
+async def play(client: Client, table: int, rng: random.Random, hands: Hands, me: int = 0) -> None:
+    """Act whenever the state says it is our turn, until every player saw enough hands.
+
+    A player keeps playing until the others are done too: one who stopped early would
+    hold up the table for its whole clock. Silence longer than a minute is a hang.
+    """
+    acted: set[int] = set()  # a turn's later states (others' events) are not asked again
+    loop = asyncio.get_running_loop()
+    heard = loop.time()
+    # The latest state read before (waiting for a reply) may already be our turn.
+    states = [m for m in client.messages if m["type"] == "state"]
+    message: dict[str, Any] | None = states[-1] if states else None
+    while not hands.done.is_set():
+        if message is None:
+            try:
+                message = await client.recv(timeout=0.5)
+            except TimeoutError:
+                assert loop.time() - heard < 60, "no message for a minute"
+                continue
+            heard = loop.time()
+            if message["type"] == "event" and message["event"]["type"] == "hand_finished":
+                hands.finished(me)
         if message["type"] != "state":
+            message = None
             continue
         state = message["state"]
         turn = state["turn"]
-        if turn and state["you"] is not None and turn["seat"] == state["you"] and state["legal"]:
+        mine = turn and state["you"] is not None and turn["seat"] == state["you"]
+        if mine and state["legal"] and turn["turn"] not in acted:
+            acted.add(turn["turn"])
             legal = state["legal"]
             passive = [a for a in legal if a["action"] in ("check", "call", "bring-in")]
             choice = rng.choice(legal) if rng.random() < 0.25 else (passive or legal)[0]
@@ -83,6 +119,7 @@ async def play(client: Client, table: int, hands: int, rng: random.Random) -> No
                 choice = passive[0]
             await client.send({"type": "act", "table": table, "action": choice["action"],
                                "to": choice["to"], "turn": turn["turn"]})  # fmt: skip
+        message = None
 
 
 async def record_all(client: Client) -> None:
@@ -176,8 +213,10 @@ def test_two_clients_and_a_bot_play_full_hands(server: ServerProcess, game: str)
         assert (await alice.until(lambda m: m.get("id") == "a"))["type"] == "ok"
         await bob.send({"type": "sit", "table": table, "buy_in": 200, "id": "b"})
         assert (await bob.until(lambda m: m.get("id") == "b"))["type"] == "ok"
+        hands = Hands(players=2, goal=4)
         await asyncio.wait_for(
-            asyncio.gather(play(alice, table, 4, rng), play(bob, table, 4, rng)), 120
+            asyncio.gather(play(alice, table, rng, hands, 0), play(bob, table, rng, hands, 1)),
+            600,  # only bounds a hang
         )
         await asyncio.sleep(0.5)
         drain.cancel()
@@ -311,14 +350,24 @@ def test_reconnect_mid_hand_gets_what_was_missed_and_keeps_the_seat(server: Serv
         assert (await alice.until(lambda m: m.get("id") == "a"))["type"] == "ok"
         await bob.send({"type": "sit", "table": table, "buy_in": 200, "id": "b"})
         assert (await bob.until(lambda m: m.get("id") == "b"))["type"] == "ok"
-        # Wait for a hand with alice in it, then drop her connection mid-hand.
-        await alice.until(
-            lambda m: m["type"] == "event" and m["event"]["type"] == "dealt"
-            and m["event"]["seat"] == _seat_of(alice), timeout=30
-        )  # fmt: skip
+        # Wait for a hand with alice in it (it may have been dealt before the reply to her
+        # sit came), then drop her connection mid-hand.
+        seat = _seat_of(alice)
+
+        def dealt_to_alice(m: dict[str, Any]) -> bool:
+            return (
+                m["type"] == "event"
+                and m["event"]["type"] == "dealt"
+                and m["event"]["seat"] == seat
+            )
+
+        if not any(dealt_to_alice(m) for m in alice.messages):
+            await alice.until(dealt_to_alice, timeout=120)
         last = max(m["n"] for m in alice.messages if m["type"] == "event")
         await alice.close()
-        bob_task = asyncio.create_task(play(bob, table, 1, random.Random(1)))
+        bob_task = asyncio.create_task(
+            play(bob, table, random.Random(1), Hands(players=1, goal=10**6))
+        )
         await asyncio.sleep(0.5)
         again = Client(server.base, alice.cookie)
         await again.connect()

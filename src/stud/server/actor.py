@@ -1,9 +1,9 @@
 """One table's actor: the only code that changes that table.
 
 Commands arrive on a queue; the actor applies each to its :class:`Table`,
-stores the effects (hand started, chips committed, hand finished, stacks cashed
-out) durably, and only then numbers the events and sends each watcher its own
-view. Nothing a client sends can raise out of the loop: a refused command gets
+stores the effects (hand started, hand finished with the chips put into it,
+stacks cashed out) durably, and only then numbers the events and sends each
+watcher its own view. Nothing a client sends can raise out of the loop: a refused command gets
 an error back, an unexpected fault is logged and the table goes on.
 """
 
@@ -75,6 +75,7 @@ class TableActor:
         self.bot_due: float | None = None
         self.gone: dict[int, float] = {}  # account -> when its seat is given up
         self.hand_id: int | None = None
+        self.pot: dict[int, int] = {}  # chips each account put into the hand in progress
         self.finished: deque[tuple[float, int]] = deque(maxlen=200)  # (time, pot) for the lobby
         self.task: asyncio.Task[None] | None = None
         self._clock: Callable[[], float] = time.time
@@ -279,9 +280,35 @@ class TableActor:
     # -- effects and events ----------------------------------------------------------------
 
     async def _apply(self, outs: list[Out]) -> None:
-        effects = [o for o in outs if isinstance(o, Effect)]
+        """Store a step's effects, then number and send its events.
+
+        Chips put into the pot stay in memory until the hand ends, then go to the
+        ledger with the pot's payout in one transaction: a hand cut short by a
+        crash is void and each player keeps the stack it had when it began, which
+        the ledger still says. So an action waits on no disk write.
+        """
+        effects: list[tuple[Effect, dict[int, int]]] = []
+        for out in outs:
+            if not isinstance(out, Effect):
+                continue
+            if out.kind == "commit":
+                for account, amount in out.data["commits"].items():
+                    self.pot[account] = self.pot.get(account, 0) + int(amount)
+                continue
+            # A finished hand takes the chips put into it; a new one starts with none.
+            pot: dict[int, int] = {}
+            if out.kind in ("hand_started", "hand_finished"):
+                pot, self.pot = self.pot, {}
+            effects.append((out, pot))
         if effects:
-            await self.room.db.write(lambda conn: self._store(conn, effects))
+            hand_id = self.hand_id
+            hand_id, finished = await self.room.db.write(
+                lambda conn: self._store(conn, effects, hand_id)
+            )
+            self.hand_id = hand_id
+            for finished_id, total in finished:
+                self._finished_id = finished_id
+                self.finished.append((self._clock(), total))
         for out in outs:
             if isinstance(out, Event):
                 if out.kind == "hand_finished":
@@ -289,7 +316,7 @@ class TableActor:
                 self._publish(out)
         if any(isinstance(o, Event) for o in outs):
             self._send_states()
-        for effect in effects:
+        for effect, _ in effects:
             if effect.kind == "cash_out":
                 account = int(effect.data["account_id"])
                 if account in self.bots:
@@ -298,43 +325,42 @@ class TableActor:
 
     _finished_id: int | None = None
 
-    def _store(self, conn: Connection, effects: list[Effect]) -> None:
-        """Runs on the writer thread, in one transaction with the step's other effects."""
+    def _store(
+        self, conn: Connection, effects: list[tuple[Effect, dict[int, int]]], hand_id: int | None
+    ) -> tuple[int | None, list[tuple[int, int]]]:
+        """Runs on the writer thread, in one transaction with the step's other effects.
+
+        Changes nothing of the actor's (the writer may run it twice, if a batch it
+        was in failed): returns the running hand's id and the (id, pot) of each
+        hand it finished.
+        """
         store = self.room.db.store
-        for effect in effects:
+        finished: list[tuple[int, int]] = []
+        for effect, pot in effects:
             data = effect.data
             if effect.kind == "hand_started":
-                self.hand_id = store.start_hand(
+                hand_id = store.start_hand(
                     conn, self.id, int(data["number"]), self.spec.game, data["players"]
                 )
-            elif effect.kind == "commit":
-                assert self.hand_id is not None
-                store.commit_chips(conn, self.id, self.hand_id, data["commits"])
             elif effect.kind == "hand_finished":
-                assert self.hand_id is not None
+                assert hand_id is not None
+                store.commit_chips(conn, self.id, hand_id, pot)
                 phh, pokerstars = data["hand"].histories(
-                    self.hand_id,
+                    hand_id,
                     data["table_name"],
                     data["names"],
                     max_seats=int(data["max_seats"]),
                     time=datetime.fromtimestamp(float(data["finished_at"]), UTC),
                 )
+                rake = int(data["rake"])
                 store.finish_hand(
-                    conn,
-                    self.id,
-                    self.hand_id,
-                    data["payouts"],
-                    int(data["rake"]),
-                    data["summary"],
-                    phh,
-                    pokerstars,
+                    conn, self.id, hand_id, data["payouts"], rake, data["summary"], phh, pokerstars
                 )
-                self._finished_id = self.hand_id
-                pot = sum(int(v) for v in data["payouts"].values()) + int(data["rake"])
-                self.finished.append((self._clock(), pot))
-                self.hand_id = None
+                finished.append((hand_id, sum(int(v) for v in data["payouts"].values()) + rake))
+                hand_id = None
             elif effect.kind == "cash_out":
                 store.cash_out(conn, int(data["account_id"]), self.id, int(data["amount"]))
+        return hand_id, finished
 
     def _seat(self, watcher: Watcher) -> int | None:
         account = watcher.account_id
@@ -350,6 +376,12 @@ class TableActor:
     def _publish(self, event: Event) -> None:
         self.n += 1
         self.events.append((self.n, event))
+        if not event.private:
+            # The same for everyone: encoded once.
+            shared = self._event_text(self.n, event, None)
+            for watcher in list(self.watchers):
+                watcher.send(shared)
+            return
         cache: dict[int | None, str] = {}
         for watcher in list(self.watchers):
             seat = self._seat(watcher)

@@ -12,6 +12,8 @@ import json
 from dataclasses import dataclass
 from typing import Any, Final
 
+import orjson
+
 MAX_MESSAGE_BYTES: Final = 4096
 """Longer messages are refused with ``too_large`` (the transport closes at 64 KiB)."""
 MAX_FRAME_BYTES: Final = 65536
@@ -107,5 +109,8 @@ def parse(text: str | bytes) -> Message:
 
 
 def dumps(message: dict[str, Any]) -> str:
-    """Server messages as compact JSON."""
-    return json.dumps(message, separators=(",", ":"))
+    """Server messages as compact JSON (orjson: the room encodes a message per client per step).
+
+    Integer dict keys (seat numbers) become strings, as :func:`json.dumps` makes them.
+    """
+    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()

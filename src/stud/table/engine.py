@@ -13,7 +13,7 @@ from datetime import datetime
 from fractions import Fraction
 from typing import Any
 
-from stud.cards import Deck
+from stud.cards import Card, Deck
 from stud.game import (
     Action,
     ActionKind,
@@ -36,6 +36,10 @@ from stud.table.histories import write_histories
 from stud.table.port import HandEvent, HandPort, Legal
 from stud.table.table import TableError
 
+def _text(card: int | None) -> str | None:
+    return None if card is None else str(Card(card))
+
+
 SUMMARY_EVENTS = (PotsFormed, UncalledBetReturned, HandShown, HandMucked, NoLowHand, PotAwarded)
 SEAT_KEYS = ("seat", "to_act", "viewer")
 
@@ -47,6 +51,10 @@ class EngineHand:
         self.hand = hand
         self.seats = seats
         self._start = list(hand.config.stacks)
+        self._public: dict[str, Any] | None = None
+        self._public_key = -1
+        self._shown: set[int] = set()
+        self._shown_scan = 0
 
     # -- seat numbers ----------------------------------------------------------------------
 
@@ -120,10 +128,78 @@ class EngineHand:
         return 0 if result is None else result.rake
 
     def view(self, player: int | None, *, events: bool = False) -> dict[str, Any]:
-        data = self.hand.view(player).to_dict()
-        if not events:
-            del data["events"]
-        return dict(self._map(data))
+        """The engine's view of ``player``, table seats; ``events`` adds the event log.
+
+        Without the log (every state a step sends) the view is built here from
+        one public picture per step, shared by every viewer, plus the viewer's
+        own down cards and legal actions: the same dict as the engine's
+        ``view(player).to_dict()`` less its events, without rebuilding the
+        whole log for every viewer at every step.
+        """
+        if events:
+            return dict(self._map(self.hand.view(player).to_dict()))
+        public = self._public_view()
+        if player is None:
+            return dict(public)
+        hand = self.hand
+        seats = list(public["seats"])
+        own = dict(seats[player])
+        own["down"] = [_text(card) for card in hand.down_cards(player)]
+        seats[player] = own
+        legal = (
+            [self._map(a.to_dict()) for a in hand.legal_actions(player)]
+            if player == hand.to_act
+            else []
+        )
+        return {**public, "viewer": self.seats[player], "seats": seats, "legal_actions": legal}
+
+    def _public_view(self) -> dict[str, Any]:
+        """A spectator's view (no event log), built once per step of the hand."""
+        hand = self.hand
+        key = len(hand.events)
+        if self._public is not None and self._public_key == key:
+            return self._public
+        for event in hand.events[self._shown_scan :]:
+            if isinstance(event, HandShown):
+                self._shown.add(event.seat)
+        self._shown_scan = key
+        config = hand.config
+        stacks, bets, committed, live = hand.stacks, hand.bets, hand.committed, hand.live
+        seats = []
+        for s in range(config.seats):
+            shown = s in self._shown
+            seats.append(
+                {
+                    "seat": self.seats[s],
+                    "stack": stacks[s],
+                    "bet": bets[s],
+                    "committed": committed[s],
+                    "live": live[s],
+                    "all_in": live[s] and stacks[s] == 0,
+                    "shown": shown,
+                    "down": [_text(c) if shown else None for c in hand.down_cards(s)],
+                    "up": [_text(c) for c in hand.up_cards(s)],
+                }
+            )
+        to_act = hand.to_act
+        self._public = {
+            "viewer": None,
+            "game": config.game.code,
+            "ante": config.ante,
+            "bring_in": config.bring_in,
+            "small_bet": config.small_bet,
+            "big_bet": config.big_bet,
+            "street": hand.street,
+            "to_act": None if to_act is None else self.seats[to_act],
+            "level": hand.level,
+            "pot": hand.pot,
+            "seats": seats,
+            "community": _text(hand.community),
+            "legal_actions": [],
+            "is_over": hand.is_over,
+        }
+        self._public_key = key
+        return self._public
 
     def summary(self) -> dict[str, Any]:
         results = [
