@@ -10,6 +10,7 @@ its transaction committed, so the caller knows it is durable.
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import queue
 import threading
@@ -23,6 +24,11 @@ from sqlalchemy.engine import make_url
 
 from stud.server.storage.schema import metadata
 from stud.server.storage.store import Store
+
+log = logging.getLogger("stud.server")
+
+CHECKPOINT_SECONDS = 1.0
+"""How often the SQLite WAL is checkpointed (off the writer thread)."""
 
 T = TypeVar("T")
 Op = Callable[[Connection], Any]
@@ -54,6 +60,9 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA busy_timeout=10000")
+    # Checkpoints (the only step that syncs to disk) run on their own thread, not in a
+    # commit that a table is waiting for: see Database._checkpointer.
+    cursor.execute("PRAGMA wal_autocheckpoint=0")
     cursor.close()
 
 
@@ -85,6 +94,8 @@ class Database:
         self._queue: queue.SimpleQueue[tuple[Op, Future[Any]] | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._closed = False
+        self._stop = threading.Event()
+        self._checkpoints: threading.Thread | None = None
 
     # -- life cycle ------------------------------------------------------------------------
 
@@ -110,13 +121,30 @@ class Database:
         self.write_sync(self.store.house)
         self._thread = threading.Thread(target=self._writer, name="stud-db-writer", daemon=True)
         self._thread.start()
+        if self.backend == "sqlite":
+            self._checkpoints = threading.Thread(
+                target=self._checkpointer, name="stud-db-checkpoint", daemon=True
+            )
+            self._checkpoints.start()
 
     def close(self) -> None:
         if self._thread is not None and not self._closed:
             self._closed = True
             self._queue.put(None)
             self._thread.join(timeout=10)
+        self._stop.set()
+        if self._checkpoints is not None:
+            self._checkpoints.join(timeout=10)
         self.engine.dispose()
+
+    def _checkpointer(self) -> None:
+        """Copy the SQLite WAL into the database now and then, beside the writer (PASSIVE)."""
+        while not self._stop.wait(CHECKPOINT_SECONDS):
+            try:
+                with self.engine.connect() as conn:
+                    conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+            except Exception:  # the next round tries again; the WAL keeps every commit
+                log.exception("WAL checkpoint failed")
 
     # -- running operations ----------------------------------------------------------------
 
