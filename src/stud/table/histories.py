@@ -33,5 +33,6 @@ def write_histories(
         table=table_name,
         max_seats=max_seats,
         time=time,
+        time_zone=None if time is None else "UTC",
     )
     return write_phh(record), write_pokerstars_hand(record)
