@@ -173,6 +173,8 @@ async def main_async(args: argparse.Namespace, server: ServerProcess) -> dict[st
     start = time.monotonic()
     bench.stop = start + args.seconds
     bench.measuring = True
+    pid = server.proc.pid if server.proc else None
+    print(f"measuring for {args.seconds} s (server pid {pid})", file=sys.stderr, flush=True)
     await asyncio.gather(*tasks)
     elapsed = time.monotonic() - start
     for client in clients:

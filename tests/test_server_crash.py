@@ -69,7 +69,7 @@ def snapshot(db: Database) -> dict[str, object]:
             },
         }
 
-    return db.read_sync(read)  # type: ignore[arg-type]
+    return db.read_sync(read)
 
 
 def wait_for_play(db: Database, finished: int, timeout: float = 180.0) -> None:
@@ -135,7 +135,9 @@ def test_kill_9_mid_hand_loses_nothing(backend: str, tmp_path: Path) -> None:
             for entry_id, (amount, kind) in entries_after.items():
                 if entry_id not in before["entries"] and kind == "void_refund":  # type: ignore[operator]
                     refunds[entry_id] = amount
-            expected = sum(sum(c.values()) for c in before["contributions"].values())  # type: ignore[attr-defined]
+            contributions = before["contributions"]
+            assert isinstance(contributions, dict)
+            expected = sum(sum(c.values()) for c in contributions.values())
             assert sum(a for a in refunds.values() if a > 0) == expected
             voided_total += len(before["running"])  # type: ignore[arg-type]
             finished_so_far = len(finished_after)

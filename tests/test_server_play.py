@@ -309,7 +309,9 @@ def check_histories(
         assert public_phh.startswith(f'variant = "{variant}"') and "actions = [" in public_phh
         assert public_ps.startswith(f"PokerStars Hand #{hand_id}: ")
         assert "*** SUMMARY ***" in public_ps
-        texts = {None: (cards_in_phh(public_phh), cards_in_pokerstars(public_ps))}
+        texts: dict[int | None, tuple[set[str], set[str]]] = {
+            None: (cards_in_phh(public_phh), cards_in_pokerstars(public_ps))
+        }
         for client, seat in players:
             cookies = {"stud_session": client.cookie or ""}
             mine_phh = httpx.get(base + "/phh", cookies=cookies, timeout=10).text
@@ -355,11 +357,8 @@ def test_reconnect_mid_hand_gets_what_was_missed_and_keeps_the_seat(server: Serv
         seat = _seat_of(alice)
 
         def dealt_to_alice(m: dict[str, Any]) -> bool:
-            return (
-                m["type"] == "event"
-                and m["event"]["type"] == "dealt"
-                and m["event"]["seat"] == seat
-            )
+            event = m.get("event") or {}
+            return bool(event.get("type") == "dealt" and event.get("seat") == seat)
 
         if not any(dealt_to_alice(m) for m in alice.messages):
             await alice.until(dealt_to_alice, timeout=120)

@@ -68,7 +68,7 @@ async def quiet_errors(client: Client, sends: list[str | dict[str, Any]]) -> lis
     for message in sends:
         await client.send(message)
     await client.send({"type": "ping", "id": "end"})
-    replies = []
+    replies: list[dict[str, Any]] = []
     while True:
         reply = await client.recv()
         if reply.get("id") == "end":

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from sqlalchemy import Connection
 
 from stud.server.storage import (
     Database,
@@ -139,8 +140,12 @@ def test_recover_voids_running_hands_and_returns_every_chip(db: Database) -> Non
     b = db.write_sync(lambda c: store.create_account(c, "b", "user"))
     table = db.write_sync(lambda c: store.create_table(c, SPEC, None))
     for acc in (a, b):
-        db.write_sync(lambda c, acc=acc: store.grant(c, acc.id, 500))
-        db.write_sync(lambda c, acc=acc: store.buy_in(c, acc.id, table.id, 100))
+
+        def fund(c: Connection, account: int = acc.id) -> None:
+            store.grant(c, account, 500)
+            store.buy_in(c, account, table.id, 100)
+
+        db.write_sync(fund)
     hand = db.write_sync(
         lambda c: store.start_hand(
             c, table.id, 1, "razz", [{"account_id": a.id}, {"account_id": b.id}]
@@ -166,7 +171,7 @@ def test_writer_thread_group_commits_and_isolates_failures(db: Database) -> None
         a = await db.write(lambda c: store.create_account(c, "a", "user"))
         grants = [db.write(lambda c: store.grant(c, a.id, 1)) for _ in range(200)]
         bad = db.write(lambda c: store.buy_in(c, a.id, 1, 10**9))
-        results = await asyncio.gather(*grants, bad, return_exceptions=True)
+        results: list[object] = list(await asyncio.gather(*grants, bad, return_exceptions=True))
         results.append(await db.read(lambda c: store.balance(c, a.id)))
         return results
 

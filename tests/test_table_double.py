@@ -8,6 +8,7 @@ port's contract: down cards go only to their owner (the private part).
 from __future__ import annotations
 
 import random
+from datetime import datetime
 from typing import Any
 
 from stud.table import HandEvent, HandPort, Legal, Table, TableSettings
@@ -88,7 +89,15 @@ class DoubleHand:
     def summary(self) -> dict[str, Any]:
         return {"payouts": self.payouts()}
 
-    def histories(self, hand_id: int, table_name: str, names: list[str]) -> tuple[str, str]:
+    def histories(
+        self,
+        hand_id: int,
+        table_name: str,
+        names: list[str],
+        *,
+        max_seats: int | None = None,
+        time: datetime | None = None,
+    ) -> tuple[str, str]:
         return f"hand {hand_id}", f"Hand #{hand_id}"
 
 

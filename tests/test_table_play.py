@@ -103,7 +103,8 @@ def test_a_player_who_sits_mid_hand_is_dealt_in_from_the_next_hand() -> None:
     outs = table.sit(9, "late", 150, clock(), seat=4)
     assert events(outs, "seated")[0].data["seat"] == 4
     assert 4 not in table.hand_seats and table.seats[4] is not None
-    assert table.seats[4].index is None  # type: ignore[union-attr]
+    late = table.seats[4]
+    assert late is not None and late.index is None
     # Not in the hand: it may not act, and its view has no cards of its own.
     with pytest.raises(TableError) as refused:
         table.act(9, "check", 0, table.turn_id, clock())
@@ -257,7 +258,8 @@ def test_time_outs_check_or_fold_or_bring_in_and_repeated_ones_sit_the_player_ou
     sat_out: list[dict[str, Any]] = []
     for _ in range(20):
         if table.hand is None:
-            if table.seats[1] is not None and table.seats[1].sitting_out:  # type: ignore[union-attr]
+            sleeping = table.seats[1]
+            if sleeping is not None and sleeping.sitting_out:
                 break
             table.tick(clock(PAUSE))
             continue
@@ -357,9 +359,9 @@ def test_chips_are_conserved_over_many_hands(game: str, rake: float) -> None:
             else:
                 outs = table.tick(clock(PAUSE))
         else:
-            seat = table.actor_seat
-            assert seat is not None
-            player = table.seats[seat]
+            actor = table.actor_seat
+            assert actor is not None
+            player = table.seats[actor]
             assert player is not None
             roll = rng.random()
             if roll < 0.01:

@@ -36,6 +36,7 @@ from stud.table.histories import write_histories
 from stud.table.port import HandEvent, HandPort, Legal
 from stud.table.table import TableError
 
+
 def _text(card: int | None) -> str | None:
     return None if card is None else str(Card(card))
 
