@@ -14,6 +14,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import os
 import random
 import statistics
 import sys
@@ -24,6 +25,7 @@ from typing import Any
 
 import httpx
 import orjson
+import uvloop
 
 from stud.server.testing import Client, ServerProcess, fresh_database
 
@@ -146,6 +148,17 @@ async def probe(server: ServerProcess, bench: Bench, rtts: list[float]) -> None:
         await client.close()
 
 
+def cpu_seconds(pid: int | None) -> float:
+    """User + system CPU time a process has used so far (Linux /proc), 0 if unknown."""
+    if pid is None:
+        return 0.0
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(len(ordered) * q))] if ordered else float("nan")
@@ -175,8 +188,10 @@ async def main_async(args: argparse.Namespace, server: ServerProcess) -> dict[st
     bench.measuring = True
     pid = server.proc.pid if server.proc else None
     print(f"measuring for {args.seconds} s (server pid {pid})", file=sys.stderr, flush=True)
+    server_cpu, own_cpu = cpu_seconds(pid), time.process_time()
     await asyncio.gather(*tasks)
     elapsed = time.monotonic() - start
+    server_cpu, own_cpu = cpu_seconds(pid) - server_cpu, time.process_time() - own_cpu
     for client in clients:
         with contextlib.suppress(Exception):
             await client.close()
@@ -196,6 +211,9 @@ async def main_async(args: argparse.Namespace, server: ServerProcess) -> dict[st
         "ping_p50_ms": round(1000 * percentile(rtts, 0.5), 2),
         "ping_p99_ms": round(1000 * percentile(rtts, 0.99), 2),
         "p99_over_ping_p99": round(percentile(lat, 0.99) / percentile(rtts, 0.99), 2),
+        "server_cpu_share": round(server_cpu / elapsed, 2),
+        "server_cpu_ms_per_action": round(1000 * server_cpu / max(1, bench.actions), 2),
+        "clients_cpu_share": round(own_cpu / elapsed, 2),
         "unanswered": len(bench.pending),
         "dropped_clients": bench.dropped,
     }
@@ -220,7 +238,9 @@ def main() -> int:
             env={"PYTHONPATH": str(Path(__file__).resolve().parent.parent)},
         ).start()  # fmt: skip
         try:
-            result = asyncio.run(main_async(args, server))
+            # The clients' own loop is uvloop too (it comes with uvicorn[standard]), so the
+            # instrument adds as little of its own delay as the server's loop does.
+            result = uvloop.run(main_async(args, server))
         finally:
             server.stop()
     print(json.dumps(result))
@@ -230,7 +250,9 @@ def main() -> int:
         f"{result['actions_per_second']} actions/s, action->every client p50 "
         f"{result['p50_ms']} ms, p99 {result['p99_ms']} ms ({'under' if ok else 'OVER'} 100 ms); "
         f"anchor: a bare ping's round trip p50 {result['ping_p50_ms']} ms, p99 "
-        f"{result['ping_p99_ms']} ms (action p99 = {result['p99_over_ping_p99']} x ping p99)"
+        f"{result['ping_p99_ms']} ms (action p99 = {result['p99_over_ping_p99']} x ping p99); "
+        f"server CPU {result['server_cpu_ms_per_action']} ms per action "
+        f"({result['server_cpu_share']} of a core)"
     )
     return 0 if ok else 1
 

@@ -391,13 +391,15 @@ class TableActor:
             watcher.send(text)
 
     def _send_states(self) -> None:
-        cache: dict[int | None, str] = {}
-        for watcher in list(self.watchers):
-            seat = self._seat(watcher)
-            text = cache.get(seat)
-            if text is None:
-                text = cache[seat] = self._state_text(seat)
-            watcher.send(text)
+        """Each watcher the table as it may see it now: one view and encoding per seat."""
+        watchers = [(watcher, self._seat(watcher)) for watcher in self.watchers]
+        views = self.table.views(seat for _, seat in watchers)
+        texts = {
+            seat: dumps({"type": "state", "table": self.id, "n": self.n, "state": view})
+            for seat, view in views.items()
+        }
+        for watcher, seat in watchers:
+            watcher.send(texts[seat])
 
     # -- the lobby's view ------------------------------------------------------------------
 

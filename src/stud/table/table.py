@@ -10,6 +10,7 @@ before it shows the events.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -146,6 +147,7 @@ class Table:
         self, settings: TableSettings, start_hand: HandFactory, *, seed: int | None = None
     ):
         self.settings = settings
+        self._settings_public = settings.public()
         self._start_hand = start_hand
         self._seed = seed
         self.seats: list[Player | None] = [None] * settings.seats
@@ -211,15 +213,18 @@ class Table:
 
         ``events`` adds the hand's event log (for a client catching up).
         """
-        index: int | None = None
-        if seat is not None and self.hand is not None:
-            player = self.seats[seat]
-            index = player.index if player is not None else None
+        return self._view(self._shared_view(), seat, events=events)
+
+    def views(self, seats: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:
+        """Several viewers' views of this moment; what they share is built once."""
+        shared = self._shared_view()
+        return {seat: self._view(shared, seat, events=False) for seat in set(seats)}
+
+    def _shared_view(self) -> dict[str, Any]:
+        """The parts of a view that are the same for every viewer."""
         actor = self.actor_seat
         turn = None
         if actor is not None:
-            player = self.seats[actor]
-            assert player is not None
             turn = {
                 "seat": actor,
                 "turn": self.turn_id,
@@ -228,18 +233,27 @@ class Table:
                 "deadline": self.turn_deadline(),
             }
         return {
-            "settings": self.settings.public(),
+            "settings": self._settings_public,
             "hand_number": self.hand_number,
             "button": self.button if self.button >= 0 else None,
             "seats": [None if p is None else p.public(s) for s, p in enumerate(self.seats)],
-            "you": seat,
-            "hand": None if self.hand is None else self.hand.view(index, events=events),
             "hand_seats": list(self.hand_seats) if self.hand is not None else [],
             "turn": turn,
-            "legal": [a.public() for a in self.legal()]
-            if actor is not None and actor == seat
-            else [],
             "next_hand_at": self.next_hand_at,
+        }
+
+    def _view(self, shared: dict[str, Any], seat: int | None, *, events: bool) -> dict[str, Any]:
+        index: int | None = None
+        if seat is not None and self.hand is not None:
+            player = self.seats[seat]
+            index = player.index if player is not None else None
+        turn = shared["turn"]
+        mine = turn is not None and turn["seat"] == seat
+        return {
+            **shared,
+            "you": seat,
+            "hand": None if self.hand is None else self.hand.view(index, events=events),
+            "legal": [a.public() for a in self.legal()] if mine else [],
         }
 
     # -- seating ---------------------------------------------------------------------------
