@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import random
@@ -189,7 +190,14 @@ async def main_async(args: argparse.Namespace, server: ServerProcess) -> dict[st
     pid = server.proc.pid if server.proc else None
     print(f"measuring for {args.seconds} s (server pid {pid})", file=sys.stderr, flush=True)
     server_cpu, own_cpu = cpu_seconds(pid), time.process_time()
-    await asyncio.gather(*tasks)
+    # The instrument's own collector pauses are not the server's latency: off while measuring.
+    gc.collect()
+    gc.freeze()
+    gc.disable()
+    try:
+        await asyncio.gather(*tasks)
+    finally:
+        gc.enable()
     elapsed = time.monotonic() - start
     server_cpu, own_cpu = cpu_seconds(pid) - server_cpu, time.process_time() - own_cpu
     for client in clients:

@@ -35,8 +35,8 @@ log = logging.getLogger("stud.server")
 FAULT_BACKOFF = 0.25
 """Seconds a table waits after a failed timer step before it tries again."""
 
-LOG_SIZE = 2000
-"""Events kept per table for clients that reconnect; older gaps get a full resync."""
+LOG_SIZE = 1000
+"""Events kept per table (a dozen hands) for clients that reconnect; older gaps get a resync."""
 
 
 class Watcher(Protocol):
@@ -69,7 +69,9 @@ class TableActor:
         self.id = spec.id
         self.queue: asyncio.Queue[Command] = asyncio.Queue()
         self.n = 0
-        self.events: deque[tuple[int, Event]] = deque(maxlen=LOG_SIZE)
+        # (n, text for everyone, text for each seat with a private part): plain strings, so
+        # the log costs the garbage collector nothing to keep.
+        self.events: deque[tuple[int, str, dict[int, str]]] = deque(maxlen=LOG_SIZE)
         self.watchers: dict[Watcher, None] = {}
         self.bots: dict[int, Bot] = {}
         self.bot_due: float | None = None
@@ -200,9 +202,9 @@ class TableActor:
         seat = self._seat(watcher)
         first = self.events[0][0] if self.events else self.n + 1
         if since is not None and first - 1 <= since <= self.n:
-            for n, event in self.events:
+            for n, public, private in self.events:
                 if n > since:
-                    watcher.send(self._event_text(n, event, seat))
+                    watcher.send(public if seat is None else private.get(seat, public))
         watcher.send(self._state_text(seat, events=True))
 
     def _disconnected(self, watcher: Watcher, now: float) -> None:
@@ -374,21 +376,21 @@ class TableActor:
         return dumps({"type": "state", "table": self.id, "n": self.n, "state": view})
 
     def _publish(self, event: Event) -> None:
+        """Number an event, keep it (as text) for clients that reconnect, send it.
+
+        Each event is encoded once for everyone, and once more for each seat it
+        has a private part for (its owner's down cards, the actor's legal actions).
+        """
         self.n += 1
-        self.events.append((self.n, event))
-        if not event.private:
-            # The same for everyone: encoded once.
-            shared = self._event_text(self.n, event, None)
-            for watcher in list(self.watchers):
-                watcher.send(shared)
-            return
-        cache: dict[int | None, str] = {}
+        public = self._event_text(self.n, event, None)
+        private = {seat: self._event_text(self.n, event, seat) for seat in event.private}
+        self.events.append((self.n, public, private))
         for watcher in list(self.watchers):
-            seat = self._seat(watcher)
-            text = cache.get(seat)
-            if text is None:
-                text = cache[seat] = self._event_text(self.n, event, seat)
-            watcher.send(text)
+            if private:
+                seat = self._seat(watcher)
+                watcher.send(public if seat is None else private.get(seat, public))
+            else:
+                watcher.send(public)
 
     def _send_states(self) -> None:
         """Each watcher the table as it may see it now: one view and encoding per seat."""
