@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -112,3 +113,19 @@ def test_bad_settings_are_refused() -> None:
     with pytest.raises(ValueError, match="ANTE/BRING-IN/SMALL/BIG"):
         Stakes.parse("1/2/3")
     assert Stakes.parse("1/5/20/40") == Stakes(1, 5, 20, 40)
+
+
+def test_workers_play_bots_registered_by_a_preloaded_module(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "extra_bots_for_test.py").write_text(
+        "from stud.bots.registry import BOTS\n"
+        "from stud.bots.simple import StationBot\n"
+        "BOTS['calling'] = StationBot\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setitem(registry.BOTS, "calling", StationBot)  # for the check in SimConfig
+    config = SimConfig("razz", ("calling", "random"), hands=CHUNK + 5, seed=3)
+    two = simulate(config, workers=2, preload=["extra_bots_for_test"])
+    one = simulate(SimConfig("razz", ("station", "random"), hands=CHUNK + 5, seed=3))
+    assert np.array_equal(two.net, one.net)  # the registered bot is the station, seat for seat

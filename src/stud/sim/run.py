@@ -9,6 +9,8 @@ and players move one seat to the left every hand, so each sits in every seat
 
 from __future__ import annotations
 
+import importlib
+import multiprocessing
 import random
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -139,8 +141,18 @@ Progress = Callable[[int], None]
 """Told how many more hands are done."""
 
 
-def simulate(config: SimConfig, workers: int = 1, progress: Progress | None = None) -> SimResult:
-    """Play the whole run, on ``workers`` processes (1: in this one)."""
+def simulate(
+    config: SimConfig,
+    workers: int = 1,
+    progress: Progress | None = None,
+    *,
+    preload: Sequence[str] = (),
+) -> SimResult:
+    """Play the whole run, on ``workers`` processes (1: in this one).
+
+    ``preload`` names modules every worker imports first: a module that adds
+    its bots to :data:`stud.bots.registry.BOTS` makes them playable there.
+    """
     if workers < 1:
         raise ValueError(f"workers must be at least 1, not {workers}")
     chunks = config.chunks()
@@ -151,7 +163,7 @@ def simulate(config: SimConfig, workers: int = 1, progress: Progress | None = No
             if progress is not None:
                 progress(count)
     else:
-        with ProcessPoolExecutor(max_workers=min(workers, len(chunks))) as pool:
+        with _pool(min(workers, len(chunks)), tuple(preload)) as pool:
             futures: dict[Future[NetArray], int] = {
                 pool.submit(play_chunk, config, start, count): i
                 for i, (start, count) in enumerate(chunks)
@@ -159,6 +171,31 @@ def simulate(config: SimConfig, workers: int = 1, progress: Progress | None = No
             _collect(futures, parts, chunks, progress)
     done = [p for p in parts if p is not None]
     return SimResult(config, np.concatenate(done, axis=0))
+
+
+def _pool(workers: int, preload: tuple[str, ...]) -> ProcessPoolExecutor:
+    """Worker processes forked from a fresh server process that has imported the simulator.
+
+    Forking the caller itself would copy the locks its threads hold (a
+    progress bar's refresh thread, say) into every worker; a fork server
+    starts clean, loads this module once, and forks each worker from there.
+    """
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        spawn = multiprocessing.get_context("spawn")  # Windows: no fork at all
+        return ProcessPoolExecutor(
+            max_workers=workers, mp_context=spawn, initializer=_load, initargs=(preload,)
+        )
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload([__name__])
+    return ProcessPoolExecutor(
+        max_workers=workers, mp_context=context, initializer=_load, initargs=(preload,)
+    )
+
+
+def _load(modules: tuple[str, ...]) -> None:
+    """Worker start: import the modules that register extra bots."""
+    for module in modules:
+        importlib.import_module(module)
 
 
 def _collect(
