@@ -56,11 +56,13 @@ def server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[ServerPro
         assert "Traceback" not in proc.log_path.read_text(errors="replace"), proc.log()
 
 
-def make_table(server: ServerProcess, client: Client, game: str, bots: int, seats: int = 6) -> int:
+def make_table(
+    server: ServerProcess, client: Client, game: str, bots: int, seats: int = 6, **extra: Any
+) -> int:
     response = httpx.post(
         server.base + "/api/tables",
         json={"name": f"t-{game}", "game": game, "ante": 1, "bring_in": 2, "small_bet": 4,
-              "big_bet": 8, "seats": seats, "bots": bots},
+              "big_bet": 8, "seats": seats, "bots": bots, **extra},
         cookies={"stud_session": client.cookie or ""},
         timeout=10,
     )  # fmt: skip
@@ -200,7 +202,9 @@ def own_down_cards_leak(clients: list[tuple[Client, int | None]]) -> None:
 def test_two_clients_and_a_bot_play_full_hands(server: ServerProcess, game: str) -> None:
     alice, bob = Client.guest(server.base), Client.guest(server.base)
     watcher = Client(server.base)
-    table = make_table(server, alice, game, bots=3)
+    # The Stud Hi/Lo table takes a rake: 10% of each pot, at most 3 chips a hand.
+    rake = {"rake_percent": 10, "rake_cap": 3} if game == "stud8" else {}
+    table = make_table(server, alice, game, bots=3, **rake)
     rng = random.Random(5)
 
     async def run() -> None:
@@ -248,6 +252,21 @@ def test_two_clients_and_a_bot_play_full_hands(server: ServerProcess, game: str)
                 and m["event"]["type"] == "hand_finished"]  # fmt: skip
     assert len(finished) >= 4
     check_histories(server, game, finished, [(alice, seats[id(alice)]), (bob, seats[id(bob)])])
+    check_rake(server, table, finished, raked=bool(rake))
+
+
+def check_rake(
+    server: ServerProcess, table: int, finished: list[dict[str, Any]], *, raked: bool
+) -> None:
+    """A raked table's hands pay rake (capped) that their histories state; others pay none."""
+    lobby = httpx.get(f"{server.base}/api/tables/{table}", timeout=10).json()
+    assert lobby["rake_percent"] == (10 if raked else 0)
+    rakes = [e["summary"]["rake"] for e in finished]
+    assert all(0 <= r <= 3 for r in rakes)
+    assert (sum(rakes) > 0) == raked
+    for event in finished:
+        text = httpx.get(f"{server.base}/api/hands/{event['hand_id']}/pokerstars", timeout=10).text
+        assert f"| Rake {event['summary']['rake']}" in text
 
 
 def down_cards_by_hand(client: Client, seat: int) -> dict[int, set[str]]:
