@@ -196,3 +196,32 @@ def test_anonymous_clients_may_watch_but_not_act(server: ServerProcess) -> None:
         await anon.close()
 
     asyncio.run(run())
+
+
+def test_bad_tables_are_refused_and_a_raked_one_is_listed(server: ServerProcess) -> None:
+    owner = Client.guest(server.base)
+    cookies = {"stud_session": owner.cookie or ""}
+    good = {"name": "r", "game": "stud", "ante": 1, "bring_in": 2, "small_bet": 4, "big_bet": 8,
+            "seats": 6, "bots": 1}  # fmt: skip
+    for bad in (
+        {"rake_percent": 100},
+        {"rake_percent": -1},
+        {"rake_cap": -5},
+        {"bot_kind": "shark"},
+        {"bring_in": 9},  # above the small bet
+        {"game": "holdem"},
+    ):
+        response = httpx.post(
+            server.base + "/api/tables", json={**good, **bad}, cookies=cookies, timeout=10
+        )
+        assert response.status_code == 422, (bad, response.text)
+    response = httpx.post(
+        server.base + "/api/tables",
+        json={**good, "rake_percent": 5, "rake_cap": 3, "bot_kind": "station"},
+        cookies=cookies,
+        timeout=10,
+    )
+    assert response.status_code == 201, response.text
+    listed = {t["id"]: t for t in httpx.get(server.base + "/api/tables", timeout=10).json()}
+    table = listed[response.json()["id"]]
+    assert (table["rake_percent"], table["rake_cap"], table["bot_kind"]) == (5, 3, "station")

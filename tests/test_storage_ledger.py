@@ -179,3 +179,43 @@ def test_writer_thread_group_commits_and_isolates_failures(db: Database) -> None
     assert all(r is None for r in results[:200])
     assert isinstance(results[200], LedgerError)
     assert results[201] == 200
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+def test_a_database_made_before_the_rake_gains_its_columns(backend: str, tmp_path: Path) -> None:
+    """A room's database from before a column existed opens, the column added, rows kept."""
+    from sqlalchemy import create_engine, inspect, text
+
+    from stud.server.storage.database import resolve_url
+
+    backend_param(backend)
+    with fresh_database(backend, tmp_path) as url:
+        old = create_engine(resolve_url(url))
+        with old.begin() as conn:
+            conn.execute(
+                text(
+                    "CREATE TABLE room_tables (id INTEGER PRIMARY KEY, name VARCHAR(64) NOT NULL,"
+                    " game VARCHAR(8) NOT NULL, ante BIGINT NOT NULL, bring_in BIGINT NOT NULL,"
+                    " small_bet BIGINT NOT NULL, big_bet BIGINT NOT NULL, seats INTEGER NOT NULL,"
+                    " bots INTEGER NOT NULL, min_buy_in BIGINT NOT NULL,"
+                    " max_buy_in BIGINT NOT NULL, created_by BIGINT, created_at FLOAT NOT NULL,"
+                    " closed BOOLEAN NOT NULL)"
+                )
+            )
+            conn.execute(
+                text(
+                    "INSERT INTO room_tables VALUES"
+                    " (7, 'Old', 'razz', 1, 2, 5, 10, 6, 2, 50, 500, NULL, 0, FALSE)"
+                )
+            )
+        old.dispose()
+        database = Database(url)
+        database.start()
+        try:
+            columns = {c["name"] for c in inspect(database.engine).get_columns("room_tables")}
+            assert {"rake_percent", "rake_cap", "bot_kind"} <= columns
+            (spec,) = database.read_sync(database.store.open_tables)
+            assert (spec.id, spec.name, spec.game) == (7, "Old", "razz")
+            assert (spec.rake_percent, spec.rake_cap, spec.bot_kind) == (0.0, None, "strong")
+        finally:
+            database.close()
