@@ -318,12 +318,10 @@ class TableActor:
                 self._publish(out)
         if any(isinstance(o, Event) for o in outs):
             self._send_states()
-        for effect, _ in effects:
-            if effect.kind == "cash_out":
-                account = int(effect.data["account_id"])
-                if account in self.bots:
-                    del self.bots[account]
-                    self.room.release_bot(account)
+        # A bot that left (made room, or went broke) goes back to the room's pool.
+        for account in [a for a in self.bots if self.table.seat_of(a) is None]:
+            del self.bots[account]
+            self.room.release_bot(account)
 
     _finished_id: int | None = None
 
