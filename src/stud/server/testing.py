@@ -90,7 +90,7 @@ class ServerProcess:
     def ws_url(self) -> str:
         return f"ws://127.0.0.1:{self.port}/ws"
 
-    def start(self, timeout: float = 60.0) -> ServerProcess:
+    def start(self, timeout: float = 180.0) -> ServerProcess:
         env = {**os.environ, **self.env, "STUD_DATABASE_URL": self.database_url}
         env.pop("STUD_DATA_DIR", None)
         cmd = [
@@ -183,7 +183,7 @@ class Client:
     async def send(self, message: dict[str, Any] | str) -> None:
         await self.ws.send(message if isinstance(message, str) else json.dumps(message))
 
-    async def recv(self, timeout: float = 10.0) -> dict[str, Any]:
+    async def recv(self, timeout: float = 60.0) -> dict[str, Any]:
         text = await asyncio.wait_for(self.ws.recv(), timeout)
         self.texts.append(text)
         message: dict[str, Any] = json.loads(text)
@@ -191,7 +191,7 @@ class Client:
         return message
 
     async def until(
-        self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 15.0
+        self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 60.0
     ) -> dict[str, Any]:
         """Read messages until one satisfies ``predicate``; TimeoutError after ``timeout``."""
         loop = asyncio.get_running_loop()
