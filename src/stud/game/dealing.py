@@ -8,7 +8,7 @@ names for each seat, ``None`` where the record hides a card (``??``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from stud.cards import DECK_SIZE, Card, Deck
@@ -31,21 +31,37 @@ class CardSource(Protocol):
 
 
 class DeckCards:
-    """Deals every card off one deck, top first, in the order the table deals them."""
+    """Deals every card off one deck, top first, in the order the table deals them.
 
-    __slots__ = ("_deal",)
+    The deck is a :class:`stud.cards.Deck`, or all 52 card ints in dealing
+    order (a shuffle done elsewhere, e.g. by a simulation: no ``Card``
+    objects are made, so dealing costs next to nothing).
+    """
 
-    def __init__(self, deck: Deck) -> None:
-        self._deal = deck.deal
+    __slots__ = ("next_card", "remaining")
+
+    def __init__(self, deck: Deck | Sequence[int]) -> None:
+        if isinstance(deck, Deck):
+            self.next_card: Callable[[], int] = deck.deal
+            self.remaining = deck.remaining
+            return
+        order = list(deck)
+        if len(order) != DECK_SIZE or len(set(order)) != DECK_SIZE:
+            raise ValueError("a deck given as cards must be all 52 cards, each once")
+        for card in order:
+            if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < DECK_SIZE:
+                raise ValueError(f"not a card: {card!r} (cards are ints 0..51)")
+        self.next_card = iter(order).__next__
+        self.remaining = DECK_SIZE
 
     def for_seat(self, seat: int) -> int | None:
-        return self._deal()
+        return self.next_card()
 
     def burn(self) -> int | None:
-        return self._deal()
+        return self.next_card()
 
     def community(self) -> int | None:
-        return self._deal()
+        return self.next_card()
 
 
 def _card(value: int | str | None) -> int | None:

@@ -42,9 +42,33 @@ def bring_in_seats(game: Variant, doors: Sequence[int | None]) -> tuple[int, ...
         key = -card if lowest else _ACE_LOW_KEY[card]
         if best < 0 or key > best_key:
             best, best_key = seat, key
+    if not unknown:
+        return (best,)
     if best >= 0:
         unknown.append(best)
     return tuple(sorted(unknown))
+
+
+_RANK_KEY: tuple[int, ...] = tuple(8 ** (c >> 2) for c in range(52))
+"""A card's share of a rank-multiset key: at most four cards, so three bits a rank."""
+_SHOWING_MEMO: dict[Showing, dict[int, int]] = {Showing.HIGH: {}, Showing.LOW: {}}
+
+
+def showing_value(order: Showing, cards: Sequence[int]) -> int:
+    """R6 value of 1 to 4 up cards (bigger acts first), by :mod:`stud.evaluate`.
+
+    A showing hand's value depends only on its ranks (suits play no part), so
+    values are remembered by rank multiset: the evaluator runs once per shape.
+    """
+    key = 0
+    for card in cards:
+        key += _RANK_KEY[card]
+    memo = _SHOWING_MEMO[order]
+    value = memo.get(key)
+    if value is None:
+        value_of = showing_high_value if order is Showing.HIGH else showing_razz_value
+        value = memo[key] = value_of(cards)
+    return value
 
 
 def first_to_act_seats(
@@ -56,7 +80,8 @@ def first_to_act_seats(
     :mod:`stud.evaluate` ranks them: bigger value acts first). Several
     candidates if some up cards are unknown.
     """
-    value_of = showing_high_value if game.first_to_act is Showing.HIGH else showing_razz_value
+    order = game.first_to_act
+    memo = _SHOWING_MEMO[order]
     best = -1
     best_value = 0
     unknown: list[int] = []
@@ -66,9 +91,16 @@ def first_to_act_seats(
         if None in cards:
             unknown.append(seat)
             continue
-        value = value_of(cast("Sequence[int]", cards))
+        key = 0
+        for card in cards:
+            key += _RANK_KEY[card]  # type: ignore[index]
+        value = memo.get(key)
+        if value is None:
+            value = showing_value(order, cast("Sequence[int]", cards))
         if best < 0 or value > best_value:
             best, best_value = seat, value
+    if not unknown:
+        return (best,)
     if best >= 0:
         unknown.append(best)
     return tuple(sorted(unknown))

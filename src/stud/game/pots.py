@@ -22,10 +22,20 @@ def build_pots(committed: Sequence[int], live: Sequence[bool]) -> list[Pot]:
     winners merge. Chips above the top live total (which only a folded seat
     could have left after uncalled bets are returned) join the last pot.
     """
-    levels = sorted({c for c, alive in zip(committed, live, strict=True) if alive})
-    if len(levels) == 1 and all(c <= levels[0] for c in committed):
-        # The usual case: nobody live is all-in for less, one pot.
-        return [Pot(sum(committed), tuple(s for s, alive in enumerate(live) if alive))]
+    # The usual case first: every live seat put in the same, nobody more: one pot.
+    top = -1
+    even = True
+    seats_in: list[int] = []
+    for seat, alive in enumerate(live):
+        if alive:
+            if top < 0:
+                top = committed[seat]
+            elif committed[seat] != top:
+                even = False
+            seats_in.append(seat)
+    if even and max(committed) <= top:
+        return [Pot(sum(committed), tuple(seats_in))]
+    levels = sorted({committed[s] for s in seats_in})
     pots: list[Pot] = []
     floor = 0
     for level in levels:

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import combinations
 
 from stud.evaluate import (
-    HandValue,
     eight_low_value,
-    evaluate_eight_low,
-    evaluate_high,
-    evaluate_razz,
+    high_description,
     high_value,
+    low_description,
     razz_value,
 )
 from stud.game.events import (
@@ -24,10 +23,14 @@ from stud.game.events import (
     PotAwarded,
     PotsFormed,
     ShowdownOrder,
+    fast_constructor,
 )
 from stud.game.order import ace_low_key, showdown_order
 from stud.game.pots import build_pots, rake_pots, split
 from stud.game.variants import Split, Variant
+
+_AWARD = fast_constructor(PotAwarded)
+_POTS = fast_constructor(PotsFormed)
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +41,21 @@ class Settlement:
     won: list[int]
     pots: tuple[Pot, ...]
     awards: tuple[PotAwarded, ...]
+
+
+def _best_five(
+    cards: Sequence[int], value: int, value_of: Callable[[Sequence[int]], int], low: bool
+) -> tuple[int, ...]:
+    """The five of ``cards`` that make ``value``, in reading order (groups first, high first)."""
+    five: Sequence[int] = cards
+    if len(cards) > 5:
+        five = next((f for f in combinations(cards, 5) if value_of(f) == value), cards[:5])
+
+    def rank(card: int) -> int:
+        return ((card >> 2) + 1) % 13 if low else card >> 2
+
+    ranks = [rank(c) for c in five]
+    return tuple(sorted(five, key=lambda c: (ranks.count(rank(c)), rank(c), c & 3), reverse=True))
 
 
 def _high_first(cards: Sequence[int]) -> int:
@@ -78,24 +96,30 @@ def settle(
         pots = rake_pots(pots, Fraction(0), None, forced_rake)
     elif rake_percent:
         pots = rake_pots(pots, rake_percent, rake_cap)
-    events.append(PotsFormed(tuple(pots)))
+    events.append(_POTS(tuple(pots)))
     contenders = [s for s in range(n) if live[s]]
     won = [0] * n
     awards: list[PotAwarded] = []
+    if len(contenders) == 1:
+        winner = contenders[0]
+        for p, pot in enumerate(pots):
+            amount = pot.amount - pot.rake
+            won[winner] += amount
+            award = _AWARD(p, winner, amount, "all", None, ())
+            awards.append(award)
+            events.append(award)
+        return Settlement(events, won, tuple(pots), tuple(awards))
 
-    def give(p: int, seat: int, amount: int, share: str, value: HandValue | None) -> None:
+    def give(
+        p: int, seat: int, amount: int, share: str, hand: tuple[str, tuple[int, ...]] | None
+    ) -> None:
         won[seat] += amount
-        if value is None:
-            award = PotAwarded(p, seat, amount, share, None, ())
+        if hand is None:
+            award = _AWARD(p, seat, amount, share, None, ())
         else:
-            award = PotAwarded(p, seat, amount, share, value.description, tuple(value.cards))
+            award = _AWARD(p, seat, amount, share, hand[0], hand[1])
         awards.append(award)
         events.append(award)
-
-    if len(contenders) == 1:
-        for p, pot in enumerate(pots):
-            give(p, contenders[0], pot.amount - pot.rake, "all", None)
-        return Settlement(events, won, tuple(pots), tuple(awards))
 
     order = showdown_order(n, contenders, last_aggressor)
     events.append(ShowdownOrder(tuple(order)))
@@ -119,8 +143,6 @@ def settle(
     best_main = [-1] * len(pots)
     best_low = [0] * len(pots)
     shown: set[int] = set()
-    high_hand: dict[int, HandValue] = {}
-    low_hand: dict[int, HandValue | None] = {}
     for seat in order:
         if seat not in full:
             events.append(HandMucked(seat))
@@ -141,23 +163,36 @@ def settle(
                 best_main[p] = max(best_main[p], main[seat])
                 if split_rule is Split.HIGH_LOW:
                     best_low[p] = max(best_low[p], low8[seat])
-        cards = full[seat]
         high: str | None = None
         low: str | None = None
         if split_rule is Split.LOW:
-            value = evaluate_razz(cards)
-            high_hand[seat] = value
-            low = value.description
+            low = low_description(main[seat])
         else:
-            value = evaluate_high(cards)
-            high_hand[seat] = value
-            high = value.description
-            if split_rule is Split.HIGH_LOW:
-                low_value = evaluate_eight_low(cards) if low8[seat] else None
-                low_hand[seat] = low_value
-                low = None if low_value is None else low_value.description
-        own = tuple(hands[seat])
-        events.append(HandShown(seat, own, high, low))
+            high = high_description(main[seat])
+            if split_rule is Split.HIGH_LOW and low8[seat]:
+                low = low_description(low8[seat])
+        events.append(HandShown(seat, tuple(hands[seat]), high, low))
+
+    made: dict[tuple[int, bool], tuple[str, tuple[int, ...]]] = {}
+
+    def winning_hand(seat: int, low_half: bool) -> tuple[str, tuple[int, ...]] | None:
+        """The words and five cards of a winner's hand (its low with ``low_half``)."""
+        if seat not in full:
+            return None
+        hand = made.get((seat, low_half))
+        if hand is None:
+            cards = full[seat]
+            if low_half:
+                value = low8[seat]
+                hand = (low_description(value), _best_five(cards, value, eight_low_value, True))
+            elif split_rule is Split.LOW:
+                value = main[seat]
+                hand = (low_description(value), _best_five(cards, value, razz_value, True))
+            else:
+                value = main[seat]
+                hand = (high_description(value), _best_five(cards, value, high_value, False))
+            made[(seat, low_half)] = hand
+        return hand
 
     def share_out(
         p: int, amount: int, winners: list[int], share: str, low_order: bool, low_half: bool
@@ -169,8 +204,7 @@ def settle(
             return _low_first(own) if low_order else _high_first(own)
 
         for seat, part in zip(winners, split(amount, winners, key), strict=True):
-            value = low_hand.get(seat) if low_half else high_hand.get(seat)
-            give(p, seat, part, share, value)
+            give(p, seat, part, share, winning_hand(seat, low_half))
 
     for p, pot in enumerate(pots):
         net = pot.amount - pot.rake

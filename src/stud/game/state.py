@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from stud.cards import DECK_SIZE, Deck
 from stud.game.actions import Action, ActionKind, IllegalActionError
-from stud.game.config import RAISE_CAP, TableConfig
+from stud.game.config import MAX_SEATS, RAISE_CAP, TableConfig
 from stud.game.dealing import CardSource, DeckCards
 from stud.game.events import (
     Acted,
@@ -33,6 +33,7 @@ from stud.game.events import (
     StreetStarted,
     UncalledBetReturned,
 )
+from stud.game.events import fast_constructor as _fast
 from stud.game.order import bring_in_seats, first_to_act_seats, open_pair_seats
 from stud.game.showdown import settle
 from stud.game.views import HandView, make_view
@@ -45,17 +46,33 @@ COMPLETE = ActionKind.COMPLETE
 BET = ActionKind.BET
 RAISE = ActionKind.RAISE
 
-_ACTIONS: dict[tuple[ActionKind, int, int], Action] = {}
+_ACTED = _fast(Acted)
+_ANTE = _fast(AntePosted)
+_DEALT = _fast(CardsDealt)
+_STREET = _fast(StreetStarted)
+_ENDED = _fast(HandEnded)
+_STARTED = _fast(HandStarted)
+_BURNED = _fast(CardBurned)
+_RETURNED = _fast(UncalledBetReturned)
+
+# legal_actions() hands out shared immutable Actions instead of building new ones:
+# fold and check per seat, the others by kind, keyed by ``to * 8 + seat``.
+_FOLDS = tuple(Action(FOLD, 0, s) for s in range(MAX_SEATS))
+_CHECKS = tuple(Action(CHECK, 0, s) for s in range(MAX_SEATS))
+_SHARED: dict[ActionKind, dict[int, Action]] = {
+    kind: {} for kind in (CALL, BRING_IN, COMPLETE, BET, RAISE)
+}
 
 
 def _action(kind: ActionKind, to: int, seat: int) -> Action:
-    """A shared immutable Action: legal_actions() reuses them instead of building new ones."""
-    key = (kind, to, seat)
-    action = _ACTIONS.get(key)
+    """The shared Action of this kind, amount and seat."""
+    shared = _SHARED[kind]
+    key = to * 8 + seat
+    action = shared.get(key)
     if action is None:
-        if len(_ACTIONS) > 50_000:
-            _ACTIONS.clear()
-        action = _ACTIONS[key] = Action(kind, to, seat)
+        if len(shared) > 20_000:
+            shared.clear()
+        action = shared[key] = Action(kind, to, seat)
     return action
 
 
@@ -79,9 +96,11 @@ class Hand:
     """One hand of Stud, Stud8 or Razz, played from a :class:`TableConfig`.
 
     ``Hand(config)`` shuffles with the CSPRNG; ``Hand(config, deck=Deck(7))``
-    is reproducible; ``Hand(config, cards=ScriptedCards(...))`` deals the cards
-    a record states (``None`` where hidden) and ``rake=`` takes the record's
-    rake. The hand starts at once: antes, 3rd street, the bring-in seat to act.
+    is reproducible; ``deck=`` may also be all 52 card ints in dealing order
+    (a simulation's own shuffle). ``Hand(config, cards=ScriptedCards(...))``
+    deals the cards a record states (``None`` where hidden) and ``rake=``
+    takes the record's rake. The hand starts at once: antes, 3rd street, the
+    bring-in seat to act.
     """
 
     __slots__ = (
@@ -89,6 +108,7 @@ class Hand:
         "_aggressor",
         "_bets",
         "_betting",
+        "_big_units",
         "_bring_in",
         "_capped",
         "_committed",
@@ -112,6 +132,7 @@ class Hand:
         "_possible",
         "_reason",
         "_result",
+        "_small_units",
         "_src",
         "_stacks",
         "_street",
@@ -125,7 +146,7 @@ class Hand:
     def __init__(
         self,
         config: TableConfig,
-        deck: Deck | None = None,
+        deck: Deck | Sequence[int] | None = None,
         *,
         cards: CardSource | None = None,
         rake: int | None = None,
@@ -143,11 +164,10 @@ class Hand:
             self._deal: Callable[[], int] | None = None
             self._dealt = 0
         else:
-            if deck is None:
-                deck = Deck()
-            self._src = DeckCards(deck)
-            self._deal = deck.deal  # the hot path deals straight off the deck
-            self._dealt = DECK_SIZE - deck.remaining
+            source = DeckCards(Deck() if deck is None else deck)
+            self._src = source
+            self._deal = source.next_card  # the hot path deals straight off the deck
+            self._dealt = DECK_SIZE - source.remaining
         self._forced_rake = rake
         self._stacks = list(config.stacks)
         self._committed = [0] * n
@@ -163,7 +183,9 @@ class Hand:
         self._acted = [-1] * n
         self._level = 0
         self._last_full = 0
-        self._units: tuple[int, ...] = (config.small_bet,)
+        self._small_units = (config.small_bet,)
+        self._big_units = (config.big_bet,)
+        self._units: tuple[int, ...] = self._small_units
         self._full = 0
         self._capped = False
         self._bring_in = False
@@ -275,8 +297,10 @@ class Hand:
     def legal_actions(self, seat: int | None = None) -> list[Action]:
         """The actions the seat to act may take now, with exact amounts; [] if none.
 
-        ``seat`` defaults to :attr:`to_act`; in a replay where the turn is
-        unknown it may name one of :attr:`possible_actors`.
+        In order: fold, then check or call, then wagers smallest first — or,
+        to open 3rd street, the bring-in then the completion. ``seat``
+        defaults to :attr:`to_act`; in a replay where the turn is unknown it
+        may name one of :attr:`possible_actors`.
         """
         if seat is None:
             seat = self._to_act
@@ -446,9 +470,9 @@ class Hand:
             else:
                 out = [_action(COMPLETE, small if small < total else total, s)]
         else:
-            out = [_action(FOLD, 0, s)]
+            out = [_FOLDS[s]]
             if bet >= level:
-                out.append(_action(CHECK, 0, s))
+                out.append(_CHECKS[s])
             else:
                 out.append(_action(CALL, level if level < total else total, s))
             if total > level and self._may_raise(s):
@@ -490,7 +514,7 @@ class Hand:
         stacks = self._stacks
         bets = self._bets
         level = self._level
-        for j in range(self._n):  # noqa: SIM110 - a plain loop is faster on this hot path
+        for j in range(self._n):
             if j != s and live[j] and stacks[j] and bets[j] + stacks[j] > level:
                 return True
         return False
@@ -510,11 +534,11 @@ class Hand:
         if kind is FOLD:
             self._live[s] = False
             self._live_count -= 1
-            events.append(Acted(s, FOLD, 0, self._bets[s], 0, False))
+            events.append(_ACTED(s, FOLD, 0, self._bets[s], 0, False))
             return
         if kind is CHECK:
             self._acted[s] = self._level
-            events.append(Acted(s, CHECK, 0, self._bets[s], 0, False))
+            events.append(_ACTED(s, CHECK, 0, self._bets[s], 0, False))
             return
         add = to - self._bets[s]
         stack = self._stacks[s] - add
@@ -523,13 +547,13 @@ class Hand:
         self._bets[s] = to
         if kind is CALL:
             self._acted[s] = self._level
-            events.append(Acted(s, CALL, add, to, 0, stack == 0))
+            events.append(_ACTED(s, CALL, add, to, 0, stack == 0))
             return
         if kind is BRING_IN:
             self._bring_in = False
             self._level = to
             self._acted[s] = to
-            events.append(Acted(s, BRING_IN, add, to, 0, stack == 0))
+            events.append(_ACTED(s, BRING_IN, add, to, 0, stack == 0))
             return
         # complete, bet or raise
         self._bring_in = False
@@ -545,7 +569,7 @@ class Hand:
         self._level = to
         self._acted[s] = to
         self._aggressor = s
-        events.append(Acted(s, kind, add, to, to - previous, stack == 0))
+        events.append(_ACTED(s, kind, add, to, to - previous, stack == 0))
         if (
             self._full == RAISE_CAP
             and self._last_full == to
@@ -560,7 +584,7 @@ class Hand:
         config = self.config
         events = self._events
         events.append(
-            HandStarted(
+            _STARTED(
                 config.game.code,
                 config.ante,
                 config.bring_in,
@@ -576,8 +600,8 @@ class Hand:
                 paid = ante if ante < stacks[s] else stacks[s]
                 stacks[s] -= paid
                 self._committed[s] = paid
-                events.append(AntePosted(s, paid, stacks[s] == 0))
-        events.append(StreetStarted(3))
+                events.append(_ANTE(s, paid, stacks[s] == 0))
+        events.append(_STREET(3))
         seats = range(self._n)
         if self._deal is not None:
             deal = self._deal
@@ -593,14 +617,14 @@ class Hand:
         for s in seats:
             self._down[s] = [first[s], second[s]]
             self._up[s] = [door[s]]
-            events.append(CardsDealt(s, 3, (first[s], second[s]), (door[s],)))
+            events.append(_DEALT(s, 3, (first[s], second[s]), (door[s],)))
         self._open_round()
         self._advance()
 
     def _deal_street(self, street: int) -> None:
         self._street = street
         events = self._events
-        events.append(StreetStarted(street))
+        events.append(_STREET(street))
         src = self._src
         live = self._live
         seats = [s for s in range(self._n) if live[s]]
@@ -610,7 +634,7 @@ class Hand:
             if left < len(seats):
                 # R12: too few cards for everyone: one card face up for all.
                 if burn and left >= 2:
-                    events.append(CardBurned(7, src.burn()))
+                    events.append(_BURNED(7, src.burn()))
                     self._dealt += 1
                 card = src.community()
                 self._community = card
@@ -620,21 +644,19 @@ class Hand:
                 return
             if left == len(seats):
                 burn = False  # no card to spare for a burn: everyone gets one instead
+        deal = self._deal
         if burn:
-            events.append(CardBurned(street, src.burn()))
+            events.append(_BURNED(street, src.burn() if deal is None else deal()))
             self._dealt += 1
-        deal = src.for_seat if self._deal is None else _ignore_seat(self._deal)
         self._dealt += len(seats)
-        if street == 7:
-            for s in seats:
-                card = deal(s)
-                self._down[s].append(card)
-                events.append(CardsDealt(s, 7, (card,), ()))
-        else:
-            for s in seats:
-                card = deal(s)
-                self._up[s].append(card)
-                events.append(CardsDealt(s, street, (), (card,)))
+        hands = self._up if street < 7 else self._down
+        for s in seats:
+            card = src.for_seat(s) if deal is None else deal()
+            hands[s].append(card)
+            if street < 7:
+                events.append(_DEALT(s, street, (), (card,)))
+            else:
+                events.append(_DEALT(s, 7, (card,), ()))
 
     def _open_round(self) -> None:
         """Reset the betting for a new street and find who acts first (R3–R7)."""
@@ -647,7 +669,7 @@ class Hand:
         self._capped = False
         self._aggressor = None
         self._acted = [-1] * n
-        self._units = (config.small_bet,) if street <= 4 else (config.big_bet,)
+        self._units = self._small_units if street <= 4 else self._big_units
         live = self._live
         stacks = self._stacks
         with_chips = 0
@@ -670,6 +692,10 @@ class Hand:
                     self._events.append(DoubleBetAllowed(pairs))
             candidates = first_to_act_seats(self.game, self._up, live)
             reason = "who acts first depends on an unknown up card"
+        if len(candidates) == 1:
+            first = candidates[0]
+            self._cursor = first if live[first] and stacks[first] else self._first_with_chips(first)
+            return
         actors = sorted({self._first_with_chips(c) for c in candidates})
         if len(actors) == 1:
             self._cursor = actors[0]
@@ -730,31 +756,32 @@ class Hand:
         self._to_act = None
         self._betting = False
         bets = self._bets
-        top = max(bets)
+        top = 0
+        second = 0
+        seat = -1
+        for s, bet in enumerate(bets):
+            if bet > top:
+                top, second, seat = bet, top, s
+            elif bet > second:
+                second = bet
         if not top:
             return
-        seat = bets.index(top)
-        second = 0
-        for s, b in enumerate(bets):
-            if s != seat and b > second:
-                second = b
         if top > second:
             back = top - second
             self._stacks[seat] += back
             self._committed[seat] -= back
-            self._events.append(UncalledBetReturned(seat, back))
-        for s in range(self._n):
-            bets[s] = 0
+            self._events.append(_RETURNED(seat, back))
+        self._bets = [0] * self._n
 
     def _finish(self) -> None:
         config = self.config
         raked = self._street > 3 or config.rake_third_street
-        hands = [self.cards(s) for s in range(self._n)]
+        n = self._n
         settlement = settle(
             self.game,
             self._committed,
             self._live,
-            hands,
+            [self.cards(s) for s in range(n)] if self._live_count > 1 else [],
             (self._community,) if self._has_community else (),
             self._aggressor if self._street == 7 else None,
             rake_percent=config.rake_percent if raked else 0,
@@ -762,25 +789,28 @@ class Hand:
             forced_rake=self._forced_rake,
             muck_losing_hands=config.muck_losing_hands,
         )
-        self._events.extend(settlement.events)
-        for s, chips in enumerate(settlement.won):
-            self._stacks[s] += chips
-        final = tuple(self._stacks)
-        self._events.append(HandEnded(final))
+        events = self._events
+        events.extend(settlement.events)
+        stacks = self._stacks
+        won = settlement.won
+        start = config.stacks
+        for s in range(n):
+            stacks[s] += won[s]
+        final = tuple(stacks)
+        events.append(_ENDED(final))
         self._over = True
         self._to_act = None
         self._possible = ()
+        rake = 0
+        for pot in settlement.pots:
+            rake += pot.rake
         self._result = HandResult(
             final,
-            tuple(a - b for a, b in zip(final, config.stacks, strict=True)),
+            tuple([stacks[s] - start[s] for s in range(n)]),
             settlement.pots,
             settlement.awards,
-            sum(p.rake for p in settlement.pots),
+            rake,
         )
-
-
-def _ignore_seat(deal: Callable[[], int]) -> Callable[[int], int | None]:
-    return lambda seat: deal()
 
 
 def play_out(hand: Hand, actions: Sequence[Action | ActionKind | str]) -> list[Event]:
