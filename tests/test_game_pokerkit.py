@@ -53,6 +53,10 @@ GAMES: dict[str, Any] = {
 }
 
 
+class Refused(AssertionError):
+    """PokerKit refused one of our actions."""
+
+
 class Differs(Exception):
     """The two engines part ways where their rules differ by design."""
 
@@ -198,7 +202,7 @@ def replay_in_pokerkit(hand: Hand) -> Any:
                 else:
                     state.complete_bet_or_raise_to(action.to)
             except ValueError as error:
-                raise AssertionError(f"PokerKit refuses {action}: {error}") from error
+                raise Refused(f"PokerKit refuses {action}: {error}") from error
     if index != len(actions):
         raise AssertionError(f"PokerKit ended after {index} of our {len(actions)} actions")
     return state
@@ -216,11 +220,13 @@ def compare(game: Variant, seed: int) -> str:
             raise AssertionError(f"final stacks differ: PokerKit {stacks}, ours {result.stacks}")
     except Differs as differs:
         return differs.reason
+    except Refused as error:
+        if _short_all_in(hand):
+            return "R11 short all-in (PokerKit reopens only on a full raise)"
+        raise AssertionError(f"{game.code} seed {seed}: {error}\n{hand.events}") from error
     except AssertionError as error:
         if _low_per_pot(hand):
             return "R15 low decided per pot (PokerKit splits each pot if any hand has a low)"
-        if _short_all_in(hand):
-            return "R11 short all-in (PokerKit reopens only on a full raise)"
         if _odd_split(hand):
             return "R18 odd chip"
         raise AssertionError(f"{game.code} seed {seed}: {error}\n{hand.events}") from error

@@ -30,6 +30,10 @@ class CardSource(Protocol):
         ...
 
 
+_ALL_CARDS = frozenset(range(DECK_SIZE))
+_INTS = frozenset({int, Card})
+
+
 class DeckCards:
     """Deals every card off one deck, top first, in the order the table deals them.
 
@@ -46,11 +50,8 @@ class DeckCards:
             self.remaining = deck.remaining
             return
         order = list(deck)
-        if len(order) != DECK_SIZE or len(set(order)) != DECK_SIZE:
-            raise ValueError("a deck given as cards must be all 52 cards, each once")
-        for card in order:
-            if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < DECK_SIZE:
-                raise ValueError(f"not a card: {card!r} (cards are ints 0..51)")
+        if len(order) != DECK_SIZE or set(order) != _ALL_CARDS or set(map(type, order)) - _INTS:
+            raise ValueError("a deck given as cards must be the 52 card ints 0..51, each once")
         self.next_card = iter(order).__next__
         self.remaining = DECK_SIZE
 
