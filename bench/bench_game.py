@@ -8,9 +8,10 @@ cards on, as PokerKit does. Both shuffle with the same NumPy permutation
 (an unbiased Fisher-Yates, four times quicker than random.shuffle): PokerKit
 through its shuffle, ours by taking the 52 shuffled card ints as its deck
 (``Hand(config, deck=order)``), so the shuffle, which is neither engine's
-work, weighs the same on both. Time is this process's CPU time, and runs alternate in
-short slices, so that load from other processes hits both alike. Prints hands/s and our ratio for Stud, Stud8 and
-Razz, 2-handed and 8-handed; the target is ratio >= 20 everywhere.
+work, weighs the same on both. Time is this process's CPU time, and runs
+alternate in short slices, so that load from other processes hits both
+alike. Prints hands/s and our ratio for Stud, Stud8 and Razz, 2-handed and
+8-handed; the target is ratio >= 20 everywhere.
 
     python bench/bench_game.py [--seconds 2.0]
 """

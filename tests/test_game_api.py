@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from fractions import Fraction
 from typing import Any
 
@@ -310,3 +311,77 @@ def test_play_is_deterministic_for_a_seeded_deck() -> None:
         return list(hand.events)
 
     assert dump(random_hand(42)) == dump(random_hand(42))
+
+
+def _side_pot_hand(rake: Any = None) -> tuple[Hand, random.Random]:
+    """Seat 0 (30 chips) all in wins the main pot; seat 2 wins the side pot."""
+    table = config(stacks=(30, 100, 100))
+    return Hand(table, deck=Deck(seed=5), rake=rake), random.Random(5)
+
+
+def _play_to_the_end(hand: Hand, rng: random.Random) -> None:
+    while not hand.is_over:
+        legal = hand.legal_actions()
+        hand.act(legal[-1] if rng.random() < 0.5 else legal[min(1, len(legal) - 1)])
+
+
+def test_a_rake_for_each_pot_comes_out_of_that_pot() -> None:
+    hand, rng = _side_pot_hand()
+    _play_to_the_end(hand, rng)
+    assert hand.result is not None
+    assert [(p.amount, p.seats) for p in hand.result.pots] == [(90, (0, 1, 2)), (62, (1, 2))]
+    assert hand.result.stacks == (90, 39, 101)
+    # Main pot first, a total moves the side pot's share of the rake onto seat 0.
+    hand, rng = _side_pot_hand(rake=5)
+    _play_to_the_end(hand, rng)
+    assert hand.result is not None and [p.rake for p in hand.result.pots] == [5, 0]
+    assert hand.result.stacks == (85, 39, 101)
+    # Pot by pot, each winner pays the rake of the pot they win.
+    hand, rng = _side_pot_hand(rake=(3, 2))
+    _play_to_the_end(hand, rng)
+    assert hand.result is not None and [p.rake for p in hand.result.pots] == [3, 2]
+    assert hand.result.rake == 5
+    assert hand.result.stacks == (87, 39, 99)
+    awards = [(e.pot, e.seat, e.amount) for e in hand.events if isinstance(e, PotAwarded)]
+    assert awards == [(0, 0, 87), (1, 2, 60)]
+
+
+@pytest.mark.parametrize(
+    ("rake", "message"),
+    [
+        ((3,), r"for 1 pot\(s\), but the hand formed 2"),
+        ((3, 2, 1), r"for 3 pot"),
+        ((3, 63), "rake of 63 does not fit"),
+    ],
+)
+def test_a_rake_per_pot_that_does_not_fit_is_refused_and_changes_nothing(
+    rake: tuple[int, ...], message: str
+) -> None:
+    hand, rng = _side_pot_hand(rake=rake)
+
+    def state() -> tuple[Any, ...]:
+        return (list(hand.events), hand.to_act, hand.stacks, hand.committed, hand.legal_actions())
+
+    while True:
+        legal = hand.legal_actions()
+        action = legal[-1] if rng.random() < 0.5 else legal[min(1, len(legal) - 1)]
+        before = state()
+        try:
+            hand.act(action)
+        except ValueError as refused:
+            assert not isinstance(refused, IllegalActionError)
+            assert re.search(message, str(refused))
+            break
+    # The last action is undone: the same seat is to act with the same chips, and
+    # trying it again is refused the same way.
+    assert not hand.is_over and hand.result is None
+    assert state() == before
+    with pytest.raises(ValueError, match=message):
+        hand.act(action)
+    assert state() == before
+
+
+@pytest.mark.parametrize("rake", [-1, (3, -1), (), "3", (1.5,), True])
+def test_a_forced_rake_must_be_whole_chips(rake: Any) -> None:
+    with pytest.raises(ValueError, match="forced rake"):
+        _side_pot_hand(rake=rake)

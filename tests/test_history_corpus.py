@@ -73,20 +73,13 @@ def test_every_hand_loads(hands: list[tuple[Path, HandRecord]]) -> None:
 def test_every_hand_replays_with_the_amounts_collected(
     hands: list[tuple[Path, HandRecord]],
 ) -> None:
-    waiting = []
     for path, record in hands:
         report = replay(record, f"{path.name} {record.label}")
-        if not report.ok and any("history-needs.md" in p for p in report.problems):
-            waiting.append(report.name)  # the engine's rake per pot (docs/history-needs.md)
-            continue
         assert report.ok, report.text()
         assert report.matched is True
         assert report.collected == record.collected
         assert report.stacks == record.finishing_stacks
         assert report.rake == record.rake
-    assert not (HAVE_CORPUS and waiting)
-    if waiting:
-        pytest.xfail(f"{len(waiting)} written hands need a rake per pot from the engine")
 
 
 def test_every_hand_round_trips(files: list[Path]) -> None:

@@ -12,7 +12,7 @@ from stud.history import HandRecord, Kind, read_pokerstars
 from stud.history.from_engine import record_from_hand
 from stud.history.phh import read_phh, write_phh
 from stud.history.pokerstars_write import write_pokerstars
-from stud.history.replay import ReplayReport, completed, replay
+from stud.history.replay import completed, replay
 from stud.history.samples import sample_hand, sample_hands
 
 
@@ -21,24 +21,24 @@ def samples() -> list[HandRecord]:
     return list(sample_hands(90, seed=3000))
 
 
-def waits_for_the_per_pot_rake_hook(report: ReplayReport) -> bool:
-    """A hand whose rake the engine cannot yet take pot by pot (docs/history-needs.md)."""
-    return not report.ok and any("history-needs.md" in p for p in report.problems)
-
-
 def check_all(records: list[HandRecord]) -> None:
-    waiting = []
     for record in records:
         report = replay(record)
-        if waits_for_the_per_pot_rake_hook(report):
-            waiting.append(record.label)
-            continue
         assert report.ok, report.text()
         assert report.matched is True
         assert report.stacks == record.finishing_stacks
         assert report.rake == record.rake
-    if waiting:
-        pytest.xfail(f"{len(waiting)} hands need a rake per pot from the engine: {waiting}")
+
+
+def test_a_rake_taken_pot_by_pot_matches_when_different_players_win_the_pots(
+    samples: list[HandRecord],
+) -> None:
+    """The samples that need a rake per pot (main and side pot won by others) match too."""
+    split_rake = [
+        r for r in samples if len(r.pots) > 1 and r.rake and len({c.seat for c in r.collects}) > 1
+    ]
+    assert split_rake, "the samples should hold raked hands whose pots go to different players"
+    check_all(split_rake)
 
 
 def test_the_engines_own_hands_replay_and_match(samples: list[HandRecord]) -> None:

@@ -59,22 +59,43 @@ def build_pots(committed: Sequence[int], live: Sequence[bool]) -> list[Pot]:
 
 
 def rake_pots(
-    pots: Sequence[Pot], percent: Fraction | int, cap: int | None, forced: int | None = None
+    pots: Sequence[Pot],
+    percent: Fraction | int,
+    cap: int | None,
+    forced: int | Sequence[int] | None = None,
 ) -> list[Pot]:
     """The pots with their rake: ``percent`` of each (rounded down), at most ``cap`` in all.
 
-    A replay passes ``forced``, the rake its record states; it is taken from
-    the main pot first, then the side pots in order. The cap, too, is
-    reached main pot first.
+    A replay passes ``forced``, the rake its record states: a total is taken
+    from the main pot first, then the side pots in order; a sequence gives
+    each pot's own rake, main pot first (a record that prints its pots after
+    rake says how much came out of each, and when different players win them
+    only that matches the record to the cent). The cap, too, is reached main
+    pot first.
     """
     out: list[Pot] = []
-    if forced is not None:
-        if forced < 0 or forced > sum(p.amount for p in pots):
-            raise ValueError(f"a rake of {forced} does not fit pots of {[p.amount for p in pots]}")
+    amounts = [p.amount for p in pots]
+    if isinstance(forced, int):
+        if forced < 0 or forced > sum(amounts):
+            raise ValueError(f"a rake of {forced} does not fit pots of {amounts}")
         left = forced
         for p in pots:
             take = min(left, p.amount)
             left -= take
+            out.append(Pot(p.amount, p.seats, take))
+        return out
+    if forced is not None:
+        takes = list(forced)
+        if len(takes) != len(pots):
+            raise ValueError(
+                f"a rake given for {len(takes)} pot(s), but the hand formed {len(pots)}: "
+                f"pots of {amounts}"
+            )
+        for p, take in zip(pots, takes, strict=True):
+            if take < 0 or take > p.amount:
+                raise ValueError(
+                    f"a rake of {take} does not fit a pot of {p.amount} (pots {amounts})"
+                )
             out.append(Pot(p.amount, p.seats, take))
         return out
     left_cap = cap

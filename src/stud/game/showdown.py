@@ -23,14 +23,14 @@ from stud.game.events import (
     PotAwarded,
     PotsFormed,
     ShowdownOrder,
-    fast_constructor,
+    shared_constructor,
 )
 from stud.game.order import ace_low_key, showdown_order
 from stud.game.pots import build_pots, rake_pots, split
 from stud.game.variants import Split, Variant
 
-_AWARD = fast_constructor(PotAwarded)
-_POTS = fast_constructor(PotsFormed)
+_AWARD = shared_constructor(PotAwarded)
+_POTS = shared_constructor(PotsFormed)
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +78,7 @@ def settle(
     *,
     rake_percent: Fraction | int,
     rake_cap: int | None,
-    forced_rake: int | None,
+    forced_rake: int | Sequence[int] | None,
     muck_losing_hands: bool,
 ) -> Settlement:
     """Form the pots (R17), take the rake, show down (R13) and award every chip (R14–R18).
@@ -87,7 +87,8 @@ def settle(
     and ``board`` the R12 community card if there is one; a seat whose cards
     are not all known cannot show and is taken to muck.
     Rake is taken when ``rake_percent`` is above 0 (the caller passes 0 when a
-    hand is not raked) or when ``forced_rake`` states it.
+    hand is not raked) or when ``forced_rake`` states it (a total, or each
+    pot's rake, main pot first: see :func:`~stud.game.pots.rake_pots`).
     """
     n = len(committed)
     events: list[Event] = []

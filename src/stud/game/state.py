@@ -9,6 +9,7 @@ an action costs a few microseconds.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -34,6 +35,7 @@ from stud.game.events import (
     UncalledBetReturned,
 )
 from stud.game.events import fast_constructor as _fast
+from stud.game.events import shared_constructor as _shared
 from stud.game.order import bring_in_seats, first_to_act_seats, open_pair_seats
 from stud.game.showdown import settle
 from stud.game.views import HandView, make_view
@@ -46,14 +48,15 @@ COMPLETE = ActionKind.COMPLETE
 BET = ActionKind.BET
 RAISE = ActionKind.RAISE
 
-_ACTED = _fast(Acted)
-_ANTE = _fast(AntePosted)
-_DEALT = _fast(CardsDealt)
-_STREET = _fast(StreetStarted)
+_ACTED = _shared(Acted)
+_ANTE = _shared(AntePosted)
+_DEALT = _shared(CardsDealt)
+_DEALT_THIRD = _fast(CardsDealt)  # two down cards and a door card rarely repeat
+_STREET = _shared(StreetStarted)
 _ENDED = _fast(HandEnded)
-_STARTED = _fast(HandStarted)
-_BURNED = _fast(CardBurned)
-_RETURNED = _fast(UncalledBetReturned)
+_STARTED = _shared(HandStarted)
+_BURNED = _shared(CardBurned)
+_RETURNED = _shared(UncalledBetReturned)
 
 # legal_actions() hands out shared immutable Actions instead of building new ones:
 # fold and check per seat, the others by kind, keyed by ``to * 8 + seat``.
@@ -92,6 +95,22 @@ class HandResult:
     """Total rake taken."""
 
 
+def _forced_rake(rake: object) -> int | tuple[int, ...]:
+    """A record's rake checked: a whole number of chips, or one for each pot."""
+    if isinstance(rake, int) and not isinstance(rake, bool):
+        if rake < 0:
+            raise ValueError(f"a forced rake must be at least 0 chips: {rake!r}")
+        return rake
+    if isinstance(rake, Sequence) and not isinstance(rake, str):
+        takes = tuple(rake)
+        if takes and all(isinstance(t, int) and not isinstance(t, bool) and t >= 0 for t in takes):
+            return takes
+    raise ValueError(
+        "a forced rake must be a whole number of chips, or one for each pot "
+        f"(main pot first): {rake!r}"
+    )
+
+
 class Hand:
     """One hand of Stud, Stud8 or Razz, played from a :class:`TableConfig`.
 
@@ -99,7 +118,10 @@ class Hand:
     is reproducible; ``deck=`` may also be all 52 card ints in dealing order
     (a simulation's own shuffle). ``Hand(config, cards=ScriptedCards(...))``
     deals the cards a record states (``None`` where hidden) and ``rake=``
-    takes the record's rake. The hand starts at once: antes, 3rd street, the
+    takes the record's rake: a total (main pot first) or a sequence with each
+    pot's rake, in the order of ``PotsFormed.pots``; a sequence that does not
+    fit the pots formed raises ValueError at the end of the hand, which then
+    stays unsettled. The hand starts at once: antes, 3rd street, the
     bring-in seat to act.
     """
 
@@ -149,12 +171,12 @@ class Hand:
         deck: Deck | Sequence[int] | None = None,
         *,
         cards: CardSource | None = None,
-        rake: int | None = None,
+        rake: int | Sequence[int] | None = None,
     ) -> None:
         if deck is not None and cards is not None:
             raise ValueError("give the hand a deck or its cards, not both")
-        if rake is not None and (isinstance(rake, bool) or not isinstance(rake, int) or rake < 0):
-            raise ValueError(f"a forced rake must be a whole number of chips, at least 0: {rake!r}")
+        if rake is not None:
+            rake = _forced_rake(rake)
         self.config = config
         self.game = config.game
         n = len(config.stacks)
@@ -329,6 +351,33 @@ class Hand:
         Anything the rules do not allow raises :class:`IllegalActionError`
         and changes nothing.
         """
+        if self._forced_rake is not None:
+            return self._act_undoing_on_error(action, to, seat)
+        return self._act(action, to, seat)
+
+    def _act_undoing_on_error(
+        self, action: Action | ActionKind | str, to: int | None, seat: int | None
+    ) -> list[Event]:
+        """:meth:`act` for a hand with a record's rake, which may not fit the pots formed.
+
+        The pots are known only when the last action is applied, so a rake that
+        does not fit them is found after the action changed the hand: undo it.
+        """
+        keep: dict[int, object] = {id(self.config): self.config, id(self.game): self.game}
+        keep.update((id(event), event) for event in self._events)  # immutable values
+        saved = copy.deepcopy({name: getattr(self, name) for name in self.__slots__}, keep)
+        try:
+            return self._act(action, to, seat)
+        except ValueError as error:
+            if isinstance(error, IllegalActionError):
+                raise
+            for name, value in saved.items():
+                object.__setattr__(self, name, value)
+            raise
+
+    def _act(
+        self, action: Action | ActionKind | str, to: int | None, seat: int | None
+    ) -> list[Event]:
         actor = self._to_act
         if actor is not None and actor == self._legal_seat and to is None and seat is None:
             for legal in self._legal_list:
@@ -617,7 +666,7 @@ class Hand:
         for s in seats:
             self._down[s] = [first[s], second[s]]
             self._up[s] = [door[s]]
-            events.append(_DEALT(s, 3, (first[s], second[s]), (door[s],)))
+            events.append(_DEALT_THIRD(s, 3, (first[s], second[s]), (door[s],)))
         self._open_round()
         self._advance()
 

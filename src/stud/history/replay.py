@@ -14,14 +14,13 @@ whether all of them do. No card is ever invented to make a result match.
 
 from __future__ import annotations
 
-import functools
 import itertools
 import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
-from stud.cards import DECK_SIZE, Card, Deck
+from stud.cards import DECK_SIZE, Card
 from stud.game import (
     Acted,
     ActionKind,
@@ -181,7 +180,7 @@ def _play(
     )
     if rake is None and _states_rake(record):
         rake = record.rake
-    hand = Hand(table_config(record), cards=scripted, rake=rake)  # type: ignore[arg-type]
+    hand = Hand(table_config(record), cards=scripted, rake=rake)
     problems: list[str] = []
     trusted: list[str] = []
     for number, action in enumerate(record.actions, start=1):
@@ -301,14 +300,8 @@ def replay(record: HandRecord, name: str | None = None) -> ReplayReport:
     problems = _money_problems(record, run)
     per_pot = _rake_per_pot(record, run)
     if per_pot is not None:
-        if _engine_takes_rake_per_pot():
-            run = _play(record, record.cards, community, per_pot)
-            problems = _money_problems(record, run)
-        elif problems:
-            problems.append(
-                f"the record takes its rake pot by pot {list(per_pot)}; this engine takes a "
-                "total from the main pot first (see docs/history-needs.md)"
-            )
+        run = _play(record, record.cards, community, per_pot)
+        problems = _money_problems(record, run)
     hidden = _hidden_showdown_slots(record, run.hand)
     if hidden:
         who = ", ".join(sorted({_who(record, s) for s, _ in hidden if s >= 0}))
@@ -342,19 +335,6 @@ def _rake_per_pot(record: HandRecord, run: _Run) -> tuple[int, ...] | None:
     if min(per_pot) < 0 or sum(per_pot) != record.rake:
         return None
     return None if per_pot == tuple(p.rake for p in pots) else per_pot
-
-
-@functools.cache
-def _engine_takes_rake_per_pot() -> bool:
-    """Whether ``Hand(..., rake=(main, side, ...))`` is accepted (docs/history-needs.md)."""
-    config = TableConfig(
-        game=variant("stud"), ante=0, bring_in=1, small_bet=2, big_bet=4, stacks=(10, 10)
-    )
-    try:
-        Hand(config, deck=Deck(seed=0), rake=(0,))  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        return False
-    return True
 
 
 def _finish(report: ReplayReport, run: _Run) -> None:
