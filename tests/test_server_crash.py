@@ -25,6 +25,7 @@ from stud.server.testing import (
     Client,
     ServerProcess,
     fresh_database,
+    hand_factory_args,
     postgres_admin_url,
 )
 
@@ -35,13 +36,8 @@ ARGS = (
 
 
 def factory_args() -> tuple[str, ...]:
-    factory = os.environ.get("STUD_TEST_HAND_FACTORY")
-    if factory is None:
-        try:
-            import stud.table.engine  # noqa: F401
-        except ImportError:
-            factory = "tests.test_table_double:start_double"
-    return () if factory is None else ("--hand-factory", factory)
+    """The engine when it imports; else the test double (these checks are the server's own)."""
+    return hand_factory_args("tests.test_table_double:start_double")
 
 
 def snapshot(db: Database) -> dict[str, object]:

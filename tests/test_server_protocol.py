@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -13,7 +12,7 @@ import httpx
 import pytest
 import websockets
 
-from stud.server.testing import Client, ServerProcess, fresh_database
+from stud.server.testing import Client, ServerProcess, fresh_database, hand_factory_args
 
 ARGS = (
     "--turn-seconds", "20", "--time-bank", "5", "--pause", "0.1",
@@ -23,13 +22,7 @@ ARGS = (
 
 def factory_args() -> tuple[str, ...]:
     """The engine when it imports; else the test double (these checks are the server's own)."""
-    factory = os.environ.get("STUD_TEST_HAND_FACTORY")
-    if factory is None:
-        try:
-            import stud.table.engine  # noqa: F401
-        except ImportError:
-            factory = "tests.test_table_double:start_double"
-    return () if factory is None else ("--hand-factory", factory)
+    return hand_factory_args("tests.test_table_double:start_double")
 
 
 @pytest.fixture

@@ -121,6 +121,11 @@ def test_ledger_movements_balance_and_conserve(db: Database) -> None:
     assert record["status"] == "finished" and record["pot"] == 42
     assert record["phh"] == "phh" and record["pokerstars"] == "ps"
     assert [h["id"] for h in db.read_sync(lambda c: store.hands_for_account(c, b.id))] == [hand]
+    listed = db.read_sync(lambda c: store.hands_for_table(c, table.id))
+    assert [(h["id"], h["table_id"], h["game"], h["pot"]) for h in listed] == [
+        (hand, table.id, "stud", 42)
+    ]
+    assert "players" not in listed[0]
     db.write_sync(lambda c: store.cash_out(c, a.id, table.id, 320))
     with pytest.raises(LedgerError):
         db.write_sync(lambda c: store.cash_out(c, b.id, table.id, 180))

@@ -99,25 +99,38 @@ class Card(int):
         return RANKS[self.rank] + SUIT_SYMBOLS[self.suit]
 
 
+def card_words(text: str, *, unknown: str | None = None) -> list[str]:
+    """Split ``"As Kd 2c"``, ``"As,Kd"`` or ``"AsKd2c"`` into one word a card (``10h`` too).
+
+    ``unknown`` (such as ``"??"``) is a word of its own wherever it stands. A
+    piece too short to be a card raises ValueError naming it.
+    """
+    pieces: list[str] = []
+    for word in text.replace(",", " ").split():
+        pos = 0
+        while pos < len(word):
+            if unknown and word.startswith(unknown, pos):
+                step = len(unknown)
+            else:
+                step = 3 if word.startswith("10", pos) else 2
+            piece = word[pos : pos + step]
+            if len(piece) < 2:
+                raise ValueError(f"bad card {piece!r} in {word!r}: a card is a rank and a suit")
+            pieces.append(piece)
+            pos += step
+    return pieces
+
+
 def parse_cards(text: str | Iterable[str | int], *, distinct: bool = True) -> list[Card]:
     """Parse ``"As Kd 2c"``, ``"AsKd2c"`` or an iterable of tokens/ints into cards.
 
     With ``distinct`` (the default) a repeated card raises ValueError naming it.
     """
-    cards: list[Card] = []
+    cards: list[Card]
     if isinstance(text, str):
-        for word in text.replace(",", " ").split():
-            pos = 0
-            while pos < len(word):
-                step = 3 if word.startswith("10", pos) else 2
-                piece = word[pos : pos + step]
-                if len(piece) < 2:
-                    raise ValueError(f"bad card {piece!r} in {word!r}: a card is a rank and a suit")
-                cards.append(Card.parse(piece))
-                pos += step
+        cards = [Card.parse(piece) for piece in card_words(text)]
     else:
-        for item in text:
-            cards.append(Card(item) if isinstance(item, int) else Card.parse(item))
+        cards = [Card(item) if isinstance(item, int) else Card.parse(item) for item in text]
     if distinct:
         seen: set[int] = set()
         for card in cards:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from stud.cards import Card
+from stud.cards import Card, card_words
 
 DOWN_CARDS = 2
 MAX_UP_CARDS = 4
@@ -29,21 +29,7 @@ STREET_NAMES = {3: "3rd", 4: "4th", 5: "5th", 6: "6th", 7: "7th"}
 
 def tokens(text: str) -> list[Card | None]:
     """Split ``"As 2d ??"`` or ``"As2d??"`` into cards, with None for each ``??``."""
-    out: list[Card | None] = []
-    for word in text.replace(",", " ").split():
-        pos = 0
-        while pos < len(word):
-            if word.startswith(UNKNOWN, pos):
-                out.append(None)
-                pos += 2
-                continue
-            step = 3 if word.startswith("10", pos) else 2
-            piece = word[pos : pos + step]
-            if len(piece) < 2:
-                raise ValueError(f"bad card {piece!r} in {word!r}: a card is a rank and a suit")
-            out.append(Card.parse(piece))
-            pos += step
-    return out
+    return [None if w == UNKNOWN else Card.parse(w) for w in card_words(text, unknown=UNKNOWN)]
 
 
 @dataclass(frozen=True)

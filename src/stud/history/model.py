@@ -24,6 +24,21 @@ from typing import Final, Literal, TypeAlias
 
 from stud.cards import Card
 
+__all__ = [
+    "Action",
+    "Collect",
+    "Game",
+    "HandRecord",
+    "Kind",
+    "Muck",
+    "Seat",
+    "Show",
+    "Slot",
+    "Stakes",
+    "Tournament",
+]
+"""The record's vocabulary, which :mod:`stud.history` exports as its own."""
+
 Game: TypeAlias = Literal["stud", "stud8", "razz"]
 GAMES: Final[tuple[Game, ...]] = ("stud", "stud8", "razz")
 

@@ -28,6 +28,7 @@ from sqlalchemy.engine import make_url
 from stud.server.storage.database import resolve_url
 
 TEST_URL_VARIABLE = "STUD_TEST_DATABASE_URL"
+HAND_FACTORY_VARIABLE = "STUD_TEST_HAND_FACTORY"
 
 
 def postgres_admin_url() -> str | None:
@@ -55,6 +56,22 @@ def fresh_database(backend: str, folder: Path) -> Iterator[str]:
         with engine.connect() as conn:
             conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
         engine.dispose()
+
+
+def hand_factory_args(fallback: str) -> tuple[str, ...]:
+    """``stud serve`` arguments choosing a test server's hands.
+
+    The factory named by ``$STUD_TEST_HAND_FACTORY`` when it is set; else none
+    (the real engine) when :mod:`stud.table.engine` imports; else ``fallback``,
+    a test double as ``module:function``, for checks that are the server's own.
+    """
+    factory = os.environ.get(HAND_FACTORY_VARIABLE)
+    if factory is None:
+        try:
+            import stud.table.engine  # noqa: F401
+        except ImportError:
+            factory = fallback
+    return () if factory is None else ("--hand-factory", factory)
 
 
 def free_port() -> int:

@@ -18,6 +18,7 @@ from stud.game import (
     Action,
     ActionKind,
     CardsDealt,
+    CardSource,
     Event,
     Hand,
     HandEnded,
@@ -239,11 +240,16 @@ def start_engine_hand(
     *,
     rake_percent: float = 0.0,
     rake_cap: int | None = None,
+    cards: CardSource | None = None,
 ) -> tuple[HandPort, list[HandEvent]]:
-    """The table's hand factory: a real engine hand, shuffled by seed or by the CSPRNG."""
+    """The table's hand factory: a real engine hand, shuffled by seed or by the CSPRNG.
+
+    ``cards`` deals those cards instead of a shuffle (a test's stacked hand).
+    """
     config = TableConfig(
         game=variant(game), ante=ante, bring_in=bring_in, small_bet=small_bet, big_bet=big_bet,
         stacks=tuple(stacks), rake_percent=Fraction(str(rake_percent)), rake_cap=rake_cap,
     )  # fmt: skip
-    hand = EngineHand(Hand(config, deck=Deck(seed)), seats)
+    engine = Hand(config, cards=cards) if cards is not None else Hand(config, deck=Deck(seed))
+    hand = EngineHand(engine, seats)
     return hand, hand.started()

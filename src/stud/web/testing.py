@@ -16,11 +16,10 @@ from __future__ import annotations
 
 import json
 import os
-from fractions import Fraction
 from functools import cache
 
-from stud.game import Hand, ScriptedCards, TableConfig, variant
-from stud.table.engine import EngineHand, start_engine_hand
+from stud.game import ScriptedCards
+from stud.table.engine import start_engine_hand
 from stud.table.port import HandEvent, HandPort
 
 VARIABLE = "STUD_WEB_TEST_DECKS"
@@ -49,15 +48,10 @@ def stacked_hand(
 ) -> tuple[HandPort, list[HandEvent]]:
     """The table's hand factory, dealing the stacked cards of ``game`` when there are enough."""
     hands = stacked_hands().get(game, [])
-    if len(hands) < len(stacks):
-        return start_engine_hand(
-            game, ante, bring_in, small_bet, big_bet, stacks, seats, seed,
-            rake_percent=rake_percent, rake_cap=rake_cap,
-        )  # fmt: skip
-    config = TableConfig(
-        game=variant(game), ante=ante, bring_in=bring_in, small_bet=small_bet, big_bet=big_bet,
-        stacks=tuple(stacks), rake_percent=Fraction(str(rake_percent)), rake_cap=rake_cap,
+    cards = None
+    if len(hands) >= len(stacks):
+        cards = ScriptedCards([list(hand) for hand in hands[: len(stacks)]])
+    return start_engine_hand(
+        game, ante, bring_in, small_bet, big_bet, stacks, seats, seed,
+        rake_percent=rake_percent, rake_cap=rake_cap, cards=cards,
     )  # fmt: skip
-    cards = ScriptedCards([list(hand) for hand in hands[: len(stacks)]])
-    hand = EngineHand(Hand(config, cards=cards), seats)
-    return hand, hand.started()

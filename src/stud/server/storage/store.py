@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, and_, func, insert, select, update
+from sqlalchemy import Connection, Select, and_, func, insert, select, update
 
 from stud.server.storage import schema as s
 
@@ -95,6 +95,20 @@ def token_hash(token: str) -> str:
 
 def _row_account(row: Any) -> Account:
     return Account(id=int(row.id), name=str(row.name), kind=str(row.kind))
+
+
+def _hand_list_select() -> Select[Any]:
+    """The columns of a hand in a list (no players, no summary): newest first."""
+    return select(
+        s.hands.c.id,
+        s.hands.c.table_id,
+        s.hands.c.number,
+        s.hands.c.game,
+        s.hands.c.status,
+        s.hands.c.started_at,
+        s.hands.c.finished_at,
+        s.hands.c.pot,
+    ).order_by(s.hands.c.id.desc())
 
 
 class Store:
@@ -434,19 +448,7 @@ class Store:
         self, conn: Connection, table_id: int, limit: int = 50
     ) -> list[dict[str, Any]]:
         rows = conn.execute(
-            select(
-                s.hands.c.id,
-                s.hands.c.table_id,
-                s.hands.c.number,
-                s.hands.c.game,
-                s.hands.c.status,
-                s.hands.c.started_at,
-                s.hands.c.finished_at,
-                s.hands.c.pot,
-            )
-            .where(s.hands.c.table_id == table_id)
-            .order_by(s.hands.c.id.desc())
-            .limit(limit)
+            _hand_list_select().where(s.hands.c.table_id == table_id).limit(limit)
         ).all()
         return [dict(r._mapping) for r in rows]
 
@@ -454,19 +456,9 @@ class Store:
         self, conn: Connection, account_id: int, limit: int = 50
     ) -> list[dict[str, Any]]:
         rows = conn.execute(
-            select(
-                s.hands.c.id,
-                s.hands.c.table_id,
-                s.hands.c.number,
-                s.hands.c.game,
-                s.hands.c.status,
-                s.hands.c.started_at,
-                s.hands.c.finished_at,
-                s.hands.c.pot,
-            )
+            _hand_list_select()
             .join(s.hand_players, s.hand_players.c.hand_id == s.hands.c.id)
             .where(s.hand_players.c.account_id == account_id)
-            .order_by(s.hands.c.id.desc())
             .limit(limit)
         ).all()
         return [dict(r._mapping) for r in rows]
