@@ -18,7 +18,8 @@ from stud.game import (
     TableConfig,
     variant,
 )
-from stud.table.engine import EngineHand
+from stud.table import Table, TableSettings
+from stud.table.engine import EngineHand, start_engine_hand
 from stud.table.port import Legal
 
 GAMES = ("stud", "stud8", "razz")
@@ -132,6 +133,46 @@ def test_room_bot_reads_the_tables_view_with_table_seat_numbers(game: str) -> No
         port.act(player, choice.action, choice.to)
         acted += 1
     assert acted >= 3
+
+
+def test_room_bot_takes_the_servers_hand_view_or_the_whole_table_view() -> None:
+    """The server hands a bot ``table.view(seat)["hand"]``; the whole view reads the same."""
+    settings = TableSettings(
+        name="t", game="stud", ante=1, bring_in=2, small_bet=4, big_bet=8, seats=6,
+        pause_between_hands=1.0,
+    )  # fmt: skip
+    table = Table(settings, start_engine_hand, seed=7)
+    now = 1000.0
+    for seat, player in ((1, 11), (3, 12), (4, 13)):
+        table.sit(player, f"p{player}", 100, now, seat=seat)
+    before = table.view(1)
+    assert before["hand"] is None
+    with pytest.raises(ValueError, match="no hand in progress"):
+        view_from_dict(before)
+    table.tick(now + 5)
+    acted = 0
+    while table.hand is not None and acted < 6:
+        seat = table.actor_seat
+        assert seat is not None
+        whole = table.view(seat)
+        inner = whole["hand"]  # what the server's actor passes
+        assert "viewer" in inner and "viewer" not in whole and "seats" in whole
+        rebuilt = view_from_dict(inner)
+        assert view_from_dict(whole) == rebuilt
+        assert rebuilt.viewer == table.hand_seats.index(seat)
+        legal = table.legal()
+        choice = RoomBot(make_bot("strong", acted)).choose(inner, legal)
+        assert RoomBot(make_bot("strong", acted)).choose(whole, legal) == choice
+        player = table.seats[seat]
+        assert player is not None
+        table.act(player.id, choice.action, choice.to, table.turn_id, now + 6 + acted)
+        acted += 1
+    assert acted > 0
+
+
+def test_a_dict_that_is_no_view_is_refused_by_name() -> None:
+    with pytest.raises(ValueError, match=r"'viewer' key.*'hand' key"):
+        view_from_dict({"seats": [], "you": 1})
 
 
 def test_room_bot_without_events_still_sees_the_bet_to_match() -> None:

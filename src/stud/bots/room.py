@@ -1,12 +1,12 @@
 """Bots in the card room: the room's JSON views and ``Legal`` actions, turned into the engine's.
 
-The room asks its bots ``choose(view, legal)`` with the table's view (a dict,
-seats numbered as the table numbers them) and its ``Legal`` actions (an
-``action`` name and a ``to`` amount). :class:`RoomBot` wraps any
-:class:`~stud.bots.Bot`: it rebuilds the seat's :class:`~stud.game.HandView`
-from the dict, lets the bot choose, and hands back the room's own ``Legal``
-object. It reads only what the view holds, so a bot at a table sees no more
-than a person in that seat.
+The room asks its bots ``choose(view, legal)`` with their seat's hand view (a
+dict: the ``hand`` part of the table's view, seats numbered as the table numbers
+them) and its ``Legal`` actions (an ``action`` name and a ``to`` amount).
+:class:`RoomBot` wraps any :class:`~stud.bots.Bot`: it rebuilds the seat's
+:class:`~stud.game.HandView` from the dict, lets the bot choose, and hands back
+the room's own ``Legal`` object. It reads only what the view holds, so a bot at
+a table sees no more than a person in that seat.
 """
 
 from __future__ import annotations
@@ -76,10 +76,19 @@ class _Seats:
 def view_from_dict(data: Mapping[str, Any]) -> HandView:
     """The :class:`HandView` behind a view dict: ``HandView.to_dict()``, or the room's.
 
-    Takes the table's whole view (its ``hand`` part is used) or a hand view,
-    with the engine's seat numbers or the table's (the seat list says which).
+    Takes a hand view (what the room hands its bots: ``table.view(seat)["hand"]``,
+    or ``HandView.to_dict()``), which always has a ``viewer`` key, or the table's
+    whole view, which has none and whose ``hand`` part is used. Seats are the
+    engine's numbers or the table's (the seat list says which).
     """
-    hand = data.get("hand") if "hand" in data and "seats" not in data else data
+    hand: object = data
+    if "viewer" not in data:
+        if "hand" not in data:
+            raise ValueError(
+                "not a view: a hand view has a 'viewer' key, a table view a 'hand' key;"
+                f" this one has {sorted(data)}"
+            )
+        hand = data["hand"]
     if not isinstance(hand, Mapping):
         raise ValueError("the view holds no hand in progress")
     raw_seats = hand["seats"]

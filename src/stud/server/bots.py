@@ -1,8 +1,9 @@
 """The room's bots: the players of :mod:`stud.bots` (issue 6), behind the room's protocol.
 
-The actor asks a bot ``choose(view, legal)`` with the bot's own table view (a
-dict, table seats) and the table's ``Legal`` actions, and gets one of them
-back; :class:`stud.bots.RoomBot` adapts any :class:`stud.bots.Bot` to that.
+The actor asks a bot ``choose(view, legal)`` with its seat's hand view (the
+``hand`` part of the table's view for that seat: a dict, table seats) and the
+table's ``Legal`` actions, and gets one of them back; :class:`stud.bots.RoomBot`
+adapts any :class:`stud.bots.Bot` to that.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ BOT_KINDS: tuple[str, ...] = tuple(BOTS)
 
 
 class Bot(Protocol):
-    """A bot as the room calls it: its table view and legal actions in, one action out."""
+    """A bot as the room calls it: its hand view and legal actions in, one action out."""
 
     def choose(self, view: Mapping[str, Any], legal: Sequence[Legal]) -> Legal:
         """One of ``legal``."""
