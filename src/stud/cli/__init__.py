@@ -1,7 +1,10 @@
 """The ``stud`` command: one entry point, one module per subcommand.
 
 Each module in this package that defines ``register(subparsers)`` adds its
-subcommand; the parser it returns carries ``func(args) -> int``.
+subcommand; the parser it returns carries ``func(args) -> int``. Every
+subcommand's parser is built for ``stud --help``, so a subcommand module
+imports only the standard library and :mod:`stud.cli._names` at its top, and
+its heavy modules (the engine, NumPy, Rich, the server) in ``run``.
 """
 
 from __future__ import annotations

@@ -5,11 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from stud.history.errors import HistoryError
-from stud.history.files import read_file, write_records
-from stud.history.model import HandRecord
+if TYPE_CHECKING:
+    from stud.history.model import HandRecord
 
 
 def register(subparsers: Any) -> argparse.ArgumentParser:
@@ -31,6 +30,10 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
+    from stud.history.errors import HistoryError
+    from stud.history.files import read_file, write_records
+    from stud.history.replay import completed
+
     try:
         result = read_file(args.input)
     except OSError as error:
@@ -40,8 +43,6 @@ def run(args: argparse.Namespace) -> int:
     records: list[HandRecord] = []
     for record in result.hands:
         if args.to == "pokerstars":
-            from stud.history.replay import completed
-
             try:
                 record = completed(record, f"{args.input}: {record.label}")
             except HistoryError as error:

@@ -7,16 +7,15 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
+from stud.cli._names import DEFAULT_SAMPLES, EXACT_LIMIT, GAME_NAMES, GAMES
 
-from stud.equity import GAMES, EquityResult, equity
-from stud.equity.api import DEFAULT_SAMPLES, EXACT_LIMIT, Method
-from stud.equity.deal import make_deal
-from stud.equity.showdown import GAME_NAMES
+if TYPE_CHECKING:
+    from rich.table import Table
+
+    from stud.equity import EquityResult
+    from stud.equity.api import Method
 
 LONG_RUN = 5_000_000  # run-outs from which a progress bar is worth showing
 
@@ -58,6 +57,18 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
+    from stud.equity import equity
+    from stud.equity.deal import make_deal
+
     method: Method = "exact" if args.exact else "sample" if args.sample else "auto"
     deal = make_deal(args.game, args.hands, args.dead, args.community)
     exact = method == "exact" or (method == "auto" and deal.runouts <= args.exact_limit)
@@ -102,6 +113,8 @@ def _pct(value: float | None) -> str:
 
 def render(result: EquityResult) -> Table:
     """The result as a Rich table, with the method and count as its caption."""
+    from rich.table import Table
+
     hilo = result.game == "stud8"
     sampled = result.method == "sampled"
     table = Table(title=f"{GAME_NAMES[result.game]} equity")

@@ -10,16 +10,13 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Sequence
-from typing import Any
-
-from rich.console import Console
-from rich.table import Table
+from typing import TYPE_CHECKING, Any
 
 from stud.cards import Card, format_cards, parse_cards
-from stud.evaluate import HandValue, evaluate_eight_low, evaluate_high, evaluate_razz
+from stud.cli._names import GAME_NAMES, GAMES
 
-GAMES = ("stud", "stud8", "razz")
-GAME_NAMES = {"stud": "Seven Card Stud", "stud8": "Stud Hi/Lo", "razz": "Razz"}
+if TYPE_CHECKING:
+    from stud.evaluate import HandValue
 
 
 def register(subparsers: Any) -> argparse.ArgumentParser:
@@ -78,6 +75,8 @@ def _result(value: HandValue | None) -> dict[str, Any] | None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from stud.evaluate import evaluate_eight_low, evaluate_high, evaluate_razz
+
     hands = parse_hands(args.hands)
     game: str = args.game
     highs: list[HandValue | None] = [None if game == "razz" else evaluate_high(h) for h in hands]
@@ -117,6 +116,9 @@ def _print_table(
     high_winners: list[int],
     low_winners: list[int],
 ) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
     console = Console()
     table = Table(title=GAME_NAMES[game])
     table.add_column("#", justify="right")

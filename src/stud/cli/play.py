@@ -6,9 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from stud.bots import BOTS, parse_bots
-from stud.game import VARIANTS
-from stud.sim import Stakes
+from stud.cli._names import BOTS, GAMES, STAKES
 
 
 def register(subparsers: Any) -> argparse.ArgumentParser:
@@ -22,16 +20,14 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
             "showdown explained and its PokerStars history."
         ),
     )
-    parser.add_argument("game", help=f"one of {', '.join(VARIANTS)}")
+    parser.add_argument("game", help=f"one of {', '.join(GAMES)}")
     parser.add_argument(
         "--bots",
         default="strong,strong,strong",
         help=f"your opponents, 1 to 7 of: {', '.join(BOTS)} (%(default)s)",
     )
     parser.add_argument("--name", default="You", help="your name at the table (%(default)s)")
-    parser.add_argument(
-        "--stakes", default=str(Stakes()), help="ANTE/BRING-IN/SMALL/BIG (%(default)s)"
-    )
+    parser.add_argument("--stakes", default=STAKES, help="ANTE/BRING-IN/SMALL/BIG (%(default)s)")
     parser.add_argument("--stack", type=int, default=50, help="stacks in big bets (%(default)s)")
     parser.add_argument("--seed", type=int, default=None, help="deal reproducible hands")
     parser.add_argument(
@@ -43,6 +39,9 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
+    from stud.bots import parse_bots
+    from stud.game import VARIANTS
+    from stud.sim import Stakes
     from stud.tui import PlaySettings, run_play
 
     bots = tuple(parse_bots(args.bots))

@@ -7,9 +7,6 @@ import json
 import sys
 from typing import Any
 
-from stud.history.files import read_file
-from stud.history.replay import replay
-
 
 def register(subparsers: Any) -> argparse.ArgumentParser:
     parser: argparse.ArgumentParser = subparsers.add_parser(
@@ -29,6 +26,9 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
+    from stud.history.files import read_file
+    from stud.history.replay import replay
+
     hands: list[dict[str, Any]] = []
     errors: list[str] = []
     texts: list[str] = []

@@ -10,22 +10,14 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
-from rich.table import Table
+from stud.cli._names import BOTS, GAMES, STAKES
 
-from stud.bots import BOTS, parse_bots
-from stud.game import VARIANTS
-from stud.sim import Rate, SimConfig, Stakes, bot_rates, draw_chart, player_rates, simulate, summary
+if TYPE_CHECKING:
+    from rich.table import Table
+
+    from stud.sim import Rate
 
 
 def register(subparsers: Any) -> argparse.ArgumentParser:
@@ -40,7 +32,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
             "--workers 2 --chart razz.png"
         ),
     )
-    parser.add_argument("game", help=f"one of {', '.join(VARIANTS)}")
+    parser.add_argument("game", help=f"one of {', '.join(GAMES)}")
     parser.add_argument(
         "--bots",
         required=True,
@@ -51,7 +43,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("--workers", type=int, default=1, help="processes to use (%(default)s)")
     parser.add_argument(
         "--stakes",
-        default=str(Stakes()),
+        default=STAKES,
         help="ANTE/BRING-IN/SMALL/BIG in chips (%(default)s)",
     )
     parser.add_argument(
@@ -65,6 +57,19 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    from stud.bots import parse_bots
+    from stud.sim import SimConfig, Stakes, bot_rates, draw_chart, player_rates, simulate, summary
+
     config = SimConfig(
         game=args.game,
         bots=tuple(parse_bots(args.bots)),
@@ -113,6 +118,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _table(title: str, rates: list[Rate]) -> Table:
+    from rich.table import Table
+
     table = Table(title=title)
     table.add_column("player")
     table.add_column("bb/100", justify="right")
