@@ -22,6 +22,7 @@ from itertools import pairwise
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from stud.cards import format_cards
 from stud.evaluate import (
@@ -56,7 +57,7 @@ class Contender:
         self,
         name: str,
         game: str,
-        inputs: Sequence[Any],
+        inputs: Sequence[Any] | npt.NDArray[Any],
         evaluate: Callable[[Any], Any],
         better: int = 1,
         batch: bool = False,

@@ -45,7 +45,7 @@ class NumpyShuffle(random.Random):
         super().__init__(seed)
         self._generator = np.random.default_rng(seed)
 
-    def shuffle(self, x: MutableSequence[Any]) -> None:  # type: ignore[override]
+    def shuffle(self, x: MutableSequence[Any]) -> None:
         items = list(x)
         x.clear()
         x.extend(itemgetter(*self._generator.permutation(len(items)).tolist())(items))
@@ -109,21 +109,21 @@ def pokerkit(game: Variant, players: int, rng: NumpyShuffle) -> Callable[[], Non
         pk.Automation.CHIPS_PUSHING,
         pk.Automation.CHIPS_PULLING,
     )
-    cls = {
-        "stud": pk.FixedLimitSevenCardStud,
-        "stud8": pk.FixedLimitSevenCardStudHighLowSplitEightOrBetter,
-        "razz": pk.FixedLimitRazz,
+    create_state = {
+        "stud": pk.FixedLimitSevenCardStud.create_state,
+        "stud8": pk.FixedLimitSevenCardStudHighLowSplitEightOrBetter.create_state,
+        "razz": pk.FixedLimitRazz.create_state,
     }[game.code]
     choice = rng.pick
     # PokerKit shuffles with random.shuffle imported into its state module.
     pk.state.shuffle = NumpyShuffle(rng.randrange(2**32)).shuffle  # type: ignore[attr-defined]
 
     def play() -> None:
-        state = cls.create_state(
+        state = create_state(
             automations, True, ANTE, BRING_IN, SMALL, BIG, (STACK,) * players, players
         )
         while state.status:
-            options = []
+            options: list[Callable[[], object]] = []
             if state.can_fold():
                 options.append(state.fold)
             if state.can_check_or_call():

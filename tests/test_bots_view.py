@@ -152,20 +152,20 @@ def test_room_bot_takes_the_servers_hand_view_or_the_whole_table_view() -> None:
     table.tick(now + 5)
     acted = 0
     while table.hand is not None and acted < 6:
-        seat = table.actor_seat
-        assert seat is not None
-        whole = table.view(seat)
+        to_act = table.actor_seat
+        assert to_act is not None
+        whole = table.view(to_act)
         inner = whole["hand"]  # what the server's actor passes
         assert "viewer" in inner and "viewer" not in whole and "seats" in whole
         rebuilt = view_from_dict(inner)
         assert view_from_dict(whole) == rebuilt
-        assert rebuilt.viewer == table.hand_seats.index(seat)
+        assert rebuilt.viewer == table.hand_seats.index(to_act)
         legal = table.legal()
         choice = RoomBot(make_bot("strong", acted)).choose(inner, legal)
         assert RoomBot(make_bot("strong", acted)).choose(whole, legal) == choice
-        player = table.seats[seat]
-        assert player is not None
-        table.act(player.id, choice.action, choice.to, table.turn_id, now + 6 + acted)
+        sitter = table.seats[to_act]
+        assert sitter is not None
+        table.act(sitter.id, choice.action, choice.to, table.turn_id, now + 6 + acted)
         acted += 1
     assert acted > 0
 

@@ -18,7 +18,7 @@ from stud.history.samples import sample_hand
 
 @pytest.fixture
 def records() -> list[HandRecord]:
-    return [sample_hand(game, 4, seed) for game, seed in (("stud", 1), ("stud8", 2), ("razz", 3))]
+    return [sample_hand("stud", 4, 1), sample_hand("stud8", 4, 2), sample_hand("razz", 4, 3)]
 
 
 def test_good_hands_replay_and_exit_zero(

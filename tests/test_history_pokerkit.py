@@ -17,7 +17,7 @@ import pytest
 pokerkit = pytest.importorskip("pokerkit")
 
 from stud.cards import Deck  # noqa: E402
-from stud.game import Hand, TableConfig  # noqa: E402
+from stud.game import Hand, TableConfig, variant  # noqa: E402
 from stud.history.from_engine import record_from_hand  # noqa: E402
 from stud.history.model import Game  # noqa: E402
 from stud.history.phh import read_phh, write_phh  # noqa: E402
@@ -42,7 +42,7 @@ def test_records_we_write_load_in_pokerkit_with_the_same_stacks(game: Game) -> N
         rng = random.Random(seed)
         players = 2 + seed % 6
         config = TableConfig(
-            game=game,
+            game=variant(game),
             ante=1,
             bring_in=2,
             small_bet=4,

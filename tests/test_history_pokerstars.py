@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from stud.cards import Card, parse_cards
-from stud.game import Hand, ScriptedCards, TableConfig
+from stud.game import STUD, Hand, ScriptedCards, TableConfig
 from stud.history import HandRecord, Kind, read_pokerstars, read_pokerstars_file
 from stud.history.describe import pokerstars_description
 from stud.history.from_engine import record_from_hand
@@ -34,7 +34,7 @@ def _cards(text: str) -> list[int | None]:
 def crafted_stud_hand() -> HandRecord:
     """Stud, three players: completion, a capped 3rd street, an open pair, an all-in, a return."""
     config = TableConfig(
-        game="stud", ante=1, bring_in=2, small_bet=4, big_bet=8, stacks=(100, 100, 30)
+        game=STUD, ante=1, bring_in=2, small_bet=4, big_bet=8, stacks=(100, 100, 30)
     )
     cards = ScriptedCards(
         [

@@ -7,8 +7,8 @@ import dataclasses
 import pytest
 
 from stud.cards import Card, Deck
-from stud.game import CardBurned, Hand, ScriptedCards, TableConfig
-from stud.history import HandRecord, Kind, read_pokerstars
+from stud.game import STUD, CardBurned, Hand, ScriptedCards, TableConfig
+from stud.history import HandRecord, Kind, Show, read_pokerstars
 from stud.history.from_engine import record_from_hand
 from stud.history.phh import read_phh, write_phh
 from stud.history.pokerstars_write import write_pokerstars
@@ -59,13 +59,15 @@ def _cards(text: str) -> list[int | None]:
     return [None if t == "??" else int(Card.parse(t)) for t in text.split()]
 
 
-def check_call_hand(seats: list[str] | int, stacks: tuple[int, ...], **options: bool) -> Hand:
+def check_call_hand(
+    seats: list[str] | int, stacks: tuple[int, ...], *, burn_cards: bool = False
+) -> Hand:
     """Stud: everyone checks or calls to the showdown (the bring-in seat brings in).
 
     ``seats`` gives each seat's cards, or is the seed of a shuffled deck.
     """
     config = TableConfig(
-        game="stud", ante=1, bring_in=2, small_bet=4, big_bet=8, stacks=stacks, **options
+        game=STUD, ante=1, bring_in=2, small_bet=4, big_bet=8, stacks=stacks, burn_cards=burn_cards
     )
     if isinstance(seats, int):
         hand = Hand(config, deck=Deck(seed=seats))
@@ -88,7 +90,7 @@ def hide(record: HandRecord, seat: int, *positions: int) -> HandRecord:
         cards[seat][position] = None
     shows = tuple(
         dataclasses.replace(s, cards=tuple(cards[seat][: len(s.cards)]))
-        if hasattr(s, "cards") and s.seat == seat
+        if isinstance(s, Show) and s.seat == seat
         else s
         for s in record.shows
     )
