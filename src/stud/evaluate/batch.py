@@ -1,12 +1,16 @@
 """Batch evaluation with NumPy: an (N, k) array of card ints in, N values out.
 
 The same values as the one-hand calls. Work goes in chunks of rows so the
-intermediate arrays stay in cache: the cards' 32-bit keys are gathered as a
-(k, n) block and summed (high: rank-key sum plus a suit-key sum that tells a
+intermediate arrays stay in cache. Each chunk is copied once, transposed, to
+int8 (k contiguous rows of cards): the repeated-card check is then
+k(k-1)/2 byte compares, and the cards are paired up (first with second, third
+with fourth, ...; an odd last card with a no-card) into indices of 53×53
+pair tables, so a 7-card hand takes four gathers, not seven. The gathered
+32-bit keys are summed (high: rank-key sum plus a suit-key sum that tells a
 flush) or OR-ed (lows: ace-low rank bits), then one table gather gives the
-values. Gathers use ``mode="clip"``, NumPy's fast path; the indices are
-checked first. The rare flushes and
-paired lows are finished in one pass at the end.
+values. Gathers use ``mode="clip"``, NumPy's fast path; the cards are
+range-checked first. The rare flushes and paired lows are finished in one
+pass at the end.
 """
 
 from __future__ import annotations
@@ -29,16 +33,21 @@ from stud.evaluate.tables import (
 
 Values = npt.NDArray[np.int32]
 Hands = npt.NDArray[np.integer]
-Indices = npt.NDArray[np.integer]
+Cards = npt.NDArray[np.int8]
+Indices = npt.NDArray[np.int16]
 
-CHUNK = 1 << 14  # rows evaluated at a time: the int64 temporaries stay in cache
-BLOCK = 1 << 16  # rows checked at a time, as bytes
-_KEY = np.array([card_key(c) for c in range(52)], dtype=np.int32)
+CHUNK = 1 << 14  # rows evaluated at a time: the temporaries stay in cache
+BLOCK = 1 << 16  # rows range-checked at a time
+NO_CARD = 52  # pairs with an odd hand's last card: no key, no bits
+_PAIR = NO_CARD + 1  # pair index: first * 53 + second
+_KEY = np.array([card_key(c) for c in range(52)] + [0], dtype=np.int32)
+_PAIR_KEY = (_KEY[:, None] + _KEY[None, :]).ravel()
 _FLUSH_SUIT = {k: flush_suits(k) for k in (5, 6, 7)}
 # Each card's rank bit within its suit's 13 bits: the sum holds every suit's rank mask.
 _SUIT_RANK_BIT = np.array([1 << (13 * (c & 3) + (c >> 2)) for c in range(52)], dtype=np.int64)
 _RANK = np.array([RANK_KEYS[c >> 2] for c in range(52)], dtype=np.int64)
-_BIT = np.array([ace_low_bit(c) for c in range(52)], dtype=np.int16)
+_BIT = np.array([ace_low_bit(c) for c in range(52)] + [0], dtype=np.int16)
+_PAIR_BIT = (_BIT[:, None] | _BIT[None, :]).ravel()
 _FLUSH = TABLES.flush.astype(np.uint16)
 _LOW = TABLES.low_mask.astype(np.uint16)
 _EIGHT = TABLES.eight_mask.astype(np.uint16)
@@ -73,38 +82,61 @@ def _hands(hands: Hands) -> npt.NDArray[np.integer]:
     return array
 
 
-def _chunks(array: npt.NDArray[np.integer], check: bool) -> Iterator[tuple[int, Indices]]:
-    """(first row, a (k, n) array of card indices) per chunk of rows.
+def _unsigned(rows: npt.NDArray[np.integer]) -> npt.NDArray[np.integer]:
+    """The same ints read as unsigned: a negative one becomes huge, so one max() finds both."""
+    return rows if rows.dtype.kind == "u" else rows.view(rows.dtype.str.replace("i", "u"))
 
-    ValueError for a non-card, and with ``check`` for a repeated card too; the
-    checks run on blocks of bytes, larger than the chunks, where NumPy is quickest.
+
+def _first_repeat(same: npt.NDArray[np.bool_]) -> int:
+    """The first hand (column) with a repeated card, or -1; ``same`` holds each pair's equality."""
+    if not same.any():
+        return -1
+    return int(np.argmax(same.any(axis=0)))
+
+
+def _chunks(array: npt.NDArray[np.integer], check: bool) -> Iterator[tuple[int, Cards, Indices]]:
+    """(first row, the (k, n) cards, their (ceil(k/2), n) pair-table indices) per chunk of rows.
+
+    ValueError for a non-card (one ``max`` per block of rows, the ints read as
+    unsigned), and with ``check`` for a repeated card too: the cards' k rows
+    are contiguous bytes, so each pair of columns is one quick compare. The
+    buffers are reused from chunk to chunk: use what is yielded before the next.
     """
+    k = array.shape[1]
+    half = (k + 1) // 2
+    buffer = np.full((2 * half, CHUNK), NO_CARD, dtype=np.int8)  # an odd k pads with a no-card
+    pairs = np.empty((half, CHUNK), dtype=np.int16)
+    same = np.empty((k * (k - 1) // 2, CHUNK if check else 0), dtype=bool)  # pairs' equalities
     for block_start in range(0, len(array), BLOCK):
         rows = array[block_start : block_start + BLOCK]
-        if rows.min() < 0 or rows.max() > 51:
+        if _unsigned(rows).max() > 51:
             bad = rows[(rows < 0) | (rows > 51)][0]
             raise ValueError(f"not a card: {int(bad)} (cards are ints 0..51)")
-        if not check:
-            for start in range(0, len(rows), CHUNK):
-                yield block_start + start, rows[start : start + CHUNK].T
-            continue
-        small = rows.T.astype(np.int8)
-        repeated = np.zeros(small.shape[1], dtype=bool)
-        equal = np.empty_like(repeated)
-        for i in range(len(small)):
-            for j in range(i + 1, len(small)):
-                np.equal(small[i], small[j], out=equal)
-                repeated |= equal
-        if repeated.any():
-            row = block_start + int(np.argmax(repeated))
-            raise ValueError(f"hand {row} repeats a card: {array[row].tolist()}")
-        for start in range(0, small.shape[1], CHUNK):
-            yield block_start + start, small[:, start : start + CHUNK]
+        for offset in range(0, len(rows), CHUNK):
+            part = rows[offset : offset + CHUNK]
+            start, n = block_start + offset, len(part)
+            cards = buffer[:k, :n]
+            np.copyto(cards, part.T, casting="unsafe")
+            if check:
+                equal = same[:, :n]
+                done = 0
+                for j in range(1, k):
+                    np.equal(cards[:j], cards[j], out=equal[done : done + j])
+                    done += j
+                row = _first_repeat(equal)
+                if row >= 0:
+                    raise ValueError(
+                        f"hand {start + row} repeats a card: {array[start + row].tolist()}"
+                    )
+            index = pairs[:, :n]
+            np.multiply(buffer[0::2, :n], _PAIR, out=index, dtype=np.int16)
+            np.add(index, buffer[1::2, :n], out=index)
+            yield start, cards, index
 
 
-def _flush_values(rows: npt.NDArray[np.integer], suit: npt.NDArray[np.int8]) -> Values:
-    """Values of hands (rows) with five or more cards of ``suit``: their best flush."""
-    per_suit = np.take(_SUIT_RANK_BIT, rows).sum(axis=1)
+def _flush_values(cards: Cards, suit: npt.NDArray[np.int8]) -> Values:
+    """Values of hands (the columns of ``cards``) with five or more cards of ``suit``."""
+    per_suit = np.take(_SUIT_RANK_BIT, cards, mode="clip").sum(axis=0)
     mask = (per_suit >> (13 * suit.astype(np.int64))) & 0x1FFF
     values: Values = _FLUSH[mask].astype(np.int32)
     return values
@@ -114,7 +146,7 @@ def high_values(hands: Hands, *, check: bool = True) -> Values:
     """High values (as :func:`stud.evaluate.high_value`) of every row of an (N, k) card array.
 
     Non-cards raise ValueError; so do repeated cards unless ``check=False``, which
-    skips that test (a large saving) for deals known to be sound.
+    skips that test for deals known to be sound.
     """
     array = _hands(hands)
     table = _high_table(array.shape[1])
@@ -122,23 +154,27 @@ def high_values(hands: Hands, *, check: bool = True) -> Values:
     out = np.empty(len(array), dtype=np.int32)
     flush_rows: list[npt.NDArray[np.intp]] = []
     flush_suits: list[npt.NDArray[np.int8]] = []
-    for start, idx in _chunks(array, check):
-        total = np.take(_KEY, idx, mode="clip").sum(axis=0, dtype=np.int32)
+    flush_cards: list[Cards] = []
+    for start, cards, index in _chunks(array, check):
+        total = np.take(_PAIR_KEY, index, mode="clip").sum(axis=0, dtype=np.int32)
         out[start : start + len(total)] = np.take(table, total & _RANK_MASK, mode="clip")
         suit = np.take(flush_suit, total >> RANK_BITS, mode="clip")
         flush = np.flatnonzero(suit >= 0)
         if len(flush):
             flush_rows.append(flush + start)
             flush_suits.append(suit[flush])
+            flush_cards.append(cards[:, flush])
     if flush_rows:
-        where = np.concatenate(flush_rows)
-        out[where] = _flush_values(array[where], np.concatenate(flush_suits))
+        out[np.concatenate(flush_rows)] = _flush_values(
+            np.concatenate(flush_cards, axis=1), np.concatenate(flush_suits)
+        )
     return out
 
 
-def _low_masks(idx: Indices) -> npt.NDArray[np.int16]:
-    """The OR of the cards' ace-low rank bits, per hand."""
-    masks: npt.NDArray[np.int16] = np.bitwise_or.reduce(np.take(_BIT, idx, mode="clip"), axis=0)
+def _low_masks(index: Indices) -> npt.NDArray[np.int16]:
+    """The OR of the cards' ace-low rank bits, per hand (column of pair indices)."""
+    pairs = np.take(_PAIR_BIT, index, mode="clip")
+    masks: npt.NDArray[np.int16] = np.bitwise_or.reduce(pairs, axis=0)
     return masks
 
 
@@ -147,8 +183,8 @@ def razz_values(hands: Hands, *, check: bool = True) -> Values:
     array = _hands(hands)
     sums, lows = _paired_lows(array.shape[1])
     out = np.empty(len(array), dtype=np.int32)
-    for start, idx in _chunks(array, check):
-        values = np.take(_LOW, _low_masks(idx), mode="clip")
+    for start, _, index in _chunks(array, check):
+        values = np.take(_LOW, _low_masks(index), mode="clip")
         out[start : start + len(values)] = values
     # Fewer than five ranks (about one hand in twenty): look the rank multiset up.
     paired = np.flatnonzero(out == 0)
@@ -162,7 +198,7 @@ def eight_low_values(hands: Hands, *, check: bool = True) -> Values:
     """Eight-or-better values (0 = no qualifying low) of every row of an (N, k) array."""
     array = _hands(hands)
     out = np.empty(len(array), dtype=np.int32)
-    for start, idx in _chunks(array, check):
-        masks = _low_masks(idx)
+    for start, _, index in _chunks(array, check):
+        masks = _low_masks(index)
         out[start : start + len(masks)] = np.take(_EIGHT, masks, mode="clip")
     return out
