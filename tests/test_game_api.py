@@ -385,3 +385,33 @@ def test_a_rake_per_pot_that_does_not_fit_is_refused_and_changes_nothing(
 def test_a_forced_rake_must_be_whole_chips(rake: Any) -> None:
     with pytest.raises(ValueError, match="forced rake"):
         _side_pot_hand(rake=rake)
+
+
+def test_a_deck_given_as_52_card_ints_deals_in_that_order() -> None:
+    order = list(range(51, -1, -1))
+    hand = Hand(config(stacks=(100, 100)), deck=order)
+    assert hand.down_cards(0) == (51, 49) and hand.up_cards(0) == (47,)
+    assert hand.down_cards(1) == (50, 48) and hand.up_cards(1) == (46,)
+    assert all(type(c) is int for c in hand.down_cards(0) + hand.up_cards(1))
+    # Any int type works (a NumPy shuffle's ints too); the hand deals plain ints.
+    numpy = pytest.importorskip("numpy")
+    hand = Hand(config(stacks=(100, 100)), deck=numpy.arange(52, dtype=numpy.int64))
+    assert hand.down_cards(0) == (0, 2) and all(type(c) is int for c in hand.down_cards(0))
+
+
+@pytest.mark.parametrize(
+    "deck",
+    [
+        list(range(51)),
+        [*range(51), 0],
+        [*range(51), 52],
+        [*range(51), -1],
+        [float(c) for c in range(52)],
+        [str(c) for c in range(52)],
+        "As Kd",
+        52,
+    ],
+)
+def test_a_deck_that_is_not_the_52_cards_once_is_refused(deck: Any) -> None:
+    with pytest.raises(ValueError, match="52 card ints 0..51, each once"):
+        Hand(config(stacks=(100, 100)), deck=deck)

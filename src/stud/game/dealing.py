@@ -31,7 +31,6 @@ class CardSource(Protocol):
 
 
 _ALL_CARDS = frozenset(range(DECK_SIZE))
-_INTS = frozenset({int, Card})
 
 
 class DeckCards:
@@ -49,8 +48,13 @@ class DeckCards:
             self.next_card: Callable[[], int] = deck.deal
             self.remaining = deck.remaining
             return
-        order = list(deck)
-        if len(order) != DECK_SIZE or set(order) != _ALL_CARDS or set(map(type, order)) - _INTS:
+        try:
+            # bytes() takes ints 0..255 only (no floats, no strings), in C; dealing
+            # from it then gives plain ints whatever int type the caller used.
+            order = bytes(deck.tolist() if hasattr(deck, "tolist") else deck)  # NumPy: values
+        except (TypeError, ValueError):
+            order = b""
+        if len(order) != DECK_SIZE or set(order) != _ALL_CARDS:
             raise ValueError("a deck given as cards must be the 52 card ints 0..51, each once")
         self.next_card = iter(order).__next__
         self.remaining = DECK_SIZE

@@ -23,6 +23,7 @@ from stud.game.events import (
     PotAwarded,
     PotsFormed,
     ShowdownOrder,
+    fast_constructor,
     shared_constructor,
 )
 from stud.game.order import ace_low_key, showdown_order
@@ -30,7 +31,7 @@ from stud.game.pots import build_pots, rake_pots, split
 from stud.game.variants import Split, Variant
 
 _AWARD = shared_constructor(PotAwarded)
-_POTS = shared_constructor(PotsFormed)
+_POTS = fast_constructor(PotsFormed)  # pots rarely repeat, and hashing them costs
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +42,9 @@ class Settlement:
     won: list[int]
     pots: tuple[Pot, ...]
     awards: tuple[PotAwarded, ...]
+
+
+_SETTLEMENT = fast_constructor(Settlement)
 
 
 def _best_five(
@@ -91,16 +95,24 @@ def settle(
     pot's rake, main pot first: see :func:`~stud.game.pots.rake_pots`).
     """
     n = len(committed)
-    events: list[Event] = []
     pots = build_pots(committed, live)
     if forced_rake is not None:
         pots = rake_pots(pots, Fraction(0), None, forced_rake)
     elif rake_percent:
         pots = rake_pots(pots, rake_percent, rake_cap)
-    events.append(_POTS(tuple(pots)))
-    contenders = [s for s in range(n) if live[s]]
+    formed = tuple(pots)
+    events: list[Event] = [_POTS(formed)]
     won = [0] * n
     awards: list[PotAwarded] = []
+    if len(pots) == 1 and len(pots[0].seats) == 1:
+        # Everyone else folded (the usual end): one pot, one winner, no showdown.
+        pot = pots[0]
+        winner = pot.seats[0]
+        won[winner] = amount = pot.amount - pot.rake
+        award = _AWARD(0, winner, amount, "all", None, ())
+        events.append(award)
+        return _SETTLEMENT(events, won, formed, (award,))
+    contenders = [s for s in range(n) if live[s]]
     if len(contenders) == 1:
         winner = contenders[0]
         for p, pot in enumerate(pots):
@@ -109,7 +121,7 @@ def settle(
             award = _AWARD(p, winner, amount, "all", None, ())
             awards.append(award)
             events.append(award)
-        return Settlement(events, won, tuple(pots), tuple(awards))
+        return _SETTLEMENT(events, won, formed, tuple(awards))
 
     def give(
         p: int, seat: int, amount: int, share: str, hand: tuple[str, tuple[int, ...]] | None
@@ -228,4 +240,4 @@ def settle(
         low_part = net // 2  # R18: the high half takes the odd chip of the split
         share_out(p, net - low_part, winners, "high", False, False)
         share_out(p, low_part, low_winners, "low", True, True)
-    return Settlement(events, won, tuple(pots), tuple(awards))
+    return _SETTLEMENT(events, won, formed, tuple(awards))

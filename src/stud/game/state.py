@@ -65,6 +65,10 @@ _CHECKS = tuple(Action(CHECK, 0, s) for s in range(MAX_SEATS))
 _SHARED: dict[ActionKind, dict[int, Action]] = {
     kind: {} for kind in (CALL, BRING_IN, COMPLETE, BET, RAISE)
 }
+_CALLS = _SHARED[CALL]
+_BETS = _SHARED[BET]
+_COMPLETES = _SHARED[COMPLETE]
+_RAISES = _SHARED[RAISE]
 
 
 def _action(kind: ActionKind, to: int, seat: int) -> Action:
@@ -93,6 +97,9 @@ class HandResult:
     """Who won each pot or half, how much, and with which hand."""
     rake: int
     """Total rake taken."""
+
+
+_RESULT = _fast(HandResult)
 
 
 def _forced_rake(rake: object) -> int | tuple[int, ...]:
@@ -510,8 +517,9 @@ class Hand:
         total = bet + self._stacks[s]
         level = self._level
         if self._bring_in:
-            bring_in = self.config.bring_in
-            small = self.config.small_bet
+            config = self.config
+            bring_in = config.bring_in
+            small = config.small_bet
             if bring_in < small:
                 out = [_action(BRING_IN, bring_in if bring_in < total else total, s)]
                 if total > bring_in:
@@ -519,26 +527,29 @@ class Hand:
             else:
                 out = [_action(COMPLETE, small if small < total else total, s)]
         else:
-            out = [_FOLDS[s]]
             if bet >= level:
-                out.append(_CHECKS[s])
+                out = [_FOLDS[s], _CHECKS[s]]
             else:
-                out.append(_action(CALL, level if level < total else total, s))
+                call = level if level < total else total
+                out = [_FOLDS[s], _CALLS.get(call * 8 + s) or _action(CALL, call, s)]
             if total > level and self._may_raise(s):
-                if self._street == 3 and self._last_full == 0:
+                last_full = self._last_full
+                if self._street == 3 and last_full == 0:
                     kind = COMPLETE
+                    shared = _COMPLETES
                 elif level == 0:
                     kind = BET
+                    shared = _BETS
                 else:
                     kind = RAISE
-                base = self._last_full
+                    shared = _RAISES
                 last = level
                 for unit in self._units:
-                    target = base + unit
+                    target = last_full + unit
                     if target > total:
                         target = total
                     if target > last:
-                        out.append(_action(kind, target, s))
+                        out.append(shared.get(target * 8 + s) or _action(kind, target, s))
                         last = target
         self._legal_seat = s
         self._legal_list = out
@@ -843,23 +854,21 @@ class Hand:
         stacks = self._stacks
         won = settlement.won
         start = config.stacks
+        net = []
         for s in range(n):
-            stacks[s] += won[s]
+            stack = stacks[s] + won[s]
+            stacks[s] = stack
+            net.append(stack - start[s])
         final = tuple(stacks)
         events.append(_ENDED(final))
         self._over = True
         self._to_act = None
         self._possible = ()
+        pots = settlement.pots
         rake = 0
-        for pot in settlement.pots:
+        for pot in pots:
             rake += pot.rake
-        self._result = HandResult(
-            final,
-            tuple([stacks[s] - start[s] for s in range(n)]),
-            settlement.pots,
-            settlement.awards,
-            rake,
-        )
+        self._result = _RESULT(final, tuple(net), pots, settlement.awards, rake)
 
 
 def play_out(hand: Hand, actions: Sequence[Action | ActionKind | str]) -> list[Event]:
