@@ -413,5 +413,5 @@ def test_a_deck_given_as_52_card_ints_deals_in_that_order() -> None:
     ],
 )
 def test_a_deck_that_is_not_the_52_cards_once_is_refused(deck: Any) -> None:
-    with pytest.raises(ValueError, match="52 card ints 0..51, each once"):
+    with pytest.raises(ValueError, match=r"52 card ints 0\.\.51, each once"):
         Hand(config(stacks=(100, 100)), deck=deck)
