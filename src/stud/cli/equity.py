@@ -58,14 +58,8 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeRemainingColumn,
-    )
 
+    from stud.cli._progress import progress_bar
     from stud.equity import equity
     from stud.equity.deal import make_deal
 
@@ -73,16 +67,7 @@ def run(args: argparse.Namespace) -> int:
     deal = make_deal(args.game, args.hands, args.dead, args.community)
     exact = method == "exact" or (method == "auto" and deal.runouts <= args.exact_limit)
     work = deal.runouts if exact else args.samples
-    errors = Console(stderr=True)
-    columns = (
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-    )
-    with Progress(
-        *columns, console=errors, transient=True, disable=work < LONG_RUN or args.json
-    ) as bar:
+    with progress_bar(disable=work < LONG_RUN or args.json) as bar:
         task = bar.add_task("enumerating" if exact else "sampling", total=work)
 
         def report(done: int, total: int) -> None:

@@ -58,16 +58,9 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
 
     from stud.bots import parse_bots
+    from stud.cli._progress import progress_bar
     from stud.sim import SimConfig, Stakes, bot_rates, draw_chart, player_rates, simulate, summary
 
     config = SimConfig(
@@ -80,16 +73,8 @@ def run(args: argparse.Namespace) -> int:
     )
     if args.workers < 1:
         raise ValueError(f"--workers must be at least 1, not {args.workers}")
-    errors = Console(stderr=True)
-    columns = (
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-    )
     began = time.perf_counter()
-    with Progress(*columns, console=errors, transient=True, disable=args.quiet or args.json) as bar:
+    with progress_bar(disable=args.quiet or args.json, elapsed=True) as bar:
         task = bar.add_task(f"{config.game} hands", total=config.hands)
         result = simulate(config, args.workers, lambda done: bar.advance(task, done))
     seconds = time.perf_counter() - began
