@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from itertools import combinations
 
 from stud.evaluate import (
     eight_low_value,
@@ -14,6 +13,7 @@ from stud.evaluate import (
     low_description,
     razz_value,
 )
+from stud.evaluate.describe import high_display, high_five, low_display, low_five
 from stud.game.events import (
     Event,
     HandMucked,
@@ -47,19 +47,15 @@ class Settlement:
 _SETTLEMENT = fast_constructor(Settlement)
 
 
-def _best_five(
-    cards: Sequence[int], value: int, value_of: Callable[[Sequence[int]], int], low: bool
-) -> tuple[int, ...]:
-    """The five of ``cards`` that make ``value``, in reading order (groups first, high first)."""
-    five: Sequence[int] = cards
-    if len(cards) > 5:
-        five = next((f for f in combinations(cards, 5) if value_of(f) == value), cards[:5])
+def _best_five(cards: Sequence[int], value: int, low: bool) -> tuple[int, ...]:
+    """The five of ``cards`` that make ``value``, in reading order (as :mod:`stud.evaluate` shows).
 
-    def rank(card: int) -> int:
-        return ((card >> 2) + 1) % 13 if low else card >> 2
-
-    ranks = [rank(c) for c in five]
-    return tuple(sorted(five, key=lambda c: (ranks.count(rank(c)), rank(c), c & 3), reverse=True))
+    The value fixes the five ranks (and a flush's suit), so nothing is tried:
+    of equal cards the highest suits are taken.
+    """
+    if low:
+        return low_display(low_five(cards, value))
+    return high_display(high_five(cards, value), value)
 
 
 def _high_first(cards: Sequence[int]) -> int:
@@ -197,13 +193,13 @@ def settle(
             cards = full[seat]
             if low_half:
                 value = low8[seat]
-                hand = (low_description(value), _best_five(cards, value, eight_low_value, True))
+                hand = (low_description(value), _best_five(cards, value, True))
             elif split_rule is Split.LOW:
                 value = main[seat]
-                hand = (low_description(value), _best_five(cards, value, razz_value, True))
+                hand = (low_description(value), _best_five(cards, value, True))
             else:
                 value = main[seat]
-                hand = (high_description(value), _best_five(cards, value, high_value, False))
+                hand = (high_description(value), _best_five(cards, value, False))
             made[(seat, low_half)] = hand
         return hand
 
