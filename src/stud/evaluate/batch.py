@@ -36,7 +36,7 @@ Hands = npt.NDArray[np.integer]
 Cards = npt.NDArray[np.int8]
 Indices = npt.NDArray[np.int16]
 
-CHUNK = 1 << 14  # rows evaluated at a time: the temporaries stay in cache
+CHUNK = 1 << 15  # rows evaluated at a time: the temporaries stay in cache (L2)
 BLOCK = 1 << 16  # rows range-checked at a time
 NO_CARD = 52  # pairs with an odd hand's last card: no key, no bits
 _PAIR = NO_CARD + 1  # pair index: first * 53 + second
