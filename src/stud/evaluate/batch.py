@@ -112,9 +112,10 @@ def _chunks(array: npt.NDArray[np.integer], check: bool) -> Iterator[tuple[int, 
     """
     k = array.shape[1]
     half = (k + 1) // 2
-    buffer = np.full((2 * half, CHUNK), NO_CARD, dtype=np.int8)  # an odd k pads with a no-card
-    pairs = np.empty((half, CHUNK), dtype=np.int16)
-    same = np.empty((k * (k - 1) // 2, CHUNK if check else 0), dtype=bool)  # pairs' equalities
+    width = min(CHUNK, len(array))  # small calls get small buffers
+    buffer = np.full((2 * half, width), NO_CARD, dtype=np.int8)  # an odd k pads with a no-card
+    pairs = np.empty((half, width), dtype=np.int16)
+    same = np.empty((k * (k - 1) // 2, width if check else 0), dtype=bool)  # pairs' equalities
     for block_start in range(0, len(array), BLOCK):
         rows = array[block_start : block_start + BLOCK]
         if _unsigned(rows).max() > 51:
