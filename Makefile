@@ -4,10 +4,14 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# The engine modules setup.py compiles with mypyc: changing one rebuilds them
+# (an editable install would otherwise keep running the old compiled code).
+COMPILED := src/stud/game/state.py src/stud/game/order.py src/stud/game/pots.py \
+	src/stud/game/showdown.py src/stud/game/ctor.py
 
 .PHONY: test bench lint fmt clean serve
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml setup.py $(COMPILED)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
@@ -33,3 +37,4 @@ fmt: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build *.egg-info src/*.egg-info .pytest_cache .mypy_cache .ruff_cache
+	find src -name '*.so' -delete

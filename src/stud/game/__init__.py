@@ -11,6 +11,7 @@
 """
 
 from stud.game.actions import WAGERS, Action, ActionKind, IllegalActionError
+from stud.game.compiled import check_fresh
 from stud.game.config import MAX_SEATS, MIN_SEATS, RAISE_CAP, TableConfig
 from stud.game.dealing import CardSource, DeckCards, ScriptedCards
 from stud.game.events import (
@@ -50,6 +51,8 @@ from stud.game.variants import (
     variant,
 )
 from stud.game.views import HandView, SeatView, visible_events
+
+check_fresh()  # a compiled engine older than its source would run old code
 
 __all__ = [
     "EVENT_TYPES",

@@ -14,6 +14,7 @@ from stud.evaluate import (
     razz_value,
 )
 from stud.evaluate.describe import high_display, high_five, low_display, low_five
+from stud.game.ctor import fast_constructor, shared_constructor
 from stud.game.events import (
     Event,
     HandMucked,
@@ -23,8 +24,6 @@ from stud.game.events import (
     PotAwarded,
     PotsFormed,
     ShowdownOrder,
-    fast_constructor,
-    shared_constructor,
 )
 from stud.game.order import ace_low_key, showdown_order
 from stud.game.pots import build_pots, rake_pots, split

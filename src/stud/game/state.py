@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from stud.cards import DECK_SIZE, Deck
 from stud.game.actions import Action, ActionKind, IllegalActionError
 from stud.game.config import MAX_SEATS, RAISE_CAP, TableConfig
+from stud.game.ctor import fast_constructor as _fast
+from stud.game.ctor import shared_constructor as _shared
 from stud.game.dealing import CardSource, DeckCards
 from stud.game.events import (
     Acted,
@@ -34,8 +36,6 @@ from stud.game.events import (
     StreetStarted,
     UncalledBetReturned,
 )
-from stud.game.events import fast_constructor as _fast
-from stud.game.events import shared_constructor as _shared
 from stud.game.order import bring_in_seats, first_to_act_seats, open_pair_seats
 from stud.game.showdown import settle
 from stud.game.views import HandView, make_view
@@ -101,6 +101,47 @@ class HandResult:
 
 _RESULT = _fast(HandResult)
 
+_HAND_FIELDS: tuple[str, ...] = (
+    "_acted",
+    "_aggressor",
+    "_bets",
+    "_betting",
+    "_big_units",
+    "_bring_in",
+    "_capped",
+    "_committed",
+    "_community",
+    "_cursor",
+    "_deal",
+    "_dealt",
+    "_down",
+    "_events",
+    "_forced_rake",
+    "_full",
+    "_has_community",
+    "_last_full",
+    "_legal_list",
+    "_legal_seat",
+    "_level",
+    "_live",
+    "_live_count",
+    "_n",
+    "_over",
+    "_possible",
+    "_reason",
+    "_result",
+    "_small_units",
+    "_src",
+    "_stacks",
+    "_street",
+    "_to_act",
+    "_units",
+    "_up",
+    "config",
+    "game",
+)
+"""Every field of a Hand (its ``__slots__``; a compiled Hand has no such attribute)."""
+
 
 def _forced_rake(rake: object) -> int | tuple[int, ...]:
     """A record's rake checked: a whole number of chips, or one for each pot."""
@@ -132,45 +173,7 @@ class Hand:
     bring-in seat to act.
     """
 
-    __slots__ = (
-        "_acted",
-        "_aggressor",
-        "_bets",
-        "_betting",
-        "_big_units",
-        "_bring_in",
-        "_capped",
-        "_committed",
-        "_community",
-        "_cursor",
-        "_deal",
-        "_dealt",
-        "_down",
-        "_events",
-        "_forced_rake",
-        "_full",
-        "_has_community",
-        "_last_full",
-        "_legal_list",
-        "_legal_seat",
-        "_level",
-        "_live",
-        "_live_count",
-        "_n",
-        "_over",
-        "_possible",
-        "_reason",
-        "_result",
-        "_small_units",
-        "_src",
-        "_stacks",
-        "_street",
-        "_to_act",
-        "_units",
-        "_up",
-        "config",
-        "game",
-    )
+    __slots__ = _HAND_FIELDS
 
     def __init__(
         self,
@@ -372,7 +375,8 @@ class Hand:
         """
         keep: dict[int, object] = {id(self.config): self.config, id(self.game): self.game}
         keep.update((id(event), event) for event in self._events)  # immutable values
-        saved = copy.deepcopy({name: getattr(self, name) for name in self.__slots__}, keep)
+        keep.update((id(action), action) for action in self._legal_list)  # shared values
+        saved = copy.deepcopy({name: getattr(self, name) for name in _HAND_FIELDS}, keep)
         try:
             return self._act(action, to, seat)
         except ValueError as error:

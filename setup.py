@@ -1,0 +1,37 @@
+"""Compile the hand engine's hot modules with mypyc; STUD_NO_MYPYC=1 keeps pure Python.
+
+Everything else (metadata, packages, dependencies) is in pyproject.toml. The
+compiled modules are the same source, type-checked and turned into C by
+mypyc; each extension is optional, so a machine without a C compiler gets
+the plain .py modules and the same engine, about half as fast. Modules that
+must stay interpreted: events, config and dealing (mypyc treats ClassVars
+as dataclass fields, enforces field types before ``__post_init__`` checks
+them, and cannot deep-copy native classes).
+"""
+
+from __future__ import annotations
+
+import os
+
+from setuptools import setup
+
+MYPYC_MODULES = [
+    "src/stud/game/state.py",
+    "src/stud/game/order.py",
+    "src/stud/game/pots.py",
+    "src/stud/game/showdown.py",
+    "src/stud/game/ctor.py",
+]
+
+ext_modules = []
+if os.environ.get("STUD_NO_MYPYC", "") in ("", "0"):
+    try:
+        from mypyc.build import mypycify
+    except ImportError:  # no mypy in the build environment: stay pure Python
+        pass
+    else:
+        ext_modules = mypycify(MYPYC_MODULES, opt_level="3", group_name="stud_mypyc")
+        for extension in ext_modules:
+            extension.optional = True  # a failed compile falls back to the .py module
+
+setup(ext_modules=ext_modules)

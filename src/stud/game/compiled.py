@@ -1,0 +1,50 @@
+"""Whether the engine runs compiled (mypyc, see setup.py), and a guard against stale builds.
+
+An editable install puts each compiled module (a ``.so``) beside its
+``.py``, and Python imports the ``.so`` first: after an edit to the source,
+the old compiled engine would run unseen. :func:`check_fresh` refuses that.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+COMPILED_MODULES = (
+    "stud.game.state",
+    "stud.game.order",
+    "stud.game.pots",
+    "stud.game.showdown",
+    "stud.game.ctor",
+)
+"""The modules setup.py compiles with mypyc (when it can)."""
+
+_SLACK_SECONDS = 2.0  # an install writes the .py and the .so moments apart
+
+
+def compiled_modules() -> tuple[str, ...]:
+    """The engine modules imported from a compiled extension rather than their .py source."""
+    return tuple(
+        name
+        for name in COMPILED_MODULES
+        if not str(getattr(sys.modules.get(name), "__file__", "") or "").endswith(".py")
+    )
+
+
+def check_fresh() -> None:
+    """ImportError if a compiled engine module is older than its .py source (a stale build)."""
+    for name in compiled_modules():
+        module = sys.modules.get(name)
+        built = Path(str(getattr(module, "__file__", "") or ""))
+        source = built.parent / (name.rsplit(".", 1)[1] + ".py")
+        stale = (
+            built.is_file()
+            and source.is_file()
+            and source.stat().st_mtime > built.stat().st_mtime + _SLACK_SECONDS
+        )
+        if stale:
+            raise ImportError(
+                f"{built.name} was compiled before {source} last changed: rebuild it "
+                "(`make test` does, or `pip install -e .`), or reinstall with "
+                "STUD_NO_MYPYC=1 for the pure-Python engine"
+            )
