@@ -11,10 +11,12 @@ the middle of a hand restores the table. Screenshots go to the test's tmp dir
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import re
 import shutil
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -23,7 +25,7 @@ import pytest
 from playwright import sync_api as playwright_sync
 from playwright.sync_api import Browser, Page
 
-from stud.server.testing import ServerProcess, fresh_database
+from stud.server.testing import Client, ServerProcess, fresh_database
 
 CHROMIUM = os.environ.get("STUD_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -50,6 +52,23 @@ DECKS = {
         "Th Ts Jc 8c 6c 4h Qs",
         "Js Qh 8d 8h 5s 3c 9s",
     ],
+    # Razz, eight players: 48 cards dealt by 6th street leave four, too few for eight seats on
+    # 7th street, so the community card Kc is turned up (R12). From the button's left (seats 1, 2,
+    # ..., 7, 0 when seat 0 has the button): seat 5 makes the wheel, seat 2 a 6-4 and seat 6 a
+    # 7-5; the others pair up.
+    "razz": {
+        "hands": [
+            "8c 8d 9c 9d Tc Jc",
+            "Ad 2d 3d 4d 6d Jd",
+            "8h 8s 9h 9s Td Jh",
+            "Qd Qh 6c 7c Ts Js",
+            "Ac 2c 3c 4c 5c Qc",
+            "2h 3h 4h 5h 7h Th",
+            "As Ah Kd Ks Kh Qs",
+            "7d 7s 6h 6s 5d 5s",
+        ],
+        "community": "Kc",
+    },
 }
 # A short recorded hand for the replayer: three players, one all-in, the community card.
 COMMUNITY_HAND: dict[str, Any] = {
@@ -127,6 +146,26 @@ new MutationObserver(() => {
 }).observe(document, {subtree: true, childList: true});
 """
 TIMEOUT = 60_000
+# A room with short clocks for the time bank: 1.5 s a turn, then a 2 s bank. Three Stud players
+# (seats 0, 1 and 3): the bring-in is the last from the button's left, never the person, so each
+# time-out folds them.
+QUICK_ARGS = (
+    "--turn-seconds", "1.5", "--time-bank", "2", "--pause", "1.5", "--grace", "60",
+    "--bot-delay", "0.25", "0.45", "--no-default-tables",
+    "--hand-factory", "stud.web.testing:stacked_hand",
+)  # fmt: skip
+QUICK_DECKS = {"stud": ["Ah Kd 9c 9d 2s 3h 4c", "Qs Jd Qh 5s 6h 7h 8c", "Tc Td 2c Ks 2d 3c 4d"]}
+# What the clock of the person's own seat showed, tick by tick.
+CLOCK_OBSERVER = """
+window.__clock = [];
+new MutationObserver(() => {
+  const el = document.querySelector('.seat.me .clock');
+  const text = el?.querySelector('.clock-text')?.textContent;
+  if (!text) return;
+  const entry = (el.classList.contains('bank') ? 'bank:' : 'turn:') + text;
+  if (window.__clock[window.__clock.length - 1] !== entry) window.__clock.push(entry);
+}).observe(document, {subtree: true, childList: true, characterData: true});
+"""
 
 
 @pytest.fixture(scope="module")
@@ -136,6 +175,17 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     with (
         fresh_database("sqlite", folder) as url,
         ServerProcess(url, folder, extra_args=SERVER_ARGS, env=env) as proc,
+    ):
+        yield proc
+
+
+@pytest.fixture(scope="module")
+def quick_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    folder = tmp_path_factory.mktemp("web-quick-server")
+    env = {"STUD_WEB_TEST_DECKS": json.dumps(QUICK_DECKS)}
+    with (
+        fresh_database("sqlite", folder) as url,
+        ServerProcess(url, folder, extra_args=QUICK_ARGS, env=env) as proc,
     ):
         yield proc
 
@@ -590,5 +640,213 @@ def test_stud8_split_pot_keyboard_and_phone(
         player.page.wait_for_function(
             f"() => window.studApp.account.balance > {balance}", timeout=TIMEOUT
         )
+    finally:
+        player.close()
+
+
+# The eight-handed Razz hand: each seat's buy-in, and what the scripted players (all but the
+# browser's seat 0) do: seat 3 bets or completes whenever it may, everyone else checks or calls.
+# Seat 5 is all-in for 9 on 4th street, seat 2 for 18 on 5th: a main pot and two side pots.
+RAZZ_BUY_INS = {0: 200, 1: 200, 2: 18, 3: 200, 4: 200, 5: 9, 6: 200, 7: 200}
+RAZZ_AGGRESSOR = 3
+RAZZ_POTS = [(72, 5, "the main pot"), (63, 2, "side pot 1"), (138, 6, "side pot 2")]
+
+
+def scripted_choice(legal: list[dict[str, Any]], aggressive: bool) -> dict[str, Any]:
+    """The smallest wager for the aggressor; else check, call or bring in."""
+    if aggressive:
+        wagers = [a for a in legal if a["action"] in ("bet", "raise", "complete")]
+        if wagers:
+            return min(wagers, key=lambda a: int(a["to"]))
+    for kind in ("check", "call", "bring-in"):
+        for action in legal:
+            if action["action"] == kind:
+                return action
+    return legal[0]
+
+
+async def scripted_player(client: Client, table: int, seat: int, errors: list[str]) -> None:
+    """Sit in ``seat``, play one hand by the script, then sit out (no second hand is dealt)."""
+    await client.connect()
+    await client.send({"type": "sit", "table": table, "buy_in": RAZZ_BUY_INS[seat], "seat": seat})
+    while True:
+        message = await client.recv(timeout=120)
+        if message["type"] == "error":
+            errors.append(f"seat {seat}: {message}")
+            return
+        event = message.get("event") or {}
+        if event.get("type") == "turn" and event["seat"] == seat and event.get("legal"):
+            action = scripted_choice(event["legal"], seat == RAZZ_AGGRESSOR)
+            await client.send({"type": "act", "table": table, "turn": event["turn"], **action})
+        elif event.get("type") == "hand_finished":
+            await client.send({"type": "sit_out", "table": table})
+            await client.until(lambda m: m.get("for") == "sit_out")
+            return
+
+
+def run_scripted_players(clients: dict[int, Client], table: int, errors: list[str]) -> None:
+    async def run() -> None:
+        jobs = [scripted_player(c, table, seat, errors) for seat, c in clients.items()]
+        try:
+            await asyncio.gather(*jobs)
+        finally:
+            await asyncio.gather(*(c.close() for c in clients.values()))
+
+    try:
+        asyncio.run(run())
+    except Exception as error:  # reported to the test's thread
+        errors.append(repr(error))
+
+
+def test_razz_eight_players_community_card_and_side_pots(
+    server: ServerProcess, browser: Browser, tmp_path: Path
+) -> None:
+    """Eight players reach 7th street: the community card, then a main pot and two side pots."""
+    player = Tab(browser, server.base)
+    clients = {seat: Client.guest(server.base) for seat in RAZZ_BUY_INS if seat != 0}
+    errors: list[str] = []
+    thread: threading.Thread | None = None
+    try:
+        player.open()
+        player.page.click(".welcome .btn.primary")  # play as a guest
+        player.page.wait_for_selector("#account .account-name")
+        body = {
+            "name": "Eight", "game": "razz", "ante": 1, "bring_in": 2, "small_bet": 5,
+            "big_bet": 10, "seats": 8, "bots": 0, "min_buy_in": 5, "max_buy_in": 500,
+        }  # fmt: skip
+        response = player.page.request.post(f"{server.base}/api/tables", data=body)
+        assert response.ok, response.text()
+        table = int(response.json()["id"])
+        player.open(f"#/table/{table}")
+        player.page.click(".seat[data-seat='0'] .sit-btn")
+        player.page.fill("dialog.buy-in input[name='buy_in']", str(RAZZ_BUY_INS[0]))
+        player.page.click("dialog.buy-in button[value='sit']")
+        player.page.wait_for_selector(".seat.me[data-seat='0']")
+        # The scripted players sit down together, before the first hand is dealt.
+        thread = threading.Thread(target=run_scripted_players, args=(clients, table, errors))
+        thread.start()
+
+        seen: dict[str, Any] = {"seventh": False}
+
+        def on_turn(info: dict[str, Any]) -> bool:
+            hand = info["state"]["hand"]
+            assert len(info["state"]["hand_seats"]) == 8, info["state"]["hand_seats"]
+            if hand["street"] == 7 and not seen["seventh"]:
+                seen["seventh"] = True
+                # Too few cards left for eight: one card face up in the middle, and no seventh
+                # card of anyone's own.
+                player.page.wait_for_selector(".felt .community svg[data-card='Kc']")
+                assert hand["community"] == "Kc"
+                assert all(len(s["down"]) + len(s["up"]) == 6 for s in hand["seats"])
+                for seat in (2, 5):
+                    player.page.wait_for_selector(f".seat[data-seat='{seat}'] .tag.allin")
+                shot(player, tmp_path / "razz-community.png")
+            return False
+
+        play(player, table, hands=1, on_turn=on_turn)
+        thread.join(timeout=60)
+        assert not errors, errors
+        assert seen["seventh"], "the browser never acted on 7th street"
+
+        # The showdown stays on the felt (the scripted players sat out: no next hand).
+        page = player.page
+        page.wait_for_selector(".felt .results .award[data-pot='2']")
+        page.wait_for_selector(".felt .community svg[data-card='Kc']")
+        pot_text = page.inner_text(".felt .pot-amount")
+        assert pot_text == "Main 72 · Side 1 63 · Side 2 138", pot_text
+        awards = player.js(
+            """() => [...document.querySelectorAll('.felt .results .award')].map(li => ({
+                pot: Number(li.dataset.pot), seat: Number(li.dataset.seat),
+                text: li.textContent}))"""
+        )
+        assert len(awards) == 3, awards
+        names = player.js(
+            "t => Object.fromEntries(window.studApp.models.get(t).state.seats"
+            ".filter(Boolean).map(p => [p.seat, p.name]))",
+            table,
+        )
+        for pot, (award, (amount, seat, pot_name)) in enumerate(
+            zip(awards, RAZZ_POTS, strict=True)
+        ):
+            assert (award["pot"], award["seat"]) == (pot, seat), award
+            assert award["text"].startswith(f"{names[str(seat)]} wins {amount} — {pot_name}"), award
+        winners = player.js(
+            """() => [...document.querySelectorAll('.felt .seat.winner')]
+                .map(s => Number(s.dataset.seat))"""
+        )
+        assert sorted(winners) == [2, 5, 6], winners
+        for amount, seat, _ in RAZZ_POTS:
+            assert page.inner_text(f".seat[data-seat='{seat}'] .won") == f"+{amount}"
+        descs = page.inner_text(".seat[data-seat='5'] .tags")
+        assert "5,4,3,2,A" in descs, descs
+        log = page.inner_text(".log")
+        assert "Community card" in log
+        assert "collected 72 from the main pot" in log, log
+        assert "collected 63 from side pot 1" in log and "collected 138 from side pot 2" in log
+        assert re.search(r"calls 3 and is all-in", log) and re.search(r"calls 7 and is all-in", log)
+        shot(player, tmp_path / "razz-side-pots.png")
+        assert not player.errors, player.errors
+    finally:
+        if thread is not None:
+            thread.join(timeout=60)
+        player.close()
+
+
+def test_time_bank_runs_out(quick_server: ServerProcess, browser: Browser, tmp_path: Path) -> None:
+    """Nobody acts for the person: the clock, then the time bank, then folded; twice: sat out."""
+    player = Tab(browser, quick_server.base)
+    player.context.add_init_script(CLOCK_OBSERVER)
+    page = player.page
+    try:
+        player.open()
+        page.click(".welcome .btn.primary")  # play as a guest
+        page.wait_for_selector("#account .account-name")
+        table = create_table(player, "Clock", "stud", bots=3, seats=4)
+        settings = player.js(f"() => window.studApp.models.get({table}).state.settings")
+        assert (settings["turn_seconds"], settings["time_bank"]) == (1.5, 2.0), settings
+        timed_out = "() => document.querySelector('.log').innerText.match(/ran out of time/g)"
+        # The first turn: the clock runs, then the bank; nobody clicks.
+        page.wait_for_selector(".action-bar.active .act-btn:not(:disabled)")
+        state = player.js(f"() => window.studApp.models.get({table}).state")
+        you, legal = state["you"], {a["action"] for a in state["legal"]}
+        assert "fold" in legal and "check" not in legal, legal  # facing the bring-in
+        turn = state["turn"]
+        assert turn["seat"] == you
+        assert turn["clock_ends"] - turn["started"] == pytest.approx(1.5)
+        assert turn["deadline"] - turn["clock_ends"] == pytest.approx(2.0)
+        page.wait_for_selector(".seat.me .clock.bank")
+        shot(player, tmp_path / "time-bank.png")
+        page.wait_for_function(f"() => ({timed_out})()?.length === 1")
+        clock = player.js("() => window.__clock")
+        turn_labels = [c for c in clock if c.startswith("turn:")]
+        bank_labels = [c for c in clock if c.startswith("bank:")]
+        assert turn_labels and bank_labels, clock
+        assert clock.index(bank_labels[0]) > clock.index(turn_labels[0]), clock
+        assert "bank:bank 2s" in bank_labels and "bank:bank 1s" in bank_labels, clock
+        # Folded: the log says so, the seat is marked, the action bar is gone.
+        log = page.inner_text(".log")
+        assert "(you) ran out of time (fold)" in log, log
+        page.wait_for_function(
+            """() => [...document.querySelectorAll('.seat.me .tag')]
+                .some(t => t.textContent === 'folded')"""
+        )
+        assert page.query_selector(".action-bar.active .act-btn") is None
+        assert page.query_selector(".seat.me .clock") is None
+        shot(player, tmp_path / "timed-out.png")
+        # The second time-out in a row sits the player out.
+        page.wait_for_function(f"() => ({timed_out})()?.length === 2", timeout=TIMEOUT)
+        page.wait_for_function(
+            """() => [...document.querySelectorAll('.seat.me .tag')]
+                .some(t => t.textContent === 'sitting out')"""
+        )
+        log = page.inner_text(".log")
+        assert log.count("(you) ran out of time (fold)") == 2, log
+        assert "(you) sits out" in log, log
+        page.wait_for_selector(".action-hint:text-is('You are sitting out.')")
+        # Sitting in again from the header.
+        page.click(".table-buttons button:text-is('Sit in')")
+        page.wait_for_selector(".table-buttons button:text-is('Sit out')")
+        assert "(you) is back" in page.inner_text(".log")
+        assert not player.errors, player.errors
     finally:
         player.close()

@@ -10,6 +10,10 @@ up, down)::
 
 A hand of that game with n players deals the first n of them (folds do not shift
 anyone's cards); other games, or more players than listed, shuffle as usual.
+A game may instead name its hands and the R12 community card, dealt when eight
+players reach 7th street (each then lists six cards)::
+
+    {"razz": {"hands": ["Ac 2c 3c 4c 5c Qc", "..."], "community": "Kc"}}
 """
 
 from __future__ import annotations
@@ -26,11 +30,22 @@ VARIABLE = "STUD_WEB_TEST_DECKS"
 
 
 @cache
-def stacked_hands() -> dict[str, list[list[str]]]:
-    """The stacked hands per game from the environment (read once)."""
+def stacked_decks() -> dict[str, tuple[list[list[str]], str | None]]:
+    """The stacked hands and community card (or None) per game from the environment (read once)."""
     raw = os.environ.get(VARIABLE, "")
     data = json.loads(raw) if raw else {}
-    return {game: [hand.split() for hand in hands] for game, hands in data.items()}
+    decks: dict[str, tuple[list[list[str]], str | None]] = {}
+    for game, deck in data.items():
+        hands, community = (
+            (deck["hands"], deck.get("community")) if isinstance(deck, dict) else (deck, None)
+        )
+        decks[game] = ([hand.split() for hand in hands], community)
+    return decks
+
+
+def stacked_hands() -> dict[str, list[list[str]]]:
+    """The stacked hands per game from the environment."""
+    return {game: hands for game, (hands, _community) in stacked_decks().items()}
 
 
 def stacked_hand(
@@ -47,10 +62,10 @@ def stacked_hand(
     rake_cap: int | None = None,
 ) -> tuple[HandPort, list[HandEvent]]:
     """The table's hand factory, dealing the stacked cards of ``game`` when there are enough."""
-    hands = stacked_hands().get(game, [])
+    hands, community = stacked_decks().get(game, ([], None))
     cards = None
     if len(hands) >= len(stacks):
-        cards = ScriptedCards([list(hand) for hand in hands[: len(stacks)]])
+        cards = ScriptedCards([list(hand) for hand in hands[: len(stacks)]], community)
     return start_engine_hand(
         game, ante, bring_in, small_bet, big_bet, stacks, seats, seed,
         rake_percent=rake_percent, rake_cap=rake_cap, cards=cards,
