@@ -740,6 +740,9 @@ def test_razz_eight_players_community_card_and_side_pots(
                 assert all(len(s["down"]) + len(s["up"]) == 6 for s in hand["seats"])
                 for seat in (2, 5):
                     player.page.wait_for_selector(f".seat[data-seat='{seat}'] .tag.allin")
+                # The pots so far, as the all-ins split them: 8 x 9, 7 x (18 - 9), 6 x (31 - 18).
+                pots = player.page.inner_text(".felt .pot-amount")
+                assert pots == "Main 72 · Side 1 63 · Side 2 78", pots
                 shot(player, tmp_path / "razz-community.png")
             return False
 
@@ -785,6 +788,9 @@ def test_razz_eight_players_community_card_and_side_pots(
         assert "collected 63 from side pot 1" in log and "collected 138 from side pot 2" in log
         assert re.search(r"calls 3 and is all-in", log) and re.search(r"calls 7 and is all-in", log)
         shot(player, tmp_path / "razz-side-pots.png")
+        # No next hand after all (the others sat out): the countdown gives way to waiting.
+        page.wait_for_selector(".action-hint:text-is('Waiting for the next hand…')", timeout=10_000)
+        assert page.query_selector(".felt .results .award")  # the showdown stays
         assert not player.errors, player.errors
     finally:
         if thread is not None:

@@ -241,7 +241,12 @@ class TableActor:
                 del self.gone[account]
                 if self.table.seat_of(account) is not None:
                     await self._apply(self.table.leave(account, now))
-        await self._apply(self.table.tick(now))
+        due = self.table.next_hand_at
+        outs = self.table.tick(now)
+        await self._apply(outs)
+        dealt = any(isinstance(o, Event) for o in outs)
+        if due is not None and self.table.next_hand_at is None and not dealt:
+            self._send_states()  # no hand to deal after all: the clients stop counting down
         seat = self.table.actor_seat
         player = None if seat is None else self.table.seats[seat]
         if player is not None and player.bot and player.id in self.bots:

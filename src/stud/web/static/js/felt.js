@@ -154,7 +154,7 @@ function centre(picture) {
     box.append(h('div', { class: 'community', title: 'community card' }, cardEl(hand.community, 'up')));
   }
   if (hand) {
-    const pots = result?.pots ?? [];
+    const pots = result?.pots?.length ? result.pots : livePots(hand.seats ?? []);
     const text = pots.length > 1
       ? pots.map((p, i) => `${i ? `Side ${i}` : 'Main'} ${chips(p.amount)}`).join(' · ')
       : `Pot ${chips(hand.pot)}`;
@@ -168,6 +168,26 @@ function centre(picture) {
   if (result?.awards?.length) box.append(resultsList(picture));
   box.prepend(h('div', { class: 'table-title' }, settings.name ?? ''));
   return box;
+}
+
+/**
+ * The pots of a hand in progress from what each seat has put in: a main pot up to
+ * the smallest all-in, a side pot up to each larger one, the rest above. (The
+ * engine forms the same pots when the betting ends; this shows them as it goes.)
+ */
+export function livePots(seats) {
+  const levels = [...new Set(seats.filter((s) => s.all_in && s.live).map((s) => s.committed))]
+    .sort((a, b) => a - b);
+  const top = Math.max(0, ...seats.map((s) => s.committed));
+  if (!levels.length || levels[levels.length - 1] < top) levels.push(top);
+  const pots = [];
+  let below = 0;
+  for (const level of levels) {
+    const amount = seats.reduce((sum, s) => sum + Math.min(s.committed, level) - Math.min(s.committed, below), 0);
+    if (amount > 0) pots.push({ amount, seats: seats.filter((s) => s.live && s.committed >= level).map((s) => s.seat) });
+    below = level;
+  }
+  return pots;
 }
 
 function streetLabel(street) {
