@@ -146,11 +146,11 @@ new MutationObserver(() => {
 }).observe(document, {subtree: true, childList: true});
 """
 TIMEOUT = 60_000
-# A room with short clocks for the time bank: 1.5 s a turn, then a 2 s bank. Three Stud players
+# A room with short clocks for the time bank: 2 s a turn, then a 2 s bank. Three Stud players
 # (seats 0, 1 and 3): the bring-in is the last from the button's left, never the person, so each
 # time-out folds them.
 QUICK_ARGS = (
-    "--turn-seconds", "1.5", "--time-bank", "2", "--pause", "1.5", "--grace", "60",
+    "--turn-seconds", "2", "--time-bank", "2", "--pause", "1.5", "--grace", "60",
     "--bot-delay", "0.25", "0.45", "--no-default-tables",
     "--hand-factory", "stud.web.testing:stacked_hand",
 )  # fmt: skip
@@ -809,7 +809,7 @@ def test_time_bank_runs_out(quick_server: ServerProcess, browser: Browser, tmp_p
         page.wait_for_selector("#account .account-name")
         table = create_table(player, "Clock", "stud", bots=3, seats=4)
         settings = player.js(f"() => window.studApp.models.get({table}).state.settings")
-        assert (settings["turn_seconds"], settings["time_bank"]) == (1.5, 2.0), settings
+        assert (settings["turn_seconds"], settings["time_bank"]) == (2.0, 2.0), settings
         timed_out = "() => document.querySelector('.log').innerText.match(/ran out of time/g)"
         # The first turn: the clock runs, then the bank; nobody clicks.
         page.wait_for_selector(".action-bar.active .act-btn:not(:disabled)")
@@ -818,7 +818,7 @@ def test_time_bank_runs_out(quick_server: ServerProcess, browser: Browser, tmp_p
         assert "fold" in legal and "check" not in legal, legal  # facing the bring-in
         turn = state["turn"]
         assert turn["seat"] == you
-        assert turn["clock_ends"] - turn["started"] == pytest.approx(1.5)
+        assert turn["clock_ends"] - turn["started"] == pytest.approx(2.0)
         assert turn["deadline"] - turn["clock_ends"] == pytest.approx(2.0)
         page.wait_for_selector(".seat.me .clock.bank")
         shot(player, tmp_path / "time-bank.png")
