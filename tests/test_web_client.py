@@ -5,8 +5,11 @@ through the page: a Stud hand with an open pair on 4th street (the small-or-
 double bet choice), a Stud Hi/Lo pot split between a high and a low hand. A
 second browser watches the same table and never sees a down card that was not
 shown, neither in its page nor in any websocket frame; reloading the page in
-the middle of a hand restores the table. Screenshots go to the test's tmp dir
-(and to docs/ when ``STUD_WEB_SCREENSHOTS=1``).
+the middle of a hand restores the table. Eight players (the browser and seven
+scripted websocket players) reach 7th street in Razz: the community card, then
+a main pot and two side pots. A person who does not act runs out of clock and
+time bank and is folded. Screenshots go to the test's tmp dir (and to docs/
+when ``STUD_WEB_SCREENSHOTS=1``).
 """
 
 from __future__ import annotations
