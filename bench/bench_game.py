@@ -51,12 +51,14 @@ class NumpyShuffle(random.Random):
     def __init__(self, seed: int) -> None:
         super().__init__(seed)
         self._generator = np.random.default_rng(seed)
-        self._block: list[list[int]] = []
+        self._block: list[tuple[int, ...]] = []
 
-    def _next_permutation(self) -> list[int]:
+    def _next_permutation(self) -> tuple[int, ...]:
         if not self._block:
             decks = np.tile(np.arange(52, dtype=np.int8), (self.BLOCK, 1))
-            self._block = self._generator.permuted(decks, axis=1).tolist()
+            # Tuples: the garbage collector soon stops tracking them, as it would not
+            # 4,096 lists, which every collection would walk until they are used up.
+            self._block = list(map(tuple, self._generator.permuted(decks, axis=1).tolist()))
         return self._block.pop()
 
     def shuffle(self, x: MutableSequence[Any]) -> None:
@@ -64,7 +66,7 @@ class NumpyShuffle(random.Random):
         x.clear()
         x.extend(itemgetter(*self._next_permutation())(items))
 
-    def deck(self) -> list[int]:
+    def deck(self) -> tuple[int, ...]:
         """The 52 cards in a shuffled dealing order (the same permutations as shuffle)."""
         return self._next_permutation()
 

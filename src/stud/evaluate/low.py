@@ -14,10 +14,11 @@ from stud.evaluate.handvalue import HandValue
 from stud.evaluate.tables import RANK_KEYS, TABLES, ace_low_bit
 from stud.evaluate.validate import checked_cards
 
-_BIT = [ace_low_bit(c) for c in range(52)]
-_RANK = [RANK_KEYS[c >> 2] for c in range(52)]
-_LOW = [int(v) for v in TABLES.low_mask.tolist()]
-_EIGHT = [int(v) for v in TABLES.eight_mask.tolist()]
+# Tuples, not lists: the garbage collector stops tracking tuples of ints.
+_BIT = tuple(ace_low_bit(c) for c in range(52))
+_RANK = tuple(RANK_KEYS[c >> 2] for c in range(52))
+_LOW = tuple(int(v) for v in TABLES.low_mask.tolist())
+_EIGHT = tuple(int(v) for v in TABLES.eight_mask.tolist())
 
 
 def _paired(k: int) -> dict[int, int]:
