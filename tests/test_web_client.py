@@ -668,9 +668,17 @@ def scripted_choice(legal: list[dict[str, Any]], aggressive: bool) -> dict[str, 
     return legal[0]
 
 
-async def scripted_player(client: Client, table: int, seat: int, errors: list[str]) -> None:
-    """Sit in ``seat``, play one hand by the script, then sit out (no second hand is dealt)."""
+async def scripted_player(
+    client: Client, table: int, seat: int, errors: list[str], ready: list[int], go: asyncio.Event
+) -> None:
+    """Sit in ``seat``, play one hand by the script, then sit out (no second hand is dealt).
+
+    The player connects first and sits only on ``go``: seven sit messages on open
+    sockets land within the pause before the first hand even on a loaded machine.
+    """
     await client.connect()
+    ready.append(seat)
+    await go.wait()
     await client.send({"type": "sit", "table": table, "buy_in": RAZZ_BUY_INS[seat], "seat": seat})
     while True:
         message = await client.recv(timeout=120)
@@ -688,10 +696,23 @@ async def scripted_player(client: Client, table: int, seat: int, errors: list[st
 
 
 def run_scripted_players(clients: dict[int, Client], table: int, errors: list[str]) -> None:
+    """Connect every scripted player first, then sit them all at once."""
+
     async def run() -> None:
-        jobs = [scripted_player(c, table, seat, errors) for seat, c in clients.items()]
+        go = asyncio.Event()
+        ready: list[int] = []
+        jobs = [
+            asyncio.ensure_future(scripted_player(c, table, seat, errors, ready, go))
+            for seat, c in clients.items()
+        ]
+
+        async def release() -> None:
+            while len(ready) < len(clients) and not any(job.done() for job in jobs):
+                await asyncio.sleep(0.05)
+            go.set()
+
         try:
-            await asyncio.gather(*jobs)
+            await asyncio.gather(release(), *jobs)
         finally:
             await asyncio.gather(*(c.close() for c in clients.values()))
 
@@ -725,7 +746,7 @@ def test_razz_eight_players_community_card_and_side_pots(
         player.page.fill("dialog.buy-in input[name='buy_in']", str(RAZZ_BUY_INS[0]))
         player.page.click("dialog.buy-in button[value='sit']")
         player.page.wait_for_selector(".seat.me[data-seat='0']")
-        # The scripted players sit down together, before the first hand is dealt.
+        # The scripted players connect, then sit down together, before the first hand.
         thread = threading.Thread(target=run_scripted_players, args=(clients, table, errors))
         thread.start()
 
