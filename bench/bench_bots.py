@@ -109,7 +109,7 @@ def main() -> None:
                 wall, cpu = decision_times(game, name, players, args.tables)
                 over = sum(1 for t in wall if t > BUDGET)
                 for kind, times in (("wall", wall), ("CPU", cpu)):
-                    q = statistics.quantiles(times, n=100)
+                    q = statistics.quantiles(times, n=100, method="inclusive")  # within the data
                     label = f"{game:6} {name:8} {players}-handed {kind:4}"
                     tail = f"  {over:10}  {len(times):9}" if kind == "wall" else ""
                     print(
