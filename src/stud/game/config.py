@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from stud.game.variants import Variant, variant
 
@@ -76,6 +77,26 @@ class TableConfig:
     """Rake: whether a hand that ends on 3rd street pays rake (off: "no flop, no drop")."""
     muck_losing_hands: bool = True
     """At the showdown a hand that cannot win any share is mucked, not shown."""
+
+    if TYPE_CHECKING:
+        # What the generated __init__ accepts (checked in __post_init__): a game's
+        # code for ``game``, any sequence for ``stacks``, a number for the rake.
+        def __init__(
+            self,
+            game: Variant | str,
+            ante: int,
+            bring_in: int,
+            small_bet: int,
+            big_bet: int,
+            stacks: Sequence[int],
+            lift_cap_heads_up: bool = False,
+            burn_cards: bool = False,
+            short_all_in_rule: bool = True,
+            rake_percent: Fraction | int | float | str = ...,
+            rake_cap: int | None = None,
+            rake_third_street: bool = False,
+            muck_losing_hands: bool = True,
+        ) -> None: ...
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "game", variant(self.game))
