@@ -171,26 +171,28 @@ new MutationObserver(() => {
 """
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    folder = tmp_path_factory.mktemp("web-server")
-    env = {"STUD_WEB_TEST_DECKS": json.dumps(DECKS)}
+def running_server(
+    tmp_path_factory: pytest.TempPathFactory, name: str, decks: Any, args: tuple[str, ...]
+) -> Iterator[ServerProcess]:
+    """A card room on a fresh SQLite database, dealing the stacked test decks."""
+    folder = tmp_path_factory.mktemp(name)
+    env = {"STUD_WEB_TEST_DECKS": json.dumps(decks)}
     with (
         fresh_database("sqlite", folder) as url,
-        ServerProcess(url, folder, extra_args=SERVER_ARGS, env=env) as proc,
+        ServerProcess(url, folder, extra_args=args, env=env) as proc,
     ):
         yield proc
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    yield from running_server(tmp_path_factory, "web-server", DECKS, SERVER_ARGS)
 
 
 @pytest.fixture(scope="module")
 def quick_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    folder = tmp_path_factory.mktemp("web-quick-server")
-    env = {"STUD_WEB_TEST_DECKS": json.dumps(QUICK_DECKS)}
-    with (
-        fresh_database("sqlite", folder) as url,
-        ServerProcess(url, folder, extra_args=QUICK_ARGS, env=env) as proc,
-    ):
-        yield proc
+    """Short clocks: the time bank runs out within seconds."""
+    yield from running_server(tmp_path_factory, "web-quick-server", QUICK_DECKS, QUICK_ARGS)
 
 
 @pytest.fixture(scope="module")
