@@ -81,7 +81,6 @@ def first_to_act_seats(
     candidates if some up cards are unknown.
     """
     order = game.first_to_act
-    memo = _SHOWING_MEMO[order]
     best = -1
     best_value = 0
     unknown: list[int] = []
@@ -91,12 +90,7 @@ def first_to_act_seats(
         if None in cards:
             unknown.append(seat)
             continue
-        key = 0
-        for card in cards:
-            key += _RANK_KEY[card]  # type: ignore[index]
-        value = memo.get(key)
-        if value is None:
-            value = showing_value(order, cast("Sequence[int]", cards))
+        value = showing_value(order, cast("Sequence[int]", cards))
         if best < 0 or value > best_value:
             best, best_value = seat, value
     if not unknown:

@@ -99,16 +99,8 @@ def settle(
     events: list[Event] = [_POTS(formed)]
     won = [0] * n
     awards: list[PotAwarded] = []
-    if len(pots) == 1 and len(pots[0].seats) == 1:
-        # Everyone else folded (the usual end): one pot, one winner, no showdown.
-        pot = pots[0]
-        winner = pot.seats[0]
-        won[winner] = amount = pot.amount - pot.rake
-        award = _AWARD(0, winner, amount, "all", None, ())
-        events.append(award)
-        return _SETTLEMENT(events, won, formed, (award,))
     contenders = [s for s in range(n) if live[s]]
-    if len(contenders) == 1:
+    if len(contenders) == 1:  # everyone else folded (the usual end): no showdown
         winner = contenders[0]
         for p, pot in enumerate(pots):
             amount = pot.amount - pot.rake

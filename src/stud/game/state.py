@@ -65,10 +65,6 @@ _CHECKS = tuple(Action(CHECK, 0, s) for s in range(MAX_SEATS))
 _SHARED: dict[ActionKind, dict[int, Action]] = {
     kind: {} for kind in (CALL, BRING_IN, COMPLETE, BET, RAISE)
 }
-_CALLS = _SHARED[CALL]
-_BETS = _SHARED[BET]
-_COMPLETES = _SHARED[COMPLETE]
-_RAISES = _SHARED[RAISE]
 
 
 def _action(kind: ActionKind, to: int, seat: int) -> Action:
@@ -534,26 +530,22 @@ class Hand:
             if bet >= level:
                 out = [_FOLDS[s], _CHECKS[s]]
             else:
-                call = level if level < total else total
-                out = [_FOLDS[s], _CALLS.get(call * 8 + s) or _action(CALL, call, s)]
+                out = [_FOLDS[s], _action(CALL, level if level < total else total, s)]
             if total > level and self._may_raise(s):
                 last_full = self._last_full
                 if self._street == 3 and last_full == 0:
                     kind = COMPLETE
-                    shared = _COMPLETES
                 elif level == 0:
                     kind = BET
-                    shared = _BETS
                 else:
                     kind = RAISE
-                    shared = _RAISES
                 last = level
                 for unit in self._units:
                     target = last_full + unit
                     if target > total:
                         target = total
                     if target > last:
-                        out.append(shared.get(target * 8 + s) or _action(kind, target, s))
+                        out.append(_action(kind, target, s))
                         last = target
         self._legal_seat = s
         self._legal_list = out
