@@ -4,10 +4,9 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-# The engine modules setup.py compiles with mypyc: changing one rebuilds them
-# (an editable install would otherwise keep running the old compiled code).
-COMPILED := src/stud/game/state.py src/stud/game/order.py src/stud/game/pots.py \
-	src/stud/game/showdown.py src/stud/game/ctor.py
+# setup.py compiles engine modules with mypyc (the list is in stud/game/compiled.py):
+# a change to the engine reinstalls, or an editable install would run old code.
+COMPILED := $(wildcard src/stud/game/*.py)
 
 .PHONY: test bench lint fmt clean serve
 

@@ -12,16 +12,13 @@ them, and cannot deep-copy native classes).
 from __future__ import annotations
 
 import os
+import runpy
 
 from setuptools import setup
 
-MYPYC_MODULES = [
-    "src/stud/game/state.py",
-    "src/stud/game/order.py",
-    "src/stud/game/pots.py",
-    "src/stud/game/showdown.py",
-    "src/stud/game/ctor.py",
-]
+# The one list of compiled modules is stud.game.compiled's (read without importing stud).
+COMPILED = runpy.run_path("src/stud/game/compiled.py")["COMPILED_MODULES"]
+MYPYC_MODULES = ["src/" + name.replace(".", "/") + ".py" for name in COMPILED]
 
 ext_modules = []
 if os.environ.get("STUD_NO_MYPYC", "") in ("", "0"):

@@ -17,7 +17,7 @@ COMPILED_MODULES = (
     "stud.game.showdown",
     "stud.game.ctor",
 )
-"""The modules setup.py compiles with mypyc (when it can)."""
+"""The modules setup.py compiles with mypyc (when it can); setup.py reads this list."""
 
 _SLACK_SECONDS = 2.0  # an install writes the .py and the .so moments apart
 
