@@ -375,7 +375,10 @@ class TableActor:
         return dumps({"type": "event", "table": self.id, "n": n, "event": event.for_seat(seat)})
 
     def _state_text(self, seat: int | None, *, events: bool = False) -> str:
-        view = self.table.view(seat, events=events)
+        return self._state_message(self.table.view(seat, events=events))
+
+    def _state_message(self, view: dict[str, Any]) -> str:
+        """The ``state`` message carrying one seat's (or a watcher's) view."""
         return dumps({"type": "state", "table": self.id, "n": self.n, "state": view})
 
     def _publish(self, event: Event) -> None:
@@ -399,10 +402,7 @@ class TableActor:
         """Each watcher the table as it may see it now: one view and encoding per seat."""
         watchers = [(watcher, self._seat(watcher)) for watcher in self.watchers]
         views = self.table.views(seat for _, seat in watchers)
-        texts = {
-            seat: dumps({"type": "state", "table": self.id, "n": self.n, "state": view})
-            for seat, view in views.items()
-        }
+        texts = {seat: self._state_message(view) for seat, view in views.items()}
         for watcher, seat in watchers:
             watcher.send(texts[seat])
 
