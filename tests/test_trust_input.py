@@ -59,7 +59,7 @@ def test_a_table_that_could_never_deal_is_refused_in_the_engine_s_words(
     guest = Client.guest(server.base)
     cookies = {"stud_session": guest.cookie or ""}
     before = lobby(server)
-    cases = [
+    cases: list[tuple[dict[str, Any], str]] = [
         ({"ante": 0, "bring_in": 5, "small_bet": 5, "big_bet": 5}, "must be above the small bet"),
         ({"bring_in": 10, "small_bet": 5, "big_bet": 10}, "cannot be above the small bet"),
         ({"ante": -1}, "ante cannot be negative"),

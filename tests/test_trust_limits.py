@@ -10,6 +10,7 @@ from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy import Connection
 
 from stud.server.storage import Database, database
 from stud.server.testing import Client, ServerProcess, fresh_database
@@ -119,9 +120,12 @@ def test_the_sqlite_wal_stays_bounded(tmp_path: Path, monkeypatch: pytest.Monkey
     db.start()
     try:
         account = db.write_sync(lambda c: db.store.create_account(c, "walter", "user"))
+
+        def session(conn: Connection) -> None:
+            db.store.create_session(conn, account.id, secrets.token_hex(16), 60.0)
+
         for _ in range(1500):  # each its own transaction: a page or more of WAL apiece
-            token = secrets.token_hex(16)
-            db.write_sync(lambda c, t=token: db.store.create_session(c, account.id, t, 60.0))
+            db.write_sync(session)
         time.sleep(1.0)  # a few checkpoints
         db.write_sync(lambda c: db.store.create_session(c, account.id, "last", 60.0))
         time.sleep(0.5)

@@ -19,6 +19,7 @@ import pytest
 
 from stud.server import logins
 from stud.server.logins import LoginConfig, PasswordGuard, Throttled
+from stud.server.storage import verify_password
 from stud.server.testing import ServerProcess, fresh_database
 
 ARGS = ("--no-default-tables", "--login-failures", "8", "3")
@@ -68,7 +69,7 @@ def test_an_unknown_name_costs_the_same_work_as_a_wrong_password(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     calls: list[str] = []
-    real = logins.verify_password
+    real = verify_password
 
     def counting(encoded: str, password: str) -> bool:
         calls.append(threading.current_thread().name)
