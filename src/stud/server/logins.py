@@ -18,15 +18,13 @@ one which names exist.
 from __future__ import annotations
 
 import asyncio
-import math
 import time
-from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from stud.server.ratelimit import TokenBucket
+from stud.server.ratelimit import KeyedBuckets, Throttled
 from stud.server.storage import hash_password, verify_password
 
 T = TypeVar("T")
@@ -52,43 +50,10 @@ class LoginConfig:
     """Names and addresses remembered at most (the least recently failed are forgotten)."""
 
 
-class Throttled(Exception):
-    """Too many failed logins for this name or address: try again in ``retry_after`` seconds."""
-
-    def __init__(self, retry_after: float, what: str) -> None:
-        super().__init__(f"too many failed logins for this {what}: try again later")
-        self.retry_after = max(1, math.ceil(retry_after))
-
-
 class Busy(Exception):
     """Too many passwords waiting to be hashed: the server asks the caller to come back."""
 
     retry_after = 1
-
-
-class _Buckets:
-    """One failure bucket per key, the least recently used forgotten beyond ``limit``."""
-
-    def __init__(self, burst: float, refill_seconds: float, limit: int) -> None:
-        self.burst = burst
-        self.rate = 1.0 / refill_seconds
-        self.limit = limit
-        self.buckets: OrderedDict[str, TokenBucket] = OrderedDict()
-
-    def wait(self, key: str, now: float) -> float:
-        """Seconds until ``key`` may fail again (0.0: it may try now)."""
-        bucket = self.buckets.get(key)
-        if bucket is None:
-            return 0.0
-        tokens = min(self.burst, bucket.tokens + (now - bucket.stamp) * self.rate)
-        return 0.0 if tokens >= 1.0 else (1.0 - tokens) / self.rate
-
-    def fail(self, key: str, now: float) -> None:
-        bucket = self.buckets.pop(key, None) or TokenBucket(self.rate, self.burst)
-        bucket.take(now)
-        self.buckets[key] = bucket
-        while len(self.buckets) > self.limit:
-            self.buckets.popitem(last=False)
 
 
 class PasswordGuard:
@@ -99,8 +64,8 @@ class PasswordGuard:
         c = self.config
         self._pool = ThreadPoolExecutor(c.hash_workers, thread_name_prefix="stud-argon2")
         self._slots = asyncio.Semaphore(c.hash_workers + c.hash_queue)
-        self._names = _Buckets(c.failures_per_name, c.name_refill_seconds, c.tracked)
-        self._addresses = _Buckets(c.failures_per_address, c.address_refill_seconds, c.tracked)
+        self._names = KeyedBuckets(c.failures_per_name, c.name_refill_seconds, c.tracked)
+        self._addresses = KeyedBuckets(c.failures_per_address, c.address_refill_seconds, c.tracked)
         self._dummy: str | None = None
 
     def close(self) -> None:
@@ -133,10 +98,10 @@ class PasswordGuard:
         for buckets, key, what in checks:
             wait = buckets.wait(key, now)
             if wait > 0:
-                raise Throttled(wait, what)
+                raise Throttled(wait, f"too many failed logins for this {what}: try again later")
 
     def failed(self, name_key: str, address: str, now: float | None = None) -> None:
         """Count one failed login against the name and the address."""
         now = time.monotonic() if now is None else now
-        self._names.fail(name_key, now)
-        self._addresses.fail(address, now)
+        self._names.spend(name_key, now)
+        self._addresses.spend(address, now)
