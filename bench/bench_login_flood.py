@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import signal
 import statistics
 import sys
 import tempfile
@@ -117,6 +118,8 @@ def main() -> int:
     parser.add_argument("--server-src", default=None, help="run the server from this src/ tree")
     parser.add_argument("--no-throttle", action="store_true", help="lift the login throttle")
     args = parser.parse_args()
+    # Killed (a time limit, ^C from a wrapper): still stop the server through the finally below.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     env = {"PYTHONPATH": args.server_src} if args.server_src else {}
     extra = ARGS + (("--login-failures", "1e9", "1e9") if args.no_throttle else ())
     with tempfile.TemporaryDirectory() as folder, fresh_database("sqlite", Path(folder)) as url:
