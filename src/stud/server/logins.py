@@ -3,9 +3,9 @@
 Argon2 is slow on purpose (tens of milliseconds of CPU and 64 MiB a hash): run
 on the event loop, a few clients looping on ``POST /api/login`` stall every
 table's clock. So hashing runs on a small pool of its own threads (argon2
-releases the GIL), at most :attr:`LoginConfig.hash_workers` at once, and when
-too many wait the caller is told to come back (:class:`Busy`) rather than
-queued without end.
+releases the GIL) at the lowest CPU priority, at most
+:attr:`LoginConfig.hash_workers` at once, and when too many wait the caller
+is told to come back (:class:`Busy`) rather than queued without end.
 
 Failed logins are counted per name and per client address in token buckets
 (:class:`stud.server.ratelimit.TokenBucket`); an empty bucket answers
@@ -18,6 +18,9 @@ one which names exist.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -56,13 +59,22 @@ class Busy(Exception):
     retry_after = 1
 
 
+def _yield_to_the_tables() -> None:
+    """Run this hashing thread (and the lane threads Argon2 starts from it) at the lowest
+    CPU priority: on a busy machine the event loop that runs the tables goes first."""
+    with contextlib.suppress(AttributeError, OSError):  # Linux: a thread's own nice value
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
+
+
 class PasswordGuard:
     """Hashes and checks passwords off the event loop, and throttles failed logins."""
 
     def __init__(self, config: LoginConfig | None = None) -> None:
         self.config = config or LoginConfig()
         c = self.config
-        self._pool = ThreadPoolExecutor(c.hash_workers, thread_name_prefix="stud-argon2")
+        self._pool = ThreadPoolExecutor(
+            c.hash_workers, thread_name_prefix="stud-argon2", initializer=_yield_to_the_tables
+        )
         self._slots = asyncio.Semaphore(c.hash_workers + c.hash_queue)
         self._names = KeyedBuckets(c.failures_per_name, c.name_refill_seconds, c.tracked)
         self._addresses = KeyedBuckets(c.failures_per_address, c.address_refill_seconds, c.tracked)
