@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from sqlalchemy import Connection
 
+from stud.server.audience import private_or_public
 from stud.server.bots import Bot
 from stud.server.protocol import dumps
 from stud.server.storage import LedgerError, TableSpec
@@ -69,7 +70,7 @@ class TableActor:
         self.id = spec.id
         self.queue: asyncio.Queue[Command] = asyncio.Queue()
         self.n = 0
-        # (n, text for everyone, text for each seat with a private part): plain strings, so
+        # (n, text for everyone, text for each account with a private part): plain strings, so
         # the log costs the garbage collector nothing to keep.
         self.events: deque[tuple[int, str, dict[int, str]]] = deque(maxlen=LOG_SIZE)
         self.watchers: dict[Watcher, None] = {}
@@ -81,6 +82,8 @@ class TableActor:
         self.finished: deque[tuple[float, int]] = deque(maxlen=200)  # (time, pot) for the lobby
         self.task: asyncio.Task[None] | None = None
         self._clock: Callable[[], float] = time.time
+        self.closed = False
+        self.person_seen = self._clock()  # when a person (not a bot) was last seated here
 
     # -- the loop --------------------------------------------------------------------------
 
@@ -102,13 +105,23 @@ class TableActor:
     def tell(self, command: Command) -> None:
         self.queue.put_nowait(command)
 
+    def _idle_deadline(self) -> float | None:
+        """When this table closes for want of a person, if an account made it."""
+        if self.spec.created_by is None or self.table.closing:
+            return None
+        if any(not p.bot for _, p in self.table.players()):
+            self.person_seen = self._clock()
+            return None
+        return self.person_seen + self.room.config.limits.idle_seconds
+
     def _wakeup(self) -> float | None:
-        times = [t for t in (self.table.wakeup(), self.bot_due, *self.gone.values()) if t]
+        idle = self._idle_deadline()
+        times = [t for t in (self.table.wakeup(), self.bot_due, idle, *self.gone.values()) if t]
         return min(times) if times else None
 
     async def _run(self) -> None:
         await self._step(self._fill_bots)
-        while True:
+        while not self.closed:
             wake = self._wakeup()
             timeout = None if wake is None else max(0.0, wake - self._clock())
             if self.queue.empty() and (timeout is None or timeout > 0):
@@ -174,6 +187,9 @@ class TableActor:
             self.watchers.pop(command.watcher, None)
             self._disconnected(command.watcher, now)
             return None
+        if kind == "close":
+            await self._apply(self.table.close())
+            return None
         if account is None:
             raise TableError("login_required", "log in or play as a guest first")
         if kind == "sit":
@@ -199,13 +215,13 @@ class TableActor:
         self.watchers[watcher] = None
         if watcher.account_id is not None:
             self.gone.pop(watcher.account_id, None)
-        seat = self._seat(watcher)
+        account = watcher.account_id
         first = self.events[0][0] if self.events else self.n + 1
         if since is not None and first - 1 <= since <= self.n:
             for n, public, private in self.events:
                 if n > since:
-                    watcher.send(public if seat is None else private.get(seat, public))
-        watcher.send(self._state_text(seat, events=True))
+                    watcher.send(private_or_public(private, public, account))
+        watcher.send(self._state_text(self._seat(watcher), events=True))
 
     def _disconnected(self, watcher: Watcher, now: float) -> None:
         """A seated player with no connection left keeps the seat for the grace period."""
@@ -236,6 +252,11 @@ class TableActor:
     # -- timers: clocks, bots, grace periods -------------------------------------------------
 
     async def _timers(self, now: float) -> None:
+        idle = self._idle_deadline()
+        if idle is not None and now >= idle:
+            log.info("table %s closes: nobody has sat at it for a while", self.id)
+            await self._apply(self.table.close())
+            return
         for account, until in list(self.gone.items()):
             if now >= until:
                 del self.gone[account]
@@ -327,6 +348,18 @@ class TableActor:
         for account in [a for a in self.bots if self.table.seat_of(a) is None]:
             del self.bots[account]
             self.room.release_bot(account)
+        if self.table.closing and not self.closed and not self.table.players():
+            await self._closed()
+
+    async def _closed(self) -> None:
+        """The table closed and everyone has left: store it closed, tell the watchers, stop."""
+        self.closed = True
+        await self.room.db.write(lambda c: self.room.db.store.close_table(c, self.id))
+        self.room.actors.pop(self.id, None)
+        text = dumps({"type": "table_closed", "table": self.id})
+        for watcher in list(self.watchers):
+            watcher.send(text)
+        self.watchers.clear()
 
     _finished_id: int | None = None
 
@@ -371,8 +404,10 @@ class TableActor:
         account = watcher.account_id
         return None if account is None else self.table.seat_of(account)
 
-    def _event_text(self, n: int, event: Event, seat: int | None) -> str:
-        return dumps({"type": "event", "table": self.id, "n": n, "event": event.for_seat(seat)})
+    def _event_text(self, n: int, event: Event, account: int | None) -> str:
+        return dumps(
+            {"type": "event", "table": self.id, "n": n, "event": event.for_account(account)}
+        )
 
     def _state_text(self, seat: int | None, *, events: bool = False) -> str:
         return self._state_message(self.table.view(seat, events=events))
@@ -384,19 +419,15 @@ class TableActor:
     def _publish(self, event: Event) -> None:
         """Number an event, keep it (as text) for clients that reconnect, send it.
 
-        Each event is encoded once for everyone, and once more for each seat it
-        has a private part for (its owner's down cards, the actor's legal actions).
+        Each event is encoded once for everyone, and once more for each account
+        it has a private part for (its owner's down cards, the actor's legal actions).
         """
         self.n += 1
         public = self._event_text(self.n, event, None)
-        private = {seat: self._event_text(self.n, event, seat) for seat in event.private}
+        private = {acc: self._event_text(self.n, event, acc) for acc in event.private}
         self.events.append((self.n, public, private))
         for watcher in list(self.watchers):
-            if private:
-                seat = self._seat(watcher)
-                watcher.send(public if seat is None else private.get(seat, public))
-            else:
-                watcher.send(public)
+            watcher.send(private_or_public(private, public, watcher.account_id))
 
     def _send_states(self) -> None:
         """Each watcher the table as it may see it now: one view and encoding per seat."""
