@@ -79,23 +79,31 @@ export async function deckOrder(serverSeed, playerSeeds, handId) {
 /**
  * Where each card of a hand came from in the deck, from its events in order (as the
  * server or the replayer sends them): [{position, seat, what, card}] with card null
- * where the events do not show it.
+ * where the events do not show it. A down card hidden when dealt but shown down later
+ * (a `show` event lists the seat's cards in dealing order) counts as shown.
  */
 export function deckPlaces(events) {
+  const shown = new Map(events.filter((e) => e.type === 'show').map((e) => [e.seat, e.cards ?? []]));
+  const held = new Map(); // seat -> cards dealt to it so far
+  const card = (seat, c) => {
+    const index = held.get(seat) ?? 0;
+    held.set(seat, index + 1);
+    return c ?? shown.get(seat)?.[index] ?? null;
+  };
   const third = events.filter((e) => e.type === 'dealt' && e.street === 3);
   const n = third.length;
   const places = [];
   third.forEach((e, k) => {
     const cards = [...(e.down ?? [null, null]), ...(e.up ?? [null])];
     ['first down card', 'second down card', 'door card'].forEach((what, round) => {
-      places.push({ position: round * n + k, seat: e.seat, what, card: cards[round] ?? null });
+      places.push({ position: round * n + k, seat: e.seat, what, card: card(e.seat, cards[round]) });
     });
   });
   let position = 3 * n;
   for (const e of events) {
     if (e.type === 'dealt' && e.street > 3) {
-      const card = (e.down?.length ? e.down[0] : e.up?.[0]) ?? null;
-      places.push({ position, seat: e.seat, what: `${e.street}th street card`, card });
+      const dealt = (e.down?.length ? e.down[0] : e.up?.[0]) ?? null;
+      places.push({ position, seat: e.seat, what: `${e.street}th street card`, card: card(e.seat, dealt) });
     } else if (e.type === 'burn') {
       places.push({ position, seat: null, what: 'burn card', card: e.card ?? null });
     } else if (e.type === 'community') {
