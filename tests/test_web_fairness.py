@@ -40,7 +40,8 @@ AUTOPLAY = """t => {
     if (!turn || turn.seat !== s.you || !s.legal.length || window.__acted === turn.turn) return;
     window.__acted = turn.turn;
     const a = s.legal.find((x) => ['check', 'call', 'bring-in'].includes(x.action)) ?? s.legal[0];
-    window.studApp.socket.send({type: 'act', table: t, action: a.action, to: a.to, turn: turn.turn});
+    const act = {type: 'act', table: t, action: a.action, to: a.to, turn: turn.turn};
+    window.studApp.socket.send(act);
   }, 100);
 }"""
 
@@ -121,7 +122,7 @@ def test_the_page_seeds_its_hands_and_the_replayer_verifies_them(
     page.on("websocket", lambda ws: ws.on("framesent", lambda p: sent.append(json.loads(p))))
     page.goto(f"{server.base}/#/table/{table}")
     page.reload()  # a new socket, whose frames the handler above sees
-    page.wait_for_function("t => window.studApp.models.get(t)?.state", arg=table)
+    page.wait_for_function("t => window.studApp?.models.get(t)?.state", arg=table)
     page.evaluate("t => window.studApp.socket.send({type: 'sit', table: t, buy_in: 300})", table)
     page.wait_for_function("t => window.studApp.models.get(t)?.seated", arg=table)
     page.evaluate(AUTOPLAY, table)
