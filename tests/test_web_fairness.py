@@ -84,7 +84,7 @@ def page(browser: Browser, server: ServerProcess) -> Iterator[Page]:
 
 def test_the_browser_deals_the_same_decks_as_python(page: Page) -> None:
     rng = random.Random(13)
-    cases = []
+    cases: list[dict[str, Any]] = []
     for i in range(24):
         seeds = [rng.choice(["", f"{rng.getrandbits(256):064x}", f"{rng.getrandbits(8):x}"])
                  for _ in range(rng.randint(2, 8))]  # fmt: skip
