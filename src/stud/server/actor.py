@@ -205,6 +205,8 @@ class TableActor:
             outs = self.table.sit_out(account, now)
         elif kind == "sit_in":
             outs = self.table.sit_in(account, now)
+        elif kind == "seed":
+            outs = self.table.add_seed(account, command.args["commitment"], command.args["seed"])
         else:
             raise TableError("unknown_type", f"unknown command {kind!r}")
         await self._apply(outs)
