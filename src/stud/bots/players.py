@@ -130,6 +130,8 @@ class PlayerReads:
         dealt) it holds for the rest of that hand.
         """
         hand = hand_key(view)
+        if len(hand) == 1:
+            return  # a view without its events (the room may send one) has nothing to count
         if hand != self._hand:
             self._hand = hand
             self._done = 0

@@ -45,7 +45,7 @@ from stud.bots.players import PRIOR_BET_CHECKED, PRIOR_FOLD_LATER, PlayerReads, 
 from stud.bots.seen import Opponent, Seen, read_view
 from stud.game import Action, HandView
 
-FUTURE_BETS = 0.5
+FUTURE_BETS = 0.2
 """Share of each later street's bet that both sides are expected to put in (showdown odds)."""
 
 MAX_EXPONENT = 6.0
@@ -77,11 +77,15 @@ class StrongBot:
 
     name = "strong"
 
-    def __init__(self, seed: int | None = None, *, samples: int = 192) -> None:
+    def __init__(
+        self, seed: int | None = None, *, samples: int = 192, future: float = FUTURE_BETS
+    ) -> None:
         self._rng = random.Random(seed)
         self._np = np.random.default_rng(self._rng.getrandbits(64))
         self.samples = samples
         """Monte Carlo run-outs per estimate."""
+        self.future = future
+        """Share of each later street's bet both sides are expected to put in."""
         self._estimators: dict[str, Estimator] = {}
         self._small, self._big = 0, 0
         """The hand's small and big bet, set at each decision."""
@@ -163,7 +167,7 @@ class StrongBot:
         self, seen: Seen, options: Options, ranges: list[Range], versus: Versus, mine: int
     ) -> list[Choice]:
         pot = seen.pot
-        future = future_bets(seen.street, self._small, self._big)
+        future = self.future * future_bets(seen.street, self._small, self._big)
         share = versus.now.share
         opponents = max(1, len(seen.opponents))
         out: list[Choice] = []
@@ -226,8 +230,8 @@ class StrongBot:
         return wager if self._rng.random() < chance else None
 
 
-def future_bets(street: int, small: int, big: int) -> float:
-    """Chips each side is expected to put in on the streets after ``street`` (showdown odds)."""
+def future_bets(street: int, small: int, big: int) -> int:
+    """One bet of each street after ``street``, in chips (the small bet on 4th street)."""
     smalls = 1 if street < 4 else 0
     bigs = 7 - max(street, 4)
-    return FUTURE_BETS * (smalls * small + bigs * big)
+    return smalls * small + bigs * big

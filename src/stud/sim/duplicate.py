@@ -25,6 +25,7 @@ from stud.bots import parse_bots
 from stud.cards import Deck
 from stud.game import TableConfig, variant
 from stud.sim.run import (
+    DEFAULT_STAKES,
     SESSION,
     Progress,
     Stakes,
@@ -49,7 +50,7 @@ class MatchConfig:
     deals: int
     seats: int = 2
     seed: int = 0
-    stakes: Stakes = Stakes()
+    stakes: Stakes = DEFAULT_STAKES
     stack_big_bets: int = 100
     session: int = SESSION // 2
     """Deals the same bots play together (each deal is two hands)."""
@@ -152,7 +153,5 @@ def play_match(
 
     ``progress`` hears how many more deals are done.
     """
-    parts = run_sessions(
-        play_match_session, config, config.sessions(), workers, progress, preload
-    )
+    parts = run_sessions(play_match_session, config, config.sessions(), workers, progress, preload)
     return MatchResult(config, np.concatenate(parts, axis=0))

@@ -16,7 +16,7 @@ from typing import Any
 
 from stud.bots import GAUNTLET
 from stud.sim.duplicate import MatchConfig, MatchResult, play_match
-from stud.sim.run import Stakes
+from stud.sim.run import DEFAULT_STAKES, Stakes
 from stud.sim.stats import Rate
 
 Progress = Callable[[int], None]
@@ -70,7 +70,7 @@ def run_gauntlet(
     deals: int = 1000,
     seats: Sequence[int] = (2, 6),
     seed: int = 0,
-    stakes: Stakes = Stakes(),
+    stakes: Stakes = DEFAULT_STAKES,
     workers: int = 1,
     reference: Sequence[str] = (),
     progress: Progress | None = None,

@@ -65,6 +65,10 @@ class Stakes:
         return f"{self.ante}/{self.bring_in}/{self.small_bet}/{self.big_bet}"
 
 
+DEFAULT_STAKES = Stakes()
+"""2/5/20/40."""
+
+
 @dataclass(frozen=True, slots=True)
 class SimConfig:
     """One simulation: the game, the bots in their starting seats, how many hands."""
