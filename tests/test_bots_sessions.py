@@ -41,14 +41,14 @@ def test_every_bot_stays_legal_over_a_session(game: str, table: int) -> None:
         shift = n % seats
         order = [(s + shift) % seats for s in range(seats)]
         hand = Hand(config, deck=Deck(seed=rng.randrange(2**32)))
-        for seat, player in enumerate(order):
-            observe(bots[player], hand.view(seat), order)
+        for place, player in enumerate(order):
+            observe(bots[player], hand.view(place), order)
         while not hand.is_over:
             seat = hand.to_act
             assert seat is not None
             hand.act(ask(bots[order[seat]], hand, seat))
-        for seat, player in enumerate(order):
-            observe(bots[player], hand.view(seat), order)
+        for place, player in enumerate(order):
+            observe(bots[player], hand.view(place), order)
         assert hand.result is not None and sum(hand.result.stacks) == sum(stacks)
         hands += 1
     assert hands == 150
