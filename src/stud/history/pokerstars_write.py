@@ -123,6 +123,7 @@ class _Writer:
             self.street(street)
         self.showdown()
         self.summary()
+        self.shuffle()
         return self.out
 
     # -- the top of the hand ---------------------------------------------------
@@ -350,6 +351,21 @@ class _Writer:
                     self.out.append(f"{head} mucked")
             else:
                 self.out.append(f"{head} collected ({self.money(collected[seat])})")
+
+    def shuffle(self) -> None:
+        """The committed shuffle's line, last (PokerStars has none; our reader reads it back)."""
+        shuffle = self.r.shuffle
+        if shuffle is None:
+            return
+        numbers = list(shuffle.seats) or [seat.number for seat in self.r.seats]
+        if len(shuffle.player_seeds) != len(numbers):
+            raise self.fail("the shuffle's player seeds do not match the seats")
+        pairs = zip(numbers, shuffle.player_seeds, strict=True)
+        seeds = ", ".join(f"Seat {n} {seed or '-'}" for n, seed in pairs)
+        self.out.append(
+            f"Shuffle: {shuffle.scheme}, hand {shuffle.hand_id}, commitment {shuffle.commitment},"
+            f" server seed {shuffle.server_seed}, seeds [{seeds}]"
+        )
 
 
 def _pot_name(index: int, count: int) -> str:

@@ -27,6 +27,7 @@ from stud.server.bots import Bot
 from stud.server.protocol import dumps
 from stud.server.storage import LedgerError, TableSpec
 from stud.table import Effect, Event, Out, Table, TableError
+from stud.table.table import NEW_HAND
 
 if TYPE_CHECKING:
     from stud.server.room import Room
@@ -60,6 +61,11 @@ class Command:
     done: asyncio.Future[Any] | None = None
 
 
+def _show(shows: list[tuple[Bot, dict[str, Any]]], players: dict[int, int]) -> None:
+    for brain, view in shows:
+        brain.observe(view, players)
+
+
 class TableActor:
     """The asyncio task that alone runs one table."""
 
@@ -75,6 +81,10 @@ class TableActor:
         self.events: deque[tuple[int, str, dict[int, str]]] = deque(maxlen=LOG_SIZE)
         self.watchers: dict[Watcher, None] = {}
         self.bots: dict[int, Bot] = {}
+        self._dealt: list[int] = []
+        """The accounts dealt into the hand running, in the hand's seat order."""
+        self._seated: dict[int, int] = {}
+        """The account in each table seat of the hand running."""
         self.bot_due: float | None = None
         self.gone: dict[int, float] = {}  # account -> when its seat is given up
         self.hand_id: int | None = None
@@ -205,6 +215,8 @@ class TableActor:
             outs = self.table.sit_out(account, now)
         elif kind == "sit_in":
             outs = self.table.sit_in(account, now)
+        elif kind == "seed":
+            outs = self.table.add_seed(account, command.args["commitment"], command.args["seed"])
         else:
             raise TableError("unknown_type", f"unknown command {kind!r}")
         await self._apply(outs)
@@ -276,8 +288,9 @@ class TableActor:
                 self.bot_due = now + random.uniform(low, high)
             elif now >= self.bot_due:
                 self.bot_due = None
-                # The bot gets its seat's hand view (no foreign down card), table seats.
-                view = self.table.view(seat)["hand"]
+                # The bot gets its seat's hand view (no foreign down card), table seats,
+                # with the hand's events: the betting is what lets it read its opponents.
+                view = self.table.view(seat, events=True)["hand"]
                 legal = self.table.legal()
                 # A thinking bot runs off the event loop; the table waits for it (nothing
                 # else changes the table meanwhile), the other tables and sockets do not.
@@ -344,6 +357,7 @@ class TableActor:
                 self._publish(out)
         if any(isinstance(o, Event) for o in outs):
             self._send_states()
+        await self._show_bots(outs)
         # A bot that left (made room, or went broke) goes back to the room's pool.
         for account in [a for a in self.bots if self.table.seat_of(a) is None]:
             del self.bots[account]
@@ -362,6 +376,33 @@ class TableActor:
         self.watchers.clear()
 
     _finished_id: int | None = None
+
+    async def _show_bots(self, outs: list[Out]) -> None:
+        """Each bot in the hand sees its seat's view when the hand is dealt and when it ends.
+
+        So its reads see every action, the folds that end a hand included, and
+        follow players by account. The views are built here; the bots take
+        them in off the event loop.
+        """
+        shows: list[tuple[Bot, dict[str, Any]]] = []
+        for out in outs:
+            if isinstance(out, Event) and out.kind == NEW_HAND and self.table.hand is not None:
+                dealt = out.data["players"]
+                self._dealt = [int(p["account_id"]) for p in dealt]
+                self._seated = {int(p["seat"]): int(p["account_id"]) for p in dealt}
+                for p in dealt:
+                    brain = self.bots.get(int(p["account_id"]))
+                    if brain is not None:
+                        shows.append((brain, self.table.view(int(p["seat"]), events=True)))
+            elif isinstance(out, Effect) and out.kind == "hand_finished":
+                hand = out.data["hand"]
+                for index, account in enumerate(self._dealt):
+                    brain = self.bots.get(account)
+                    if brain is not None:
+                        shows.append((brain, hand.view(index, events=True)))
+        if shows:
+            players = dict(self._seated)
+            await asyncio.to_thread(_show, shows, players)
 
     def _store(
         self, conn: Connection, effects: list[tuple[Effect, dict[int, int]]], hand_id: int | None

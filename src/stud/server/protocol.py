@@ -9,6 +9,7 @@ to the client in an ``error`` message; nothing is changed.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -20,7 +21,8 @@ MAX_MESSAGE_BYTES: Final = 4096
 """Longer messages are refused with ``too_large`` (the transport closes at 64 KiB)."""
 MAX_FRAME_BYTES: Final = 65536
 
-# type -> {field: (kind, required)}; kind is 'int', 'str' or 'int?' (an int or null).
+# type -> {field: (kind, required)}; kind is 'int', 'str', 'int?' (an int or null) or
+# 'hex' (1 to 64 lowercase hex digits: a commitment or a player's seed).
 FIELDS: Final[dict[str, dict[str, tuple[str, bool]]]] = {
     "ping": {},
     "watch": {"table": ("int", True), "since": ("int?", False)},
@@ -35,6 +37,7 @@ FIELDS: Final[dict[str, dict[str, tuple[str, bool]]]] = {
         "to": ("int", False),
         "turn": ("int", True),
     },
+    "seed": {"table": ("int", True), "commitment": ("hex", True), "seed": ("hex", True)},
 }
 ACTIONS: Final = frozenset({"fold", "check", "call", "bring-in", "complete", "bet", "raise"})
 """The engine's action kinds (``stud.game.ActionKind``), as the table's legal actions name them."""
@@ -56,6 +59,16 @@ class Message:
     type: str
     fields: dict[str, Any]
     ref: str | int | None = None
+
+
+_HEX: Final = re.compile(r"[0-9a-f]{1,64}")
+KINDS: Final = {
+    "int": "int",
+    "int?": "int?",
+    "str": "str",
+    "hex": "1 to 64 lowercase hex digits",
+}
+"""How an error message names each kind of field."""
 
 
 def _is_int(value: Any) -> bool:
@@ -97,9 +110,10 @@ def parse(text: str | bytes) -> Message:
             (want == "int" and _is_int(value))
             or (want == "int?" and (value is None or _is_int(value)))
             or (want == "str" and isinstance(value, str) and len(value) <= 32)
+            or (want == "hex" and isinstance(value, str) and _HEX.fullmatch(value) is not None)
         )
         if not ok:
-            raise ProtocolError("bad_message", f"{kind}: {name} must be {want}", ref)
+            raise ProtocolError("bad_message", f"{kind}: {name} must be {KINDS[want]}", ref)
         fields[name] = value
     missing = [name for name, (_, required) in spec.items() if required and name not in fields]
     if missing:

@@ -67,6 +67,8 @@ def replay_data(record: dict[str, Any], viewer_account: int | None) -> dict[str,
         "players": [{"seat": p["seat"], "name": p["name"], "stack": p["stack"]} for p in players],
         "you": None if viewer is None else seats[viewer],
         "events": events,
+        # Published with the finished hand: the seeds redo every card (docs/fairness.md).
+        "shuffle": None if report.record.shuffle is None else report.record.shuffle.revealed(),
     }
 
 

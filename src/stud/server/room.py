@@ -73,6 +73,7 @@ class Room:
     _bot_names: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
     recovered: dict[str, int] = field(default_factory=dict)
     _creating: asyncio.Lock = field(default_factory=asyncio.Lock)
+    _hand_numbers: dict[int, int] = field(default_factory=dict)
 
     async def start(self) -> None:
         """Void what a crash left running, cash stacks out, then open the tables with bots."""
@@ -83,6 +84,7 @@ class Room:
         self._idle_bots = await self.db.read(lambda c: store.accounts_of_kind(c, "bot"))
         self._bot_names = itertools.count(len(self._idle_bots) + 1)
         specs = await self.db.read(store.open_tables)
+        self._hand_numbers = await self.db.read(store.last_hand_numbers)
         if not specs:
             for default in self.config.default_tables:
                 specs.append(await self._save_table(default, None))
@@ -115,7 +117,9 @@ class Room:
 
     def _open(self, spec: TableSpec) -> TableActor:
         seed = None if self.config.seed is None else self.config.seed * 7919 + spec.id
-        table = Table(self.settings_for(spec), self.hand_factory, seed=seed)
+        # Hand ids in shuffles are "<table id>-<hand number>" (docs/fairness.md).
+        table = Table(self.settings_for(spec), self.hand_factory, seed=seed, label=str(spec.id))
+        table.hand_number = self._hand_numbers.get(spec.id, 0)  # numbers go on after a restart
         actor = TableActor(self, spec, table)
         self.actors[spec.id] = actor
         actor.start()

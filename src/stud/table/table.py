@@ -14,11 +14,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from stud.fairness import FairnessError, Shuffle
 from stud.table.port import HandEvent, HandFactory, HandPort, Legal
+from stud.table.seeds import NextShuffle
 
 AUTO_ACTION_ORDER = ("check", "fold", "bring-in")
 NEW_HAND = "new_hand"
 """The table's event for a hand being dealt (the engine's own ``hand_started`` follows it)."""
+SHUFFLE = "shuffle"
+"""The table's event publishing the next hand's commitment (docs/fairness.md)."""
 
 
 class TableError(ValueError):
@@ -155,12 +159,21 @@ class Table:
     """One table's seats and its hands, run back to back."""
 
     def __init__(
-        self, settings: TableSettings, start_hand: HandFactory, *, seed: int | None = None
+        self,
+        settings: TableSettings,
+        start_hand: HandFactory,
+        *,
+        seed: int | None = None,
+        label: str | None = None,
     ):
+        """``seed`` makes the shuffles reproducible (tests); ``label`` prefixes hand ids."""
         self.settings = settings
         self._settings_public = settings.public()
         self._start_hand = start_hand
         self._seed = seed
+        self._label = label
+        self.next_shuffle: NextShuffle | None = None
+        self.shuffle: Shuffle | None = None  # the hand in progress's
         self.seats: list[Player | None] = [None] * settings.seats
         self.button = -1
         self.hand: HandPort | None = None
@@ -253,7 +266,16 @@ class Table:
             "hand_seats": list(self.hand_seats) if self.hand is not None else [],
             "turn": turn,
             "next_hand_at": self.next_hand_at,
+            "shuffle": self._shuffle_view(),
         }
+
+    def _shuffle_view(self) -> dict[str, Any] | None:
+        """The commitment on show: the running hand's, else the next hand's (seeds open)."""
+        if self.hand is not None and self.shuffle is not None:
+            return {**self.shuffle.public(), "number": self.hand_number, "open": False}
+        if self.hand is None and self.next_shuffle is not None:
+            return {**self.next_shuffle.public(), "open": True}
+        return None
 
     def _view(self, shared: dict[str, Any], seat: int | None, *, events: bool) -> dict[str, Any]:
         index: int | None = None
@@ -400,6 +422,31 @@ class Table:
             self._deal(now)
         return self._drain()
 
+    def add_seed(self, player_id: int, commitment: str, seed: str) -> list[Out]:
+        """A seated player's seed for the next hand, whose ``commitment`` they were shown.
+
+        Taken between hands only, while the next hand's commitment is on show;
+        the last seed an account sends before the deal counts. It stays secret
+        until that hand ends (docs/fairness.md).
+        """
+        self._seat(player_id)
+        pending = self.next_shuffle
+        if self.hand is not None or pending is None:
+            raise TableError(
+                "seeds_closed", "no deal is waiting for seeds (they are taken between hands)"
+            )
+        if commitment != pending.commitment:
+            raise TableError(
+                "stale_seed",
+                f"that commitment is not the next hand's (hand {pending.hand_id} commits to "
+                f"{pending.commitment})",
+            )
+        try:
+            pending.add(player_id, seed)
+        except FairnessError as error:
+            raise TableError("bad_seed", str(error)) from None
+        return self._drain()
+
     # -- internals -------------------------------------------------------------------------
 
     def _seat(self, player_id: int) -> int:
@@ -427,6 +474,15 @@ class Table:
             return
         if self.hand is None and self.next_hand_at is None and len(self._eligible()) >= 2:
             self.next_hand_at = now + self.settings.pause_between_hands
+            self._commit()
+
+    def _commit(self) -> NextShuffle:
+        """Publish the next hand's commitment (once: it stands until that hand is dealt)."""
+        number = self.hand_number + 1
+        if self.next_shuffle is None or self.next_shuffle.number != number:
+            self.next_shuffle = NextShuffle.fresh(number, self._label, self._seed)
+            self._emit(Event(SHUFFLE, {**self.next_shuffle.public(), "open": True}))
+        return self.next_shuffle
 
     def _remove(self, seat: int) -> None:
         player = self.seats[seat]
@@ -450,6 +506,7 @@ class Table:
                 surplus -= 1
         if len(eligible) < 2:
             return
+        pending = self._commit()
         n = self.settings.seats
         self.button = next(
             s for s in ((self.button + k) % n for k in range(1, n + 1)) if s in eligible
@@ -470,9 +527,12 @@ class Table:
         rake: dict[str, Any] = (
             {"rake_percent": s.rake_percent, "rake_cap": s.rake_cap} if s.rake_percent else {}
         )
+        accounts = [p.id for p in (self.seats[seat] for seat in self.hand_seats) if p is not None]
+        self.shuffle = pending.shuffle(accounts)
+        self.next_shuffle = None
         hand, events = self._start_hand(
             s.game, s.ante, s.bring_in, s.small_bet, s.big_bet, stacks, list(self.hand_seats), seed,
-            **rake,
+            shuffle=self.shuffle, **rake,
         )  # fmt: skip
         self.hand = hand
         self._committed = [0] * len(stacks)
@@ -627,6 +687,7 @@ class Table:
             )
         )
         self.hand = None
+        self.shuffle = None
         self.hand_seats = []
         for seat, player in self.players():
             player.index = None

@@ -339,6 +339,13 @@ class Store:
 
     # -- hands -----------------------------------------------------------------------------
 
+    def last_hand_numbers(self, conn: Connection) -> dict[int, int]:
+        """Each table's highest hand number so far, so a restarted table numbers on from it."""
+        rows = conn.execute(
+            select(s.hands.c.table_id, func.max(s.hands.c.number)).group_by(s.hands.c.table_id)
+        ).all()
+        return {int(table): int(number) for table, number in rows}
+
     def start_hand(
         self,
         conn: Connection,
