@@ -194,3 +194,28 @@ def check_records(server: ServerProcess, player: Client, finished: list[dict[str
         replay = httpx.get(f"{server.base}/api/hands/{hand}/replay", timeout=10).json()
         assert replay["shuffle"] == event["summary"]["shuffle"]
         assert json.dumps(replay).count(event["summary"]["shuffle"]["server_seed"]) == 1
+
+
+def test_hand_ids_in_shuffles_go_on_after_a_restart(tmp_path: Path) -> None:
+    """A table's hand numbers (and so its shuffles' hand ids) never repeat across restarts."""
+
+    async def one_hand(base: str, table: int) -> dict[str, Any]:
+        spectator = Client(base)
+        await spectator.connect()
+        await spectator.send({"type": "watch", "table": table})
+        event = await spectator.until(
+            lambda m: m["type"] == "event" and m["event"]["type"] == "hand_finished"
+        )
+        await spectator.close()
+        return dict(event["event"])
+
+    with fresh_database("sqlite", tmp_path) as url:
+        with ServerProcess(url, tmp_path, extra_args=ARGS) as first:
+            owner = Client.guest(first.base)
+            table = make_table(first, owner, seats=2, bots=2)
+            before = asyncio.run(one_hand(first.base, table))
+        with ServerProcess(url, tmp_path, extra_args=ARGS) as second:
+            after = asyncio.run(one_hand(second.base, table))
+    assert after["number"] > before["number"]
+    ids = (before["summary"]["shuffle"]["hand"], after["summary"]["shuffle"]["hand"])
+    assert ids == (f"{table}-{before['number']}", f"{table}-{after['number']}")
