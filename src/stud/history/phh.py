@@ -44,6 +44,7 @@ from stud.history.model import (
 )
 from stud.history.money import CURRENCY_SYMBOLS, fraction_digits, plain, to_units
 from stud.history.pokerstars_read import ReadResult
+from stud.history.text import escape_unprintable
 
 VARIANTS: Final[dict[str, Game]] = {"F7S": "stud", "F7S/8": "stud8", "FR": "razz"}
 CODES: Final[dict[Game, str]] = {game: code for code, game in VARIANTS.items()}
@@ -482,15 +483,9 @@ def write_phhs(records: Iterable[HandRecord]) -> str:
 
 
 def _toml_string(text: str) -> str:
-    escaped = []
-    for ch in text:
-        if ch in '"\\':
-            escaped.append("\\" + ch)
-        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
-            escaped.append(f"\\u{ord(ch):04x}")
-        else:
-            escaped.append(ch)
-    return '"' + "".join(escaped) + '"'
+    """A TOML basic string: quotes and backslashes escaped, then every unprintable character."""
+    quoted = text.replace("\\", "\\\\").replace('"', '\\"')
+    return '"' + escape_unprintable(quoted) + '"'
 
 
 def _slot(card: Slot) -> str:

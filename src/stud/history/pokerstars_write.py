@@ -12,6 +12,7 @@ allowed``, ``Betting is capped``, uncalled bets, the showdown pot by pot,
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from datetime import datetime
 from typing import Final
 
@@ -29,6 +30,7 @@ from stud.history.model import (
     Slot,
 )
 from stud.history.money import CURRENCY_SYMBOLS, plain
+from stud.history.text import escape_unprintable
 
 GAME_TITLES: Final = {"stud": "7 Card Stud", "stud8": "7 Card Stud Hi/Lo", "razz": "Razz"}
 STREET_TITLES: Final = {
@@ -77,7 +79,18 @@ def write_pokerstars_hand(
     record's own hero by default). A show without a description gets one from
     ``describe`` (the evaluator's, by default, when it is installed).
     """
-    return "\n".join(_Writer(record, record.hero if hero is None else hero, describe).lines())
+    hero = record.hero if hero is None else hero
+    return "\n".join(_Writer(_printable_names(record), hero, describe).lines())
+
+
+def _printable_names(record: HandRecord) -> HandRecord:
+    """``record`` with its table's and players' names escaped to printable text (one line each)."""
+    return replace(
+        record,
+        table=None if record.table is None else escape_unprintable(record.table),
+        seats=tuple(replace(s, name=escape_unprintable(s.name)) for s in record.seats),
+        idle_seats=tuple(replace(s, name=escape_unprintable(s.name)) for s in record.idle_seats),
+    )
 
 
 class _Writer:

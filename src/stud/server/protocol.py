@@ -15,6 +15,8 @@ from typing import Any, Final
 
 import orjson
 
+from stud.server.names import check_text
+
 MAX_MESSAGE_BYTES: Final = 4096
 """Longer messages are refused with ``too_large`` (the transport closes at 64 KiB)."""
 MAX_FRAME_BYTES: Final = 65536
@@ -85,6 +87,7 @@ def parse(text: str | bytes) -> Message:
         raise ProtocolError("bad_json", f"not JSON: {error}") from None
     if not isinstance(data, dict):
         raise ProtocolError("bad_message", "a message is a JSON object")
+    _check_unicode(data)
     ref = data.get("id")
     if ref is not None and not (
         (isinstance(ref, str) and len(ref) <= 64) or (_is_int(ref) and not isinstance(ref, bool))
@@ -120,6 +123,23 @@ def parse(text: str | bytes) -> Message:
         if fields["action"] not in ACTIONS:
             raise ProtocolError("illegal_action", f"unknown action {fields['action']!r}", ref)
     return Message(kind, fields, ref)
+
+
+def _check_unicode(data: dict[str, Any]) -> None:
+    """ProtocolError if a field name or text value is not valid Unicode (a lone surrogate).
+
+    JSON's ``"\\ud800"`` decodes to a string no encoder can write back: refused
+    here, before anything could echo it. (Nested values are refused by their
+    field's type anyway, and never echoed.)
+    """
+    for key, value in data.items():
+        where = f"field {key!r}" if key.isascii() else "a field name"
+        try:
+            check_text(key, "a field name")
+            if isinstance(value, str):
+                check_text(value, where)
+        except ValueError as error:
+            raise ProtocolError("bad_message", str(error)) from None
 
 
 def dumps(message: dict[str, Any]) -> str:
