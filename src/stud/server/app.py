@@ -68,6 +68,12 @@ class AccountOut(BaseModel):
     name: str
     kind: str
     balance: int
+    at_tables: int = Field(default=0, description="chips in front of the account at tables")
+
+
+def valid_new_name(name: str) -> bool:
+    """A name a person may register: 3-20 letters, digits, '-' or '_', not guest- or bot-like."""
+    return bool(NAME_PATTERN.match(name)) and not name.lower().startswith(("guest", "bot"))
 
 
 def create_app(db: Database, config: RoomConfig, hand_factory: HandFactory) -> FastAPI:
@@ -124,15 +130,20 @@ def create_app(db: Database, config: RoomConfig, hand_factory: HandFactory) -> F
         return await account_out(account)
 
     async def account_out(account: Account) -> AccountOut:
-        balance = await db.read(lambda c: store.balance(c, account.id))
-        return AccountOut(id=account.id, name=account.name, kind=account.kind, balance=balance)
+        balance, at_tables = await db.read(
+            lambda c: (store.balance(c, account.id), store.wallet(c, account.id, "table"))
+        )
+        return AccountOut(
+            id=account.id, name=account.name, kind=account.kind, balance=balance,
+            at_tables=at_tables,
+        )  # fmt: skip
 
     # -- accounts --------------------------------------------------------------------------
 
     @app.post("/api/register", tags=["accounts"])
     async def register(body: Credentials, response: Response) -> AccountOut:
         """Create an account (with the room's starting play money) and log in."""
-        if not NAME_PATTERN.match(body.name) or body.name.lower().startswith(("guest", "bot")):
+        if not valid_new_name(body.name):
             raise HTTPException(422, "names are 3-20 letters, digits, '-' or '_'")
         encoded = hash_password(body.password)
 
@@ -146,6 +157,23 @@ def create_app(db: Database, config: RoomConfig, hand_factory: HandFactory) -> F
         except ValueError as error:
             raise HTTPException(409, str(error)) from None
         return await open_session(response, account)
+
+    @app.post("/api/register-guest", tags=["accounts"])
+    async def register_guest(
+        body: Credentials, account: Annotated[Account, Depends(required)]
+    ) -> AccountOut:
+        """A guest registers in place: a name and password for the same account, chips and hands."""
+        if not valid_new_name(body.name):
+            raise HTTPException(422, "names are 3-20 letters, digits, '-' or '_'")
+        encoded = hash_password(body.password)
+        try:
+            upgraded = await db.write(
+                lambda c: store.upgrade_guest(c, account.id, body.name, encoded)
+            )
+        except ValueError as error:
+            raise HTTPException(409, str(error)) from None
+        room.rename(upgraded.id, upgraded.name)
+        return await account_out(upgraded)
 
     @app.post("/api/login", tags=["accounts"])
     async def login(body: Credentials, response: Response) -> AccountOut:

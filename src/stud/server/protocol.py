@@ -18,7 +18,11 @@ MAX_MESSAGE_BYTES: Final = 4096
 """Longer messages are refused with ``too_large`` (the transport closes at 64 KiB)."""
 MAX_FRAME_BYTES: Final = 65536
 
-# type -> {field: (kind, required)}; kind is 'int', 'str' or 'int?' (an int or null).
+MAX_TEXT_CHARS: Final = 1000
+"""A ``text`` field's longest value here; chat's own, shorter cap gives a clearer error."""
+
+# type -> {field: (kind, required)}; kind is 'int', 'str' (at most 32 characters), 'text'
+# (at most MAX_TEXT_CHARS), 'bool' or 'int?' (an int or null).
 FIELDS: Final[dict[str, dict[str, tuple[str, bool]]]] = {
     "ping": {},
     "watch": {"table": ("int", True), "since": ("int?", False)},
@@ -33,6 +37,11 @@ FIELDS: Final[dict[str, dict[str, tuple[str, bool]]]] = {
         "to": ("int", False),
         "turn": ("int", True),
     },
+    "top_up": {"table": ("int", True), "amount": ("int", True)},
+    "auto_rebuy": {"table": ("int", True), "on": ("bool", True)},
+    "chat": {"table": ("int", True), "text": ("text", True)},
+    "wait": {"table": ("int", True), "buy_in": ("int", True)},
+    "unwait": {"table": ("int", True)},
 }
 ACTIONS: Final = frozenset({"fold", "check", "call", "bring-in", "complete", "bet", "raise"})
 """The engine's action kinds (``stud.game.ActionKind``), as the table's legal actions name them."""
@@ -94,6 +103,8 @@ def parse(text: str | bytes) -> Message:
             (want == "int" and _is_int(value))
             or (want == "int?" and (value is None or _is_int(value)))
             or (want == "str" and isinstance(value, str) and len(value) <= 32)
+            or (want == "text" and isinstance(value, str) and len(value) <= MAX_TEXT_CHARS)
+            or (want == "bool" and isinstance(value, bool))
         )
         if not ok:
             raise ProtocolError("bad_message", f"{kind}: {name} must be {want}", ref)
