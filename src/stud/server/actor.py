@@ -274,6 +274,9 @@ class TableActor:
         except TableError:
             await self.room.db.write(lambda c: store.cash_out(c, account, self.id, buy_in))
             raise
+        self.table.set_auto_rebuy(account, bool(args.get("auto_rebuy", False)))
+        self.waiting.drop(account)
+        self.table.waiting = len(self.waiting)
         await self.apply(outs)
 
     # -- timers: clocks, bots, grace periods -------------------------------------------------

@@ -27,7 +27,12 @@ FIELDS: Final[dict[str, dict[str, tuple[str, bool]]]] = {
     "ping": {},
     "watch": {"table": ("int", True), "since": ("int?", False)},
     "unwatch": {"table": ("int", True)},
-    "sit": {"table": ("int", True), "seat": ("int?", False), "buy_in": ("int", True)},
+    "sit": {
+        "table": ("int", True),
+        "seat": ("int?", False),
+        "buy_in": ("int", True),
+        "auto_rebuy": ("bool", False),
+    },
     "leave": {"table": ("int", True)},
     "sit_out": {"table": ("int", True)},
     "sit_in": {"table": ("int", True)},
