@@ -158,7 +158,7 @@ def test_topping_up_between_hands_and_during_one() -> None:
     table.sit(2, "bob", 100, clock())
     outs = table.top_up(1, 50, clock())
     assert events(outs, "topped_up")[0].data == {
-        "seat": 0, "amount": 50, "stack": 150, "after_hand": False
+        "seat": 0, "amount": 50, "stack": 150, "after_hand": False, "rebuy": False
     }  # fmt: skip
     with pytest.raises(TableError) as refused:
         table.top_up(1, 300, clock())

@@ -43,7 +43,7 @@ async def auto_rebuys(actor: TableActor, now: float) -> None:
         amount = min(wanted, await balance(actor, account))
         if amount > 0:
             await take_from_balance(actor, account, amount)
-            await actor.apply(table.top_up(account, amount, now))
+            await actor.apply(table.top_up(account, amount, now, rebuy=True))
             continue
         table.set_auto_rebuy(account, False)
         if _stack(actor, account) <= 0:

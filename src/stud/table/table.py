@@ -388,8 +388,13 @@ class Table:
                 "bad_top_up", f"the table's maximum is {high}: you may add at most {room}"
             )
 
-    def top_up(self, player_id: int, amount: int, now: float) -> list[Out]:
-        """Add chips (already bought) to a stack: now between hands, after the hand if in one."""
+    def top_up(
+        self, player_id: int, amount: int, now: float, *, rebuy: bool = False
+    ) -> list[Out]:
+        """Add chips (already bought) to a stack: now between hands, after the hand if in one.
+
+        ``rebuy`` marks the automatic rebuy (the event says so).
+        """
         self.check_top_up(player_id, amount)
         seat = self._seat(player_id)
         player = self.seats[seat]
@@ -404,7 +409,13 @@ class Table:
         self._emit(
             Event(
                 "topped_up",
-                {"seat": seat, "amount": amount, "stack": player.stack, "after_hand": later},
+                {
+                    "seat": seat,
+                    "amount": amount,
+                    "stack": player.stack,
+                    "after_hand": later,
+                    "rebuy": rebuy,
+                },
             )
         )
         return self._drain()
@@ -699,7 +710,13 @@ class Table:
                 self._emit(
                     Event(
                         "topped_up",
-                        {"seat": seat, "amount": added, "stack": player.stack, "after_hand": False},
+                        {
+                            "seat": seat,
+                            "amount": added,
+                            "stack": player.stack,
+                            "after_hand": False,
+                            "rebuy": False,
+                        },
                     )
                 )
             busted = player.stack <= 0 and not (player.auto_rebuy and not player.bot)

@@ -40,7 +40,9 @@ export function dealerLine(e, name) {
     case 'sat_out': return e.next_hand ? `${name(e.seat)} sits out from the next hand.` : `${name(e.seat)} sits out.`;
     case 'sat_in': return `${name(e.seat)} is back.`;
     case 'timeout': return `${name(e.seat)} ran out of time.`;
-    case 'topped_up': return e.after_hand ? `${name(e.seat)} adds ${chips(e.amount)} chips after this hand.` : e.amount ? `${name(e.seat)} adds ${chips(e.amount)} chips.` : null;
+    case 'topped_up':
+      if (e.after_hand) return `${name(e.seat)} adds ${chips(e.amount)} chips after this hand.`;
+      return `${name(e.seat)} ${e.rebuy ? 'rebuys' : 'adds'} ${chips(e.amount)} chips.`;
     case 'renamed': return `${name(e.seat)} is now registered as ${e.name}.`;
     case 'award': return `${name(e.seat)} wins ${chips(e.amount)} from ${potName(e.pot, 1)}${e.share === 'high' ? ' (high)' : e.share === 'low' ? ' (low)' : ''}.`;
     default: return null;

@@ -93,7 +93,8 @@ export function describe(e, names, you, context = {}) {
       return { cls: 'table', parts: [who(e.seat), e.next_hand ? ' sits out from the next hand' : ' sits out'] };
     case 'topped_up':
       if (!e.amount) return null;
-      return { cls: 'table', parts: [who(e.seat), e.after_hand ? ` adds ${chips(e.amount)} after this hand` : ` adds ${chips(e.amount)} (stack ${chips(e.stack)})`] };
+      if (e.after_hand) return { cls: 'table', parts: [who(e.seat), ` adds ${chips(e.amount)} after this hand`] };
+      return { cls: 'table', parts: [who(e.seat), ` ${e.rebuy ? 'rebuys' : 'adds'} ${chips(e.amount)} (stack ${chips(e.stack)})`] };
     case 'renamed':
       return { cls: 'table', parts: [who(e.seat), ' registered'] };
     case 'sat_in':

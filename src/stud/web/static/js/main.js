@@ -55,6 +55,8 @@ class App {
       this.models.get(msg.table)?.handle(msg);
       if (msg.type === 'event' && msg.event.type === 'seated') this.refreshAccountSoon();
       if (msg.type === 'event' && msg.event.type === 'left') this.refreshAccountSoon();
+      // The top bar counts chips at tables: a hand you played changes them.
+      if (msg.type === 'event' && msg.event.type === 'hand_finished' && this.models.get(msg.table)?.seated) this.refreshAccountSoon();
     } else if (msg.type === 'error') {
       if (msg.code !== 'rate_limited') this.toast(ERROR_TEXT[msg.code] ?? msg.message ?? msg.code);
     } else if (msg.type === 'ok' && ['sit', 'leave', 'top_up'].includes(msg.for)) {
@@ -115,7 +117,9 @@ class App {
     if (!model) {
       model = new TableModel(id);
       restoreLog(model, this.account); // the log of the hands already seen, after a reload
-      model.addEventListener('hands', () => saveLog(model, this.account));
+      model.addEventListener('event', (e) => {
+        if (e.detail.event.type === 'hand_finished') saveLog(model, this.account);
+      });
       this.models.set(id, model);
       this.socket.watch(id, () => model.since());
     }
