@@ -388,9 +388,7 @@ class Table:
                 "bad_top_up", f"the table's maximum is {high}: you may add at most {room}"
             )
 
-    def top_up(
-        self, player_id: int, amount: int, now: float, *, rebuy: bool = False
-    ) -> list[Out]:
+    def top_up(self, player_id: int, amount: int, now: float, *, rebuy: bool = False) -> list[Out]:
         """Add chips (already bought) to a stack: now between hands, after the hand if in one.
 
         ``rebuy`` marks the automatic rebuy (the event says so).
