@@ -227,7 +227,7 @@ class TableActor:
             seating.leave_waiting_list(self, account)
         elif kind == "rename":
             await self.apply(self.table.rename(account, str(args["name"])))
-            self.waiting.entries.pop(account, None)
+            self.waiting.rename(account, str(args["name"]))
         return None
 
     def notify(self, account: int, error: TableError) -> None:

@@ -102,3 +102,7 @@ async def seat_waiters(actor: TableActor, now: float) -> None:
         except TableError as error:
             actor.notify(account, error)
             actor.send_states()
+            continue
+        if not any(w.account_id == account for w in actor.watchers):
+            # Seated while away: the seat is kept for the grace period, as after a disconnect.
+            actor.gone[account] = now + actor.room.config.grace_seconds

@@ -29,6 +29,11 @@ class WaitingList:
         self.entries[account_id] = (name, buy_in)
         return list(self.entries).index(account_id) + 1
 
+    def rename(self, account_id: int, name: str) -> None:
+        """A new name for someone waiting (a guest who registered); the place stays."""
+        if account_id in self.entries:
+            self.entries[account_id] = (name, self.entries[account_id][1])
+
     def drop(self, account_id: int) -> bool:
         return self.entries.pop(account_id, None) is not None
 

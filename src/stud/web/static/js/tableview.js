@@ -130,7 +130,8 @@ export class TableView {
     this.bar.update(mine ? state.legal : [], state.turn?.turn, this.hint());
     if (this.autoSit && this.app.account && !this.model.seated) {
       this.autoSit = false;
-      this.sitDialog(null);
+      // A full table (from the lobby's Full): its waiting list instead.
+      sitDialog(this, null, { wait: state.seats.every((p) => p) });
     }
   }
 
