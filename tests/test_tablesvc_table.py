@@ -8,34 +8,17 @@ from __future__ import annotations
 
 import pytest
 
-from stud.table import Effect, Event, Out, Table, TableError, TableSettings
+from stud.table import Effect, Out, Table, TableError, TableSettings
 from stud.table.crowd import Crowd
 from stud.table.engine import start_engine_hand
-
-PAUSE = 1.0
+from test_table_play import PAUSE, Clock, events
+from test_table_play import settings as base_settings
 
 
 def settings(**overrides: object) -> TableSettings:
-    base: dict[str, object] = {
-        "name": "t", "game": "stud", "ante": 1, "bring_in": 2, "small_bet": 4, "big_bet": 8,
-        "seats": 8, "bots": 6, "min_buy_in": 40, "max_buy_in": 400,
-        "pause_between_hands": PAUSE,
-    }  # fmt: skip
-    base.update(overrides)
-    return TableSettings(**base)  # type: ignore[arg-type]
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self, step: float = 0.0) -> float:
-        self.now += step
-        return self.now
-
-
-def events(outs: list[Out], kind: str) -> list[Event]:
-    return [o for o in outs if isinstance(o, Event) and o.kind == kind]
+    """An 8-seat table aiming at six players, buy-ins 40 to 400 (or as overridden)."""
+    base: dict[str, object] = {"seats": 8, "bots": 6, "min_buy_in": 40, "max_buy_in": 400}
+    return base_settings(**{**base, **overrides})
 
 
 def play_hand(table: Table, clock: Clock) -> list[Out]:

@@ -84,7 +84,7 @@ def sit(tab: Tab, table: int, buy_in: int | None = None, seat: int | None = None
     page.wait_for_selector("dialog.buy-in")
     if buy_in is not None:
         page.fill("dialog.buy-in input[name='buy_in']", str(buy_in))
-    page.click("dialog.buy-in button[value='ok']")
+    page.click("dialog.buy-in button.primary")
     page.wait_for_selector(".seat.me")
 
 
