@@ -17,7 +17,7 @@ export function buyInRange(settings, balance) {
  * A dialog choosing an amount between `low` and `high` (slider and number kept together).
  * `onDone(amount, form)` runs when confirmed; `extra` is more form content (the rebuy box).
  */
-export function amountDialog({ title, text, low, high, value, confirm, extra = null, cls = 'buy-in', onDone }) {
+export function amountDialog({ title, text, low, high, value, confirm, action = 'ok', extra = null, cls = 'buy-in', onDone }) {
   const input = h('input', { type: 'number', name: 'buy_in', min: low, max: high, step: 1, value, required: true });
   const slider = h('input', { type: 'range', name: 'buy_in_range', min: low, max: high, step: 1, value, 'aria-label': 'amount' });
   slider.addEventListener('input', () => { input.value = slider.value; });
@@ -30,10 +30,10 @@ export function amountDialog({ title, text, low, high, value, confirm, extra = n
     extra,
     h('div', { class: 'dialog-buttons' },
       h('button', { value: 'cancel', class: 'btn ghost', formnovalidate: true }, 'Cancel'),
-      h('button', { value: 'ok', class: 'btn primary' }, confirm)));
+      h('button', { value: action, class: 'btn primary' }, confirm)));
   const dialog = h('dialog', { class: `dialog ${cls}` }, form);
   dialog.addEventListener('close', () => {
-    if (dialog.returnValue === 'ok') onDone(Math.floor(Number(input.value)), form);
+    if (dialog.returnValue === action) onDone(Math.floor(Number(input.value)), form);
     dialog.remove();
   });
   document.body.append(dialog);
@@ -54,6 +54,7 @@ export function sitDialog(view, seat, { wait = false } = {}) {
     text: `${wait ? 'You are seated with this buy-in when a seat is free. ' : ''}Buy in between ${chips(low)} and ${chips(high)}. Your balance: ${chips(balance)}.`,
     low, high, value,
     confirm: wait ? 'Join the waiting list' : 'Sit down',
+    action: wait ? 'wait' : 'sit',
     extra: wait ? null : h('label', { class: 'toggle rebuy' }, rebuy, ' Rebuy automatically (back to this buy-in when below the minimum)'),
     onDone: (amount) => {
       const table = view.model.id;
