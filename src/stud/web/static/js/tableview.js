@@ -139,6 +139,7 @@ export class TableView {
     const state = this.model.state;
     if (!state) return '';
     if (!this.app.account) return 'Watching. Log in or play as a guest to take a seat.';
+    if (!this.model.seated && (state.seats ?? []).every((p) => p)) return 'Watching. The table is full: join its waiting list to play.';
     if (!this.model.seated) return 'Watching. Pick an empty seat to play.';
     const me = state.seats[state.you];
     const dealtIn = state.hand && (state.hand_seats ?? []).includes(state.you);
