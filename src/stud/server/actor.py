@@ -430,15 +430,16 @@ class TableActor:
         return self._state_message(self.table.view(seat, events=events))
 
     def _state_message(self, view: dict[str, Any]) -> str:
-        """The ``state`` message carrying one seat's (or a watcher's) view.
+        """The ``state`` message carrying one seat's (or a watcher's) view."""
+        return dumps({"type": "state", "table": self.id, "n": self.n, "state": self.add_room(view)})
 
-        The actor adds what the table does not know: the running hand's id (the
-        number it goes by everywhere), the last finished hand's, the waiting list.
-        """
+    def add_room(self, view: dict[str, Any]) -> dict[str, Any]:
+        """A table view with what the table does not know: the running hand's id (the number
+        it goes by everywhere), the last finished hand's, the waiting list."""
         view["hand_id"] = self.hand_id if self.table.hand is not None else None
         view["last_hand_id"] = self._finished_id
         view["waiting"] = self.waiting.public()
-        return dumps({"type": "state", "table": self.id, "n": self.n, "state": view})
+        return view
 
     def _publish(self, event: Event) -> None:
         """Number an event, keep it (as text) for clients that reconnect, send it.

@@ -259,7 +259,7 @@ def create_app(db: Database, config: RoomConfig, hand_factory: HandFactory) -> F
         actor = room.actors.get(table_id)
         if actor is None:
             raise HTTPException(404, "no such table")
-        return {**actor.lobby(), "state": actor.table.view(None), "n": actor.n}
+        return {**actor.lobby(), "state": actor.add_room(actor.table.view(None)), "n": actor.n}
 
     @app.get("/api/tables/{table_id}/hands", tags=["hands"])
     async def table_hands(table_id: int) -> list[dict[str, Any]]:
