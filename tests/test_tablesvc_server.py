@@ -132,8 +132,12 @@ def test_chat_is_text_rate_limited_and_length_capped(room: tuple[ServerProcess, 
                 "TABLE", str(table)
             )
         )
-        answer = await reply(bob, "s")
-        assert answer["code"] in ("bad_message", "chat_bad_text"), answer
+        answer = await bob.until(lambda m: m.get("type") == "error", timeout=30)
+        assert answer["code"] == "bad_message" and "Unicode" in answer["message"], answer
+        # A mistyped field is named with what it must be.
+        await bob.send({"type": "chat", "table": table, "text": 7, "id": "t"})
+        answer = await reply(bob, "t")
+        assert answer["code"] == "bad_message" and "at most 1000 characters" in answer["message"]
         await anonymous.send({"type": "chat", "table": table, "text": "hi", "id": "a"})
         assert (await reply(anonymous, "a"))["code"] == "login_required"
         # Five lines at once, then one every two seconds: the sixth in a row is refused.
@@ -193,7 +197,7 @@ def test_chips_are_conserved_through_buy_in_top_up_rebuy_and_leaving(
     hands = httpx.get(
         server.base + "/api/me/hands", cookies={"stud_session": alice.cookie or ""}
     ).json()
-    assert len(hands) >= 3 and all("net" in h for h in hands)
+    assert len(hands) >= 2 and all("net" in h for h in hands)
     # Whatever was bought, topped up, rebought and cashed out: the balance is the start plus
     # what the hands won or lost, and the ledger's books still sum to zero.
     assert account["balance"] == START + sum(h["net"] for h in hands)

@@ -1,7 +1,8 @@
 """Table chat: what a message may say and how often an account may send one.
 
 A chat line is plain text: at most :data:`MAX_CHARS` characters once
-whitespace is tidied, no control characters, valid Unicode. It is stored and
+whitespace is tidied, control and format characters dropped (a line break
+or a tab becomes a space), valid Unicode. It is stored and
 sent as text and never as markup (the client writes it with ``textContent``),
 so ``<script>`` in a message is shown, not run. Each account may send
 :data:`BURST` lines at once and then one every ``1 / RATE`` seconds at each
@@ -13,6 +14,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from stud.server.names import check_text
 from stud.server.ratelimit import TokenBucket
 from stud.table import TableError
 
@@ -26,9 +28,9 @@ _SPACES = re.compile(r"\s+")
 def clean_text(text: str) -> str:
     """The line as it is kept and shown; TableError naming the problem if it cannot be sent."""
     try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        raise TableError("chat_bad_text", "the message is not valid Unicode text") from None
+        check_text(text, "the message")
+    except ValueError as error:
+        raise TableError("chat_bad_text", str(error)) from None
     kept = "".join(c for c in text if unicodedata.category(c) not in ("Cc", "Cf", "Cs", "Co"))
     line = _SPACES.sub(" ", kept).strip()
     if not line:

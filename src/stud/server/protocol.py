@@ -81,6 +81,8 @@ KINDS: Final = {
     "int?": "int?",
     "str": "str",
     "hex": "1 to 64 lowercase hex digits",
+    "text": f"a string of at most {MAX_TEXT_CHARS} characters",
+    "bool": "true or false",
 }
 """How an error message names each kind of field."""
 
