@@ -359,3 +359,18 @@ def test_bot_think_times_are_varied_and_easy_spots_are_quicker() -> None:
     assert min(easy + hard) >= 0.7 and max(easy + hard) <= 7.0
     quick = [think_seconds(rng, {"street": 7}, facing, (0.01, 0.05)) for _ in range(50)]
     assert max(quick) <= 0.05
+
+
+def test_a_chat_line_is_tidied_text() -> None:
+    from stud.server.chat import MAX_CHARS, clean_text
+    from stud.table import TableError
+
+    assert clean_text("  gl\u0007  hf \n") == "gl hf"
+    assert clean_text("a\nb\tc") == "a b c"  # line breaks and tabs become spaces
+    assert clean_text("<script>x</script> &amp;") == "<script>x</script> &amp;"  # text, kept
+    assert clean_text("zero\u200bwidth") == "zerowidth"  # format characters dropped
+    assert clean_text("é" * MAX_CHARS) == "é" * MAX_CHARS
+    for bad, code in (("\u0007\u0008", "chat_empty"), ("x" * (MAX_CHARS + 1), "chat_too_long")):
+        with pytest.raises(TableError) as refused:
+            clean_text(bad)
+        assert refused.value.code == code

@@ -31,8 +31,8 @@ def clean_text(text: str) -> str:
         check_text(text, "the message")
     except ValueError as error:
         raise TableError("chat_bad_text", str(error)) from None
-    kept = "".join(c for c in text if unicodedata.category(c) not in ("Cc", "Cf", "Cs", "Co"))
-    line = _SPACES.sub(" ", kept).strip()
+    spaced = _SPACES.sub(" ", text)
+    line = "".join(c for c in spaced if unicodedata.category(c) not in ("Cc", "Cf", "Co")).strip()
     if not line:
         raise TableError("chat_empty", "the message is empty")
     if len(line) > MAX_CHARS:
