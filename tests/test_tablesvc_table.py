@@ -184,3 +184,13 @@ def test_the_automatic_rebuy_is_due_below_the_minimum_and_keeps_a_busted_seat() 
             assert not [c for c in cash if c.data["account_id"] == 1]
             return
     raise AssertionError("the short stack never fell below the minimum")
+
+
+def test_the_rooms_tables_keep_five_to_seven_of_eight_and_three_to_five_of_six() -> None:
+    from stud.server.room import DEFAULT_TABLES
+
+    for spec in DEFAULT_TABLES:
+        crowd = Crowd(spec.bots, spec.seats)
+        assert (crowd.low, crowd.target, crowd.high) == (
+            (5, 6, 7) if spec.seats == 8 else (3, 4, 5)
+        ), spec

@@ -479,3 +479,30 @@ def test_reload_keeps_the_log_and_my_hands_add_up(
         assert not tab.errors, tab.errors
     finally:
         tab.close()
+
+
+def test_a_lively_table_keeps_its_bots_when_you_sit_down(
+    server: ServerProcess, browser: Browser, tmp_path: Path
+) -> None:
+    """Lively tables: an 8-seat table shows 6/8 in the lobby; sitting down sends no bot away,
+    so your first hand is seven-handed."""
+    tab = Tab(browser, server.base)
+    page = tab.page
+    try:
+        guest(tab)
+        table = new_table(tab, "Lively", seats=8, bots=6)
+        tab.open()
+        page.wait_for_selector(f"tr[data-table='{table}'] .seats-cell:text-is('6/8')")
+        sit(tab, table, 100)
+        page.wait_for_function(
+            f"""() => {{ const s = ({STATE})({table});
+                return s.hand && s.hand_seats.includes(s.you); }}""",
+            timeout=TIMEOUT,
+        )
+        assert len(state(tab, table)["hand_seats"]) == 7
+        shot(tab, tmp_path / "lively.png")
+        page.click(".brand")
+        page.wait_for_selector(f"tr[data-table='{table}'] .seats-cell:text-is('7/8')")
+        assert not tab.errors, tab.errors
+    finally:
+        tab.close()
