@@ -31,8 +31,8 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("--pause", type=float, default=3.0, help="seconds between hands")
     parser.add_argument("--grace", type=float, default=60.0, help="seat kept after a disconnect")
     parser.add_argument(
-        "--bot-delay", type=float, nargs=2, default=(0.6, 1.6), metavar=("MIN", "MAX"),
-        help="seconds a bot takes to act",
+        "--bot-delay", type=float, nargs=2, default=(0.7, 7.0), metavar=("MIN", "MAX"),
+        help="bounds of the seconds a bot thinks (a human-like draw, see stud.server.thinking)",
     )  # fmt: skip
     parser.add_argument(
         "--bots", default=None, metavar="KIND",

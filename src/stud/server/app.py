@@ -78,6 +78,7 @@ class AccountOut(BaseModel):
     name: str
     kind: str
     balance: int
+    at_tables: int = Field(default=0, description="chips in front of the account at tables")
 
 
 def create_app(db: Database, config: RoomConfig, hand_factory: HandFactory) -> FastAPI:
@@ -160,8 +161,13 @@ def create_app(db: Database, config: RoomConfig, hand_factory: HandFactory) -> F
         return await account_out(account)
 
     async def account_out(account: Account) -> AccountOut:
-        balance = await db.read(lambda c: store.balance(c, account.id))
-        return AccountOut(id=account.id, name=account.name, kind=account.kind, balance=balance)
+        balance, at_tables = await db.read(
+            lambda c: (store.balance(c, account.id), store.wallet(c, account.id, "table"))
+        )
+        return AccountOut(
+            id=account.id, name=account.name, kind=account.kind, balance=balance,
+            at_tables=at_tables,
+        )  # fmt: skip
 
     # -- accounts --------------------------------------------------------------------------
 
@@ -191,6 +197,27 @@ def create_app(db: Database, config: RoomConfig, hand_factory: HandFactory) -> F
             raise HTTPException(409, str(error)) from None
         signups.made(address(request))
         return await open_session(response, account)
+
+    @app.post("/api/register-guest", tags=["accounts"])
+    async def register_guest(
+        body: Credentials, account: Annotated[Account, Depends(required)]
+    ) -> AccountOut:
+        """A guest registers in place: a name and password for the same account, chips and hands.
+
+        The name and password are checked as for ``/api/register``.
+        """
+        try:
+            name = account_name(body.name)
+            password = check_text(body.password, "the password")
+        except ValueError as error:
+            raise HTTPException(422, str(error)) from None
+        encoded = await hashing(passwords.hash(password))
+        try:
+            upgraded = await db.write(lambda c: store.upgrade_guest(c, account.id, name, encoded))
+        except ValueError as error:
+            raise HTTPException(409, str(error)) from None
+        room.rename(upgraded.id, upgraded.name)
+        return await account_out(upgraded)
 
     @app.post("/api/login", tags=["accounts"])
     async def login(body: Credentials, request: Request, response: Response) -> AccountOut:
@@ -308,7 +335,7 @@ def create_app(db: Database, config: RoomConfig, hand_factory: HandFactory) -> F
         actor = room.actors.get(table_id)
         if actor is None:
             raise HTTPException(404, "no such table")
-        return {**actor.lobby(), "state": actor.table.view(None), "n": actor.n}
+        return {**actor.lobby(), "state": actor.add_room(actor.table.view(None)), "n": actor.n}
 
     @app.get("/api/tables/{table_id}/hands", tags=["hands"])
     async def table_hands(table_id: int) -> list[dict[str, Any]]:
