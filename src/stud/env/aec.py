@@ -18,11 +18,12 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from stud.cards import Card
-from stud.env.actions import EMPTY, MASKS, describe, index_actions
+from stud.env.actions import EMPTY, MASKS, Turns, describe
 from stud.env.encoder import Encoder
-from stud.env.layout import ACTION_COUNT, SEGMENTS, Layout, MaskArray
+from stud.env.layout import ACTION_COUNT, Layout, MaskArray, views
 from stud.game import (
     MAX_SEATS,
+    Acted,
     Action,
     Hand,
     IllegalActionError,
@@ -141,6 +142,7 @@ class StudEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
             agent: spaces.Discrete(ACTION_COUNT) for agent in self.possible_agents
         }
         self._encoder = Encoder(n, config.big_bet)
+        self._turns = Turns(config.big_bet)
         self._rng: np.random.Generator | None = None
         self._by_index: Sequence[Action | None] = EMPTY
         self._mask = MASKS[0]
@@ -197,7 +199,10 @@ class StudEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
                 f"action {describe(index, None)} is not legal for {agent} now; legal: {legal}"
             )
         events = hand.act(chosen)
-        self._encoder.apply(events, hand)
+        if len(events) == 1 and type(events[0]) is Acted:  # the usual case: no card dealt
+            self._encoder.acted(events[0])
+        else:
+            self._encoder.apply(events, hand)
         if hand.is_over:
             self._end(hand)
         else:
@@ -206,10 +211,11 @@ class StudEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
     def _next_turn(self, hand: Hand) -> None:
         seat = hand.to_act
         assert seat is not None  # a dealt hand always knows whose turn it is
-        self._by_index, bits = index_actions(hand.legal_actions())
-        self._mask = MASKS[bits]
+        turn = self._turns.of(hand.legal_actions())
+        self._by_index = turn.by_index
+        self._mask = turn.mask
         self._acting = seat
-        self._encoder.set_turn(seat, self._by_index)
+        self._encoder.set_turn(seat, turn.amounts, turn.call)
         self.agent_selection = self.possible_agents[seat]
 
     def _end(self, hand: Hand) -> None:
@@ -250,10 +256,10 @@ class StudEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         """What ``agent`` may see now (see docs/rl.md), with its action mask."""
         seat = self._seat_of[agent]
         flat = self._encoder.observe(seat)
-        mask: MaskArray = (self._mask if seat == self._acting else MASKS[0]).copy()
+        mask: MaskArray = self._mask if seat == self._acting else MASKS[0]  # read-only
         if self.observation_mode == "flat":
             return {"observation": flat, "action_mask": mask}
-        out: Observation = {segment.name: Layout.view(flat, segment) for segment in SEGMENTS}
+        out: Observation = views(flat)
         out["action_mask"] = mask
         return out
 
