@@ -113,7 +113,9 @@ class SingleSeatEnv(gymnasium.Env[Observation, np.int64]):
                 return self.table.observe(self._agent), {}
             self.table.reset()  # the learner never had a decision (all-in): deal again
 
-    def step(self, action: int | np.integer[Any]) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
+    def step(
+        self, action: int | np.integer[Any]
+    ) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         """The learner's action, then the bots' until its next turn or the end of the hand."""
         if self._over():
             raise RuntimeError("the hand is over: call reset() for the next one")
