@@ -127,6 +127,7 @@ class StudEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         self.config = config
         self.render_mode = render_mode
         self.observation_mode = observation
+        self._flat = observation == "flat"
         n = config.seats
         self.possible_agents = [f"player_{s}" for s in range(n)]
         self._seat_of = {agent: s for s, agent in enumerate(self.possible_agents)}
@@ -257,11 +258,24 @@ class StudEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         seat = self._seat_of[agent]
         flat = self._encoder.observe(seat)
         mask: MaskArray = self._mask if seat == self._acting else MASKS[0]  # read-only
-        if self.observation_mode == "flat":
+        if self._flat:
             return {"observation": flat, "action_mask": mask}
         out: Observation = views(flat)
         out["action_mask"] = mask
         return out
+
+    def last(
+        self, observe: bool = True
+    ) -> tuple[Observation | None, float, bool, bool, dict[str, Any]]:
+        """The selected agent's observation, reward so far, termination, truncation, info."""
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def legal_actions(self) -> list[tuple[int, Action]]:
         """The selected agent's legal indices with the engine action each stands for."""

@@ -109,6 +109,17 @@ class Encoder:
         own = [_buffer(PRIVATE) for _ in range(seats)]
         self._own = [items for items, _ in own]
         self._own_view = [view for _, view in own]
+        # Each seat's observation is these pieces end to end: its own part, its
+        # relative seat rows (one slice of the ring), zero rows, the table part.
+        self._parts = [
+            (
+                self._own_view[seat],
+                self._ring_view[seat * ROW : seat * ROW + self._half],
+                self._pad,
+                self._table_view,
+            )
+            for seat in range(seats)
+        ]
         self._stack = [0] * seats
         self._bet = [0] * seats
         self._committed = [0] * seats
@@ -268,7 +279,8 @@ class Encoder:
         seat = event.seat
         for card in event.up:
             if card is not None:
-                self._seat(seat, UP + card, 1.0)
+                i = seat * ROW + UP + card
+                self._ring[i] = self._ring[i + self._half] = 1.0
         if event.street in (3, 7):
             # The seat's own down cards, from the engine, into its own part only.
             own = self._own[seat]
@@ -338,12 +350,4 @@ class Encoder:
 
     def observe(self, seat: int) -> FloatArray:
         """``seat``'s observation: a new flat array (see :mod:`stud.env.layout`)."""
-        start = seat * ROW
-        return _concatenate(
-            (
-                self._own_view[seat],
-                self._ring_view[start : start + self._half],
-                self._pad,
-                self._table_view,
-            )
-        )
+        return _concatenate(self._parts[seat])
