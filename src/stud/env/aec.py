@@ -11,7 +11,7 @@ raises :class:`~stud.game.IllegalActionError` and changes nothing.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal, overload
 
 import numpy as np
 from gymnasium import spaces
@@ -32,6 +32,7 @@ from stud.game import (
 )
 
 Observation = dict[str, np.ndarray]
+Info = dict[str, Any]
 
 OBSERVATION_MODES = ("dict", "flat")
 
@@ -264,9 +265,13 @@ class StudEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         out["action_mask"] = mask
         return out
 
+    @overload
     def last(
-        self, observe: bool = True
-    ) -> tuple[Observation | None, float, bool, bool, dict[str, Any]]:
+        self, observe: Literal[True] = True
+    ) -> tuple[Observation, float, bool, bool, Info]: ...
+    @overload
+    def last(self, observe: Literal[False]) -> tuple[None, float, bool, bool, Info]: ...
+    def last(self, observe: bool = True) -> tuple[Observation | None, float, bool, bool, Info]:
         """The selected agent's observation, reward so far, termination, truncation, info."""
         agent = self.agent_selection
         return (
