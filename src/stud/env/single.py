@@ -17,9 +17,8 @@ import numpy as np
 from gymnasium import spaces
 
 from stud.bots import Bot, ask, make_bot
-from stud.env.aec import Observation, StudEnv, table_config
+from stud.env.aec import Observation, StudEnv
 from stud.env.layout import MaskArray
-from stud.game import TableConfig
 
 
 class SingleSeatEnv(gymnasium.Env[Observation, np.int64]):
@@ -39,27 +38,13 @@ class SingleSeatEnv(gymnasium.Env[Observation, np.int64]):
         opponents: Sequence[str | Bot] = ("random",),
         *,
         seat: int | None = None,
-        ante: int = 2,
-        bring_in: int = 5,
-        small_bet: int = 20,
-        big_bet: int = 40,
-        stacks: int | Sequence[int] = 4000,
-        config: TableConfig | None = None,
-        observation: str = "dict",
-        render_mode: str | None = None,
+        **options: Any,
     ) -> None:
         if isinstance(opponents, str):
             raise ValueError("opponents is a list of bots, e.g. ['random'] or ['strong', 'random']")
-        if config is None:
-            config = table_config(
-                game,
-                len(opponents) + 1,
-                ante=ante,
-                bring_in=bring_in,
-                small_bet=small_bet,
-                big_bet=big_bet,
-                stacks=stacks,
-            )
+        self.table = StudEnv(game, len(opponents) + 1, **options)
+        """The table, a :class:`StudEnv` (its ``hand`` is the hand being played)."""
+        config = self.table.config
         if config.seats != len(opponents) + 1:
             raise ValueError(f"{len(opponents)} opponents for a table of {config.seats} seats")
         if seat is not None and not (
@@ -71,8 +56,7 @@ class SingleSeatEnv(gymnasium.Env[Observation, np.int64]):
                 make_bot(opponent)  # an unknown name fails here, not at the first hand
             elif not isinstance(opponent, Bot):
                 raise ValueError(f"{opponent!r} is neither a bot's name nor a bot")
-        self.table = StudEnv(config=config, observation=observation, render_mode=render_mode)
-        self.render_mode = render_mode
+        self.render_mode = self.table.render_mode
         self._opponents = tuple(opponents)
         self._fixed_seat = seat
         self.seat = 0 if seat is None else seat
