@@ -183,12 +183,17 @@ class StudEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
 
     def step(self, action: int | np.integer[Any] | None) -> None:
         """Play ``action`` (an index the mask allows) for ``agent_selection``."""
+        hand = self.hand
+        if hand is None:
+            raise RuntimeError("call reset() to deal a hand before step()")
         agent = self.agent_selection
-        if self.terminations[agent]:
+        try:
+            done = self.terminations[agent]
+        except KeyError:
+            raise RuntimeError("the hand is over and every agent has left: call reset()") from None
+        if done:
             self._was_dead_step(action)
             return
-        hand = self.hand
-        assert hand is not None
         index = action if type(action) is int else _index(agent, action)
         if not 0 <= index < ACTION_COUNT:
             raise IllegalActionError(

@@ -4,8 +4,9 @@ The table's public state lives in preallocated buffers that the engine's
 events update in place: a *ring* of seat rows (every seat's row stored twice,
 so any seat's relative view — itself first, then the seats to its left — is
 one contiguous slice), the table part, and one private part per seat. An
-observation is three slice copies into a new array. Buffers are
-``array.array`` (cheap item writes) shared with NumPy views (cheap copies).
+observation is one ``concatenate`` of a seat's pieces into a new array.
+Buffers are ``array.array`` (cheap item writes) shared with NumPy views
+(cheap copies).
 
 Privacy: the event handlers read no down card. A seat's down cards enter
 only its own private part, from the engine's ``Hand.down_cards(seat)`` (what
