@@ -33,6 +33,7 @@ from stud.game import (
     variant,
     visible_events,
 )
+from stud.history import Tournament
 from stud.table.histories import write_histories
 from stud.table.port import HandEvent, HandPort, Legal
 from stud.table.table import TableError
@@ -222,10 +223,12 @@ class EngineHand:
         *,
         max_seats: int | None = None,
         time: datetime | None = None,
+        tournament: Tournament | None = None,
     ) -> tuple[str, str]:
         return write_histories(
-            self.hand, hand_id, table_name, names, self.seats, max_seats=max_seats, time=time
-        )
+            self.hand, hand_id, table_name, names, self.seats, max_seats=max_seats, time=time,
+            tournament=tournament,
+        )  # fmt: skip
 
 
 def start_engine_hand(

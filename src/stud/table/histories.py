@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from stud.game import Hand
-from stud.history import record_from_hand, write_phh, write_pokerstars_hand
+from stud.history import Tournament, record_from_hand, write_phh, write_pokerstars_hand
 
 
 def write_histories(
@@ -23,8 +23,12 @@ def write_histories(
     *,
     max_seats: int | None = None,
     time: datetime | None = None,
+    tournament: Tournament | None = None,
 ) -> tuple[str, str]:
-    """(PHH, PokerStars text) of the finished ``hand``; ``seats`` are the table's (0-based)."""
+    """(PHH, PokerStars text) of the finished ``hand``; ``seats`` are the table's (0-based).
+
+    ``tournament`` (id, buy-in, level) makes it a tournament hand, in chips.
+    """
     record = record_from_hand(
         hand,
         names=names,
@@ -34,5 +38,6 @@ def write_histories(
         max_seats=max_seats,
         time=time,
         time_zone=None if time is None else "UTC",
+        tournament=tournament,
     )
     return write_phh(record), write_pokerstars_hand(record)

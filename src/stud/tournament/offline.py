@@ -1,0 +1,142 @@
+"""A whole bot tournament offline: the real tables and hands, a made-up clock, no waiting.
+
+Bots act the instant their turn comes, so every table's hand is played out at
+the moment it is dealt, and the clock then jumps to the next thing due (the
+pause between hands, standing for how long a hand takes). That makes the
+tables play hand for hand, which is what the balancing rules assume at their
+strictest: once every table has finished its hand, tables differ by at most one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from stud.bots import Bot, ask, make_bot
+from stud.table import Effect, Out
+from stud.table.engine import EngineHand
+from stud.tournament.places import Finish
+from stud.tournament.settings import Kind, TournamentSettings
+from stud.tournament.structure import Structure
+from stud.tournament.tournament import RUNNING, TableOut, Tournament, TourneyOut
+
+Watch = Callable[[Tournament, list[TourneyOut], float], None]
+"""Called with the tournament and what each call returned, and the clock (tests check here)."""
+
+
+@dataclass(frozen=True, slots=True)
+class OfflineResult:
+    """The finished tournament, each entrant's bot, and the hands dealt."""
+
+    tournament: Tournament
+    bots: dict[int, str]
+    hands: int
+
+    def finishes(self) -> list[Finish]:
+        return self.tournament.finishes()
+
+
+def offline_settings(
+    game: str,
+    players: int,
+    *,
+    table_seats: int = 8,
+    starting_chips: int = 1500,
+    level_hands: int = 10,
+    buy_in: int = 100,
+    fee: int = 10,
+) -> TournamentSettings:
+    """A tournament for bots: a Sit & Go if one table holds them all, else a multi-table one.
+
+    Each hand counts as a minute of the clock; levels last ``level_hands`` hands.
+    """
+    structure = Structure(starting_chips=starting_chips, level_seconds=60.0 * level_hands)
+    kind: Kind = "sng" if players <= table_seats else "mtt"
+    return TournamentSettings(
+        id=1, name=f"{game} bots", game=game, kind=kind, buy_in=buy_in, fee=fee,
+        structure=structure, table_seats=players if kind == "sng" else table_seats,
+        start_at=None if kind == "sng" else 0.0, pause_between_hands=60.0,
+    )  # fmt: skip
+
+
+def run_offline(
+    settings: TournamentSettings,
+    bots: Sequence[str],
+    players: int,
+    *,
+    seed: int | None = None,
+    watch: Watch | None = None,
+    progress: Callable[[int], None] | None = None,
+    max_hands: int = 1_000_000,
+) -> OfflineResult:
+    """Register ``players`` bots (names cycling through ``bots``) and play to a winner.
+
+    ``progress`` gets the number of players out so far after every round of hands.
+    """
+    if players < 2:
+        raise ValueError("a tournament needs at least two players")
+    if not bots:
+        raise ValueError("name at least one bot")
+    tournament = Tournament(settings, seed=seed)
+    brains: dict[int, Bot] = {}
+    kinds: dict[int, str] = {}
+    base = 0 if seed is None else seed * 7919
+    now = 0.0
+
+    hands = 0
+
+    def call(outs: list[TourneyOut]) -> None:
+        nonlocal hands
+        hands += sum(1 for o in outs if isinstance(o, TableOut) and _is_finish(o.item))
+        if watch is not None:
+            watch(tournament, outs, now)
+
+    for k in range(players):
+        name = bots[k % len(bots)]
+        account = k + 1
+        brains[account] = make_bot(name, None if seed is None else base + account)
+        kinds[account] = name
+        call(tournament.register(account, f"{name}-{account}", now, bot=True))
+    call(tournament.tick(now))
+    while tournament.state == RUNNING:
+        _play_turns(tournament, brains, now, call)
+        if progress is not None:
+            progress(tournament.standings.busted)
+        if hands > max_hands:
+            raise RuntimeError(f"no winner after {max_hands} hands")
+        wake = tournament.wakeup()
+        if wake is None or tournament.state != RUNNING:
+            break
+        now = max(now, wake)
+        call(tournament.tick(now))
+    return OfflineResult(tournament, kinds, hands)
+
+
+def _is_finish(item: Out) -> bool:
+    return isinstance(item, Effect) and item.kind == "hand_finished"
+
+
+def _play_turns(
+    tournament: Tournament,
+    brains: dict[int, Bot],
+    now: float,
+    call: Callable[[list[TourneyOut]], None],
+) -> None:
+    """Let the bots act at every table until no hand waits on anyone."""
+    busy = True
+    while busy:
+        busy = False
+        for table_id in list(tournament.tables):
+            table = tournament.tables.get(table_id)
+            while table is not None and table.hand is not None and tournament.state == RUNNING:
+                seat = table.actor_seat
+                if seat is None:
+                    break
+                player = table.seats[seat]
+                hand = table.hand
+                assert player is not None and player.index is not None
+                assert isinstance(hand, EngineHand)
+                busy = True
+                action = ask(brains[player.id], hand.hand, player.index)
+                call(tournament.act(player.id, action.kind.value, action.to, table.turn_id, now))
+                table = tournament.tables.get(table_id)
