@@ -7,7 +7,7 @@ played by :class:`stud.table.Table`. See docs/tournaments.md.
 
 from __future__ import annotations
 
-from stud.tournament.balance import Move, balanced, plan, table_to_break
+from stud.tournament.balance import Move, balanced, plan, table_to_break, tables_to_break
 from stud.tournament.payouts import paid_places, payout_weights, prizes
 from stud.tournament.places import Bust, Finish, Standings
 from stud.tournament.settings import TournamentError, TournamentSettings, buy_in_text
@@ -48,4 +48,5 @@ __all__ = [
     "plan",
     "prizes",
     "table_to_break",
+    "tables_to_break",
 ]

@@ -116,6 +116,23 @@ def _is_finish(item: Out) -> bool:
     return isinstance(item, Effect) and item.kind == "hand_finished"
 
 
+def bot_step(tournament: Tournament, brains: dict[int, Bot], now: float) -> list[TourneyOut] | None:
+    """One bot's action at the first table (by number) waiting on one; None if none waits."""
+    if tournament.state != RUNNING:
+        return None
+    for table in tournament.tables.values():
+        seat = table.actor_seat
+        if seat is None:
+            continue
+        player = table.seats[seat]
+        hand = table.hand
+        assert player is not None and player.index is not None
+        assert isinstance(hand, EngineHand)
+        action = ask(brains[player.id], hand.hand, player.index)
+        return tournament.act(player.id, action.kind.value, action.to, table.turn_id, now)
+    return None
+
+
 def _play_turns(
     tournament: Tournament,
     brains: dict[int, Bot],
@@ -123,20 +140,5 @@ def _play_turns(
     call: Callable[[list[TourneyOut]], None],
 ) -> None:
     """Let the bots act at every table until no hand waits on anyone."""
-    busy = True
-    while busy:
-        busy = False
-        for table_id in list(tournament.tables):
-            table = tournament.tables.get(table_id)
-            while table is not None and table.hand is not None and tournament.state == RUNNING:
-                seat = table.actor_seat
-                if seat is None:
-                    break
-                player = table.seats[seat]
-                hand = table.hand
-                assert player is not None and player.index is not None
-                assert isinstance(hand, EngineHand)
-                busy = True
-                action = ask(brains[player.id], hand.hand, player.index)
-                call(tournament.act(player.id, action.kind.value, action.to, table.turn_id, now))
-                table = tournament.tables.get(table_id)
+    while (outs := bot_step(tournament, brains, now)) is not None:
+        call(outs)

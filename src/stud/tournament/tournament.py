@@ -318,6 +318,12 @@ class Tournament:
         self._table_outs(table_id, table.sit_in(account_id, now), now)
         return self._drain()
 
+    def rebalance(self, now: float) -> list[TourneyOut]:
+        """Break and balance tables now (done after every hand; a restored tournament asks)."""
+        if self.state == RUNNING:
+            self._rebalance(now)
+        return self._drain()
+
     # -- views -----------------------------------------------------------------------------
 
     def _level_info(self, now: float) -> dict[str, Any]:
@@ -407,9 +413,15 @@ class Tournament:
         self._emit(Event("cancelled", {"reason": "too few entrants"}))
 
     def _new_table(self) -> tuple[int, Table]:
-        s = self.settings
         table_id = self.next_table
         self.next_table += 1
+        return table_id, self.open_table(table_id)
+
+    def open_table(self, table_id: int) -> Table:
+        """An empty tournament table numbered ``table_id``, at the first level's stakes."""
+        s = self.settings
+        if table_id in self.tables:
+            raise TournamentError("table_exists", f"table {table_id} is open already")
         level = s.structure.level(1)
         table_settings = TableSettings(
             name=f"{s.id} {table_id}", game=s.game, ante=level.ante, bring_in=level.bring_in,
@@ -420,7 +432,7 @@ class Tournament:
         )  # fmt: skip
         table = Table(table_settings, self._start_hand, seed=table_seed(self.seed, table_id))
         self.tables[table_id] = table
-        return table_id, table
+        return table
 
     def _start(self, now: float) -> None:
         """Draw seats: entrants shuffled, dealt round the tables so they differ by at most one."""
