@@ -298,9 +298,15 @@ class _HandReader:
             raise self.fail("two seats have the same name")
 
     def find_players(self) -> None:
-        """Seats in the hand are those that post an ante or are dealt a door card."""
+        """Seats in the hand are those that post an ante or are dealt a door card.
+
+        They are taken in the order they first appear there, which is the deal's
+        order from the dealer's left (PokerStars starts at seat 1; a room whose
+        button moves starts at the button's left), so ties for the first to act
+        fall as they did at the table (rules.md R6).
+        """
         names = sorted((s.name for s in self.listed), key=len, reverse=True)
-        playing: set[str] = set()
+        playing: dict[str, int] = {}
         third = False
         for _, text in self.lines[self.pos :]:
             if text.startswith("*** "):
@@ -311,9 +317,11 @@ class _HandReader:
                 if text.startswith(name + ": posts the ante ") or (
                     third and text.startswith(f"Dealt to {name} [")
                 ):
-                    playing.add(name)
+                    playing.setdefault(name, len(playing))
                     break
-        self.seats = [s for s in self.listed if s.name in playing]
+        self.seats = sorted(
+            (s for s in self.listed if s.name in playing), key=lambda s: playing[s.name]
+        )
         self.idle = [s for s in self.listed if s.name not in playing]
         if not 2 <= len(self.seats) <= 8:
             raise self.fail(f"{len(self.seats)} players in the hand; stud needs 2 to 8")

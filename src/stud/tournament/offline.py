@@ -11,14 +11,21 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any, Final
 
 from stud.bots import Bot, ask, make_bot
 from stud.table import Effect, Out
 from stud.table.engine import EngineHand
+from stud.tournament.histories import hand_histories
 from stud.tournament.places import Finish
 from stud.tournament.settings import Kind, TournamentSettings
 from stud.tournament.structure import Structure
 from stud.tournament.tournament import RUNNING, TableOut, Tournament, TourneyOut
+
+CLOCK_ZERO: Final = datetime(2026, 1, 1, 12, 0, 0)
+"""When an offline tournament's made-up clock starts, for the hands' time stamps."""
 
 Watch = Callable[[Tournament, list[TourneyOut], float], None]
 """Called with the tournament and what each call returned, and the clock (tests check here)."""
@@ -34,6 +41,71 @@ class OfflineResult:
 
     def finishes(self) -> list[Finish]:
         return self.tournament.finishes()
+
+    def summary(self) -> dict[str, Any]:
+        """Places and prizes, and by bot kind: players, average place, paid places, net."""
+        t = self.tournament
+        s = t.settings
+        names = {e.id: e.name for e in t.entrants.values()}
+        places = [
+            {"place": f.place, "name": names[f.account_id], "bot": self.bots[f.account_id],
+             "prize": f.prize}
+            for f in self.finishes()
+        ]  # fmt: skip
+        kinds: dict[str, list[dict[str, Any]]] = {}
+        for row in places:
+            kinds.setdefault(str(row["bot"]), []).append(row)
+        cost = s.buy_in + s.fee
+        by_bot = [
+            {
+                "bot": kind,
+                "players": len(rows),
+                "average_place": sum(r["place"] for r in rows) / len(rows),
+                "in_the_money": sum(1 for r in rows if r["prize"]),
+                "prizes": sum(r["prize"] for r in rows),
+                "net": sum(r["prize"] for r in rows) - cost * len(rows),
+            }
+            for kind, rows in sorted(kinds.items())
+        ]
+        return {
+            "game": s.game,
+            "entrants": len(t.entrants),
+            "hands": self.hands,
+            "buy_in": s.buy_in,
+            "fee": s.fee,
+            "prize_pool": t.pool,
+            "levels": t.level_shown,
+            "places": places,
+            "bots": by_bot,
+        }
+
+
+class HistoryWriter:
+    """Watches an offline tournament and keeps every hand as PokerStars text and PHH."""
+
+    def __init__(self, settings: TournamentSettings) -> None:
+        self.settings = settings
+        self.pokerstars: list[str] = []
+        self.phh: list[str] = []
+
+    def __call__(self, tournament: Tournament, outs: list[TourneyOut], now: float) -> None:
+        for out in outs:
+            if isinstance(out, TableOut) and _is_finish(out.item):
+                hand_id = len(self.phh) + 1
+                time = CLOCK_ZERO + timedelta(seconds=now)
+                phh, text = hand_histories(self.settings, out, hand_id, time=time)
+                self.phh.append(f"[{hand_id}]\n{phh}")
+                self.pokerstars.append(text)
+
+    def save(self, folder: Path) -> list[Path]:
+        """Write ``tournament-ID.txt`` (PokerStars) and ``tournament-ID.phhs``; their paths."""
+        folder.mkdir(parents=True, exist_ok=True)
+        stem = folder / f"tournament-{self.settings.id}"
+        text = stem.with_suffix(".txt")
+        text.write_text("\n\n\n\n".join(self.pokerstars) + "\n", encoding="utf-8")
+        phh = stem.with_suffix(".phhs")
+        phh.write_text("\n".join(self.phh), encoding="utf-8")
+        return [text, phh]
 
 
 def offline_settings(

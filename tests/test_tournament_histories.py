@@ -1,0 +1,116 @@
+"""Tournament hands as PokerStars text (the corpus's tournament header) and PHH: read back,
+replayed through the engine, and checked by ``stud replay``; ``stud tourney`` end to end."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from stud.cli import main
+from stud.history import read_phhs, read_pokerstars, replay
+from stud.tournament.offline import HistoryWriter, offline_settings, run_offline
+
+HEADER = re.compile(
+    r"^PokerStars Hand #(\d+): Tournament #7, 50\+5 (Razz|7 Card Stud|7 Card Stud Hi/Lo) Limit"
+    r" - Level ([IVXLC]+) \((\d+)/(\d+)\) - \d{4}/\d\d/\d\d \d\d:\d\d:\d\d UTC$"
+)
+
+
+@pytest.fixture(scope="module", params=["razz", "stud8"])
+def written(request: pytest.FixtureRequest) -> HistoryWriter:
+    settings = offline_settings(request.param, 11, table_seats=6, level_hands=3, buy_in=50, fee=5)
+    settings = replace(settings, id=7)
+    writer = HistoryWriter(settings)
+    run_offline(settings, ["station", "random"], 11, seed=8, watch=writer)
+    return writer
+
+
+def test_the_header_is_the_corpus_tournament_header(written: HistoryWriter) -> None:
+    levels = set()
+    for text in written.pokerstars:
+        first, second = text.splitlines()[:2]
+        match = HEADER.match(first)
+        assert match, first
+        levels.add(match[3])
+        assert re.match(r"^Table '7 \d+' 6-max$", second), second
+    assert len(levels) > 2  # the levels rose
+
+
+def test_pokerstars_text_reads_back_and_replays(written: HistoryWriter) -> None:
+    result = read_pokerstars("\n\n\n".join(written.pokerstars))
+    assert not result.errors and len(result.hands) == len(written.pokerstars)
+    structure = written.settings.structure
+    for record in result.hands:
+        assert record.tournament is not None and record.tournament.id == "7"
+        assert record.tournament.buy_in == "50+5" and not record.cash
+        level = structure.level(_arabic(record.tournament.level or ""))
+        assert (record.stakes.ante, record.stakes.small_bet) == (level.ante, level.small_bet)
+        report = replay(record, record.label)
+        assert report.ok, report.text()
+        assert report.matched is True
+
+
+def test_phh_reads_back_and_replays(written: HistoryWriter) -> None:
+    result = read_phhs("\n".join(written.phh))
+    assert not result.errors and len(result.hands) == len(written.phh)
+    texts = read_pokerstars("\n\n\n".join(written.pokerstars)).hands
+    for record, text in zip(result.hands, texts, strict=True):
+        assert record.tournament == text.tournament
+        assert record.actions == text.actions and record.starting_stacks == text.starting_stacks
+        report = replay(record, record.label)
+        assert report.ok and report.matched is True, report.text()
+
+
+def _arabic(roman: str) -> int:
+    from stud.history.phh import from_roman
+
+    return from_roman(roman)
+
+
+def test_stud_tourney_prints_places_and_its_histories_replay(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["tourney", "razz", "--players", "12", "--bots", "station,random", "--seed", "3"]
+    assert main([*argv, "--json", "--histories", str(tmp_path)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [row["place"] for row in data["places"]][:1] == [1]
+    assert sorted(row["name"] for row in data["places"]) == sorted(
+        f"{('station', 'random')[k % 2]}-{k + 1}" for k in range(12)
+    )
+    assert sum(row["prize"] for row in data["places"]) == data["prize_pool"] == 1200
+    assert {row["bot"] for row in data["bots"]} == {"station", "random"}
+    assert sum(row["players"] for row in data["bots"]) == 12
+    assert data["hands"] > 12
+    text, phhs = (Path(p) for p in data["histories"])
+    assert main(["replay", str(text)]) == 0
+    assert main(["replay", str(phhs)]) == 0
+    out = capsys.readouterr().out
+    hands = data["hands"]
+    assert f"{hands} hands: {hands} replayed by the rules, {hands} matched" in out
+    # The same seed plays the same tournament.
+    assert main([*argv, "--json"]) == 0
+    again = json.loads(capsys.readouterr().out)
+    assert again["places"] == data["places"]
+    assert main([*argv, "--quiet"]) == 0
+    shown = capsys.readouterr().out
+    assert "by bot" in shown and "prize pool 1,200" in shown
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--players", "1"], "at least 2"),
+        (["--seats", "9"], "2 to 8"),
+        (["--bots", "genius"], "unknown bot"),
+        (["--level-hands", "0"], "at least 1"),
+    ],
+)
+def test_stud_tourney_refuses_bad_options(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["tourney", "stud", *argv]) == 2
+    assert message in capsys.readouterr().err
