@@ -114,3 +114,25 @@ def test_stud_tourney_refuses_bad_options(
 ) -> None:
     assert main(["tourney", "stud", *argv]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_pokerstars_text_keeps_the_deals_order_when_the_button_is_not_at_seat_one() -> None:
+    """A moving button deals from seat 5 round to seat 4: reading back keeps that order, so
+    a tie for the first to act (rules.md R6) replays as it fell at the table."""
+    from stud.bots import make_bot, play_hand
+    from stud.cards import Deck
+    from stud.game import Hand, TableConfig
+    from stud.history import record_from_hand, write_pokerstars_hand
+
+    numbers = [5, 6, 8, 2, 3, 4]
+    for seed in range(20):
+        config = TableConfig(
+            game="razz", ante=10, bring_in=15, small_bet=50, big_bet=100, stacks=(1500,) * 6
+        )
+        hand = Hand(config, deck=Deck(seed))
+        play_hand(hand, [make_bot("station") for _ in range(6)])
+        record = record_from_hand(hand, seat_numbers=numbers)
+        (back,) = read_pokerstars(write_pokerstars_hand(record)).hands
+        assert [s.number for s in back.seats] == numbers
+        report = replay(back, back.label)
+        assert report.ok and report.matched is True, report.text()
