@@ -177,6 +177,19 @@ def test_a_sit_and_go_starts_when_full_and_refunds_only_before() -> None:
     assert len(table_items(outs, "new_hand")) == 1
 
 
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [("", "needs a name"), ("   ", "needs a name"), ("x" * 65, "at most 64"),
+     ("a\nb", r"U\+000A"), ("a\x00", r"U\+0000"), ("bad\u2028line", r"U\+2028")],
+)  # fmt: skip
+def test_a_bad_name_is_refused_and_changes_nothing(name: str, message: str) -> None:
+    tournament = Tournament(sng(3), seed=1)
+    with pytest.raises(TournamentError, match=message):
+        tournament.register(1, name, 0.0)
+    assert tournament.entrants == {} and tournament.pool == 0
+    assert tournament.register(1, "Zoë 🂡", 0.0)  # any printable Unicode is welcome
+
+
 def test_bots_fill_a_sit_and_go() -> None:
     tournament = Tournament(sng(5), seed=1)
     with pytest.raises(TournamentError, match="must register"):
@@ -345,3 +358,37 @@ def test_a_moved_player_keeps_their_chips_and_the_tables_balance() -> None:
     assert tournament.table_of(first.id) == other
     assert balanced(tournament.head_counts(), 3)
     assert tournament.chips_in_play() + who_chips == 5 * structure.starting_chips
+
+
+def test_a_table_view_shows_the_level_clock_and_only_the_viewers_own_cards() -> None:
+    tournament = heads_up(structure=Structure(level_seconds=100.0), turn_seconds=60.0)
+    assert tournament.wakeup() == tournament.settings.pause_between_hands
+    tournament.tick(tournament.settings.pause_between_hands)
+    assert tournament.wakeup() is not None
+    mine = tournament.table_view(1, 1, 50.0)
+    info = mine["tournament"]
+    assert info["level"]["level"]["small_bet"] == 20 and info["level"]["next"]["small_bet"] == 30
+    assert info["level"]["ends_at"] == 100.0 and info["players_left"] == 2
+    seat = tournament.tables[1].seat_of(1)
+    other = tournament.tables[1].seat_of(2)
+    hand = mine["hand"]
+    own = next(s for s in hand["seats"] if s["seat"] == seat)
+    theirs = next(s for s in hand["seats"] if s["seat"] == other)
+    assert all(card is not None for card in own["down"])
+    assert all(card is None for card in theirs["down"])
+    spectator = tournament.table_view(1, None, 50.0)["hand"]
+    assert all(card is None for s in spectator["seats"] for card in s["down"])
+    stranger = tournament.table_view(1, 99, 50.0)["hand"]
+    assert stranger == spectator
+    with pytest.raises(TournamentError, match="not running"):
+        tournament.table_view(5, 1, 50.0)
+    # The level's end wakes the tournament to announce the next level.
+    finish_hand(tournament, 60.0)
+    assert tournament.wakeup() == pytest.approx(62.0)
+    tournament.tick(62.0)
+    table = tournament.tables[1]
+    assert table.hand is not None
+    deadline = table.turn_deadline()
+    assert deadline is not None and deadline > 100.0
+    assert tournament.wakeup() == pytest.approx(100.0)
+    assert events(tournament.tick(100.0), "level")[0]["level"]["level"] == 2

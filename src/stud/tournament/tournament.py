@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import random
 import secrets
+import unicodedata
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from stud.table import Effect, Event, HandFactory, Out, Player, Table, TableError, TableSettings
 from stud.tournament import balance
@@ -193,6 +194,8 @@ class Tournament:
             closes = self.registration_closes_at()
             if self.registration_open and closes is not None:
                 times.append(closes)
+            if self.started_at is not None:  # the next level, to announce it on time
+                times.append(self.started_at + self.settings.structure.ends_at(self.level_shown))
         return min(times) if times else None
 
     # -- registration ----------------------------------------------------------------------
@@ -214,8 +217,7 @@ class Tournament:
             raise TournamentError("already_registered", "you are already registered")
         if s.capacity is not None and len(self.entrants) >= s.capacity:
             raise TournamentError("tournament_full", "the tournament is full")
-        if not name.strip():
-            raise TournamentError("bad_name", "a player needs a name")
+        _check_name(name)
         entrant = Entrant(account_id, name, bot, now, s.buy_in, s.fee)
         self.entrants[account_id] = entrant
         self._emit(
@@ -334,6 +336,29 @@ class Tournament:
             "next": structure.level(number + 1).public(),
             "ends_at": self.level_ends_at(now),
         }
+
+    def table_view(self, table_id: int, account_id: int | None, now: float) -> dict[str, Any]:
+        """A tournament table as ``account_id`` (None: a spectator) may see it, with the level
+        clock (this level, the next, when it ends) and the player's standing.
+
+        The account's own down cards appear only if that account sits at this table.
+        """
+        table = self.tables.get(table_id)
+        if table is None:
+            raise TournamentError("no_table", f"table {table_id} is not running")
+        seat = None if account_id is None else table.seat_of(account_id)
+        view = table.view(seat)
+        view["tournament"] = {
+            "id": self.settings.id,
+            "name": self.settings.name,
+            "table": table_id,
+            "state": self.state,
+            "level": self._level_info(now) if self.started_at is not None else None,
+            "players_left": len(self.alive()),
+            "entrants": len(self.entrants),
+            "final_table": self.final_table,
+        }
+        return view
 
     def view(self, now: float) -> dict[str, Any]:
         """The tournament's lobby page: settings, state, level, payouts, entrants, tables."""
@@ -644,6 +669,20 @@ class Tournament:
                 },
             )
         )
+
+
+MAX_NAME: Final = 64
+
+
+def _check_name(name: str) -> None:
+    """A player's name as histories and the lobby print it: 1 to 64 printable characters."""
+    if not name.strip():
+        raise TournamentError("bad_name", "a player needs a name")
+    if len(name) > MAX_NAME:
+        raise TournamentError("bad_name", f"a name has at most {MAX_NAME} characters")
+    bad = next((c for c in name if unicodedata.category(c) in ("Cc", "Cs", "Zl", "Zp")), None)
+    if bad is not None:
+        raise TournamentError("bad_name", f"a name cannot hold the character U+{ord(bad):04X}")
 
 
 def _settled_stack(table: Table, player: Player) -> int:
