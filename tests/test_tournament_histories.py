@@ -12,7 +12,7 @@ import pytest
 
 from stud.cli import main
 from stud.history import read_phhs, read_pokerstars, replay
-from stud.tournament.offline import HistoryWriter, offline_settings, run_offline
+from stud.tournament.offline import HistoryWriter, OfflineResult, offline_settings, run_offline
 
 HEADER = re.compile(
     r"^PokerStars Hand #(\d+): Tournament #7, 50\+5 (Razz|7 Card Stud|7 Card Stud Hi/Lo) Limit"
@@ -21,12 +21,17 @@ HEADER = re.compile(
 
 
 @pytest.fixture(scope="module", params=["razz", "stud8"])
-def written(request: pytest.FixtureRequest) -> HistoryWriter:
+def played(request: pytest.FixtureRequest) -> tuple[HistoryWriter, OfflineResult]:
     settings = offline_settings(request.param, 11, table_seats=6, level_hands=3, buy_in=50, fee=5)
     settings = replace(settings, id=7)
     writer = HistoryWriter(settings)
-    run_offline(settings, ["station", "random"], 11, seed=8, watch=writer)
-    return writer
+    result = run_offline(settings, ["station", "random"], 11, seed=8, watch=writer)
+    return writer, result
+
+
+@pytest.fixture(scope="module")
+def written(played: tuple[HistoryWriter, OfflineResult]) -> HistoryWriter:
+    return played[0]
 
 
 def test_the_header_is_the_corpus_tournament_header(written: HistoryWriter) -> None:
@@ -136,3 +141,38 @@ def test_pokerstars_text_keeps_the_deals_order_when_the_button_is_not_at_seat_on
         assert [s.number for s in back.seats] == numbers
         report = replay(back, back.label)
         assert report.ok and report.matched is True, report.text()
+
+
+def test_the_hands_that_place_players_close_with_their_places_and_prizes(
+    played: tuple[HistoryWriter, OfflineResult],
+) -> None:
+    writer, result = played
+    names = {e.id: e.name for e in result.tournament.entrants.values()}
+    expected = {(names[f.account_id], f.place, f.prize or None) for f in result.finishes()}
+    texts = read_pokerstars("\n\n\n".join(writer.pokerstars)).hands
+    phhs = read_phhs("\n".join(writer.phh)).hands
+    seen = set()
+    for text, phh in zip(texts, phhs, strict=True):
+        assert text.tournament is not None and phh.tournament is not None
+        assert text.tournament.placings == phh.tournament.placings
+        for placing in text.tournament.placings:
+            seen.add((text.seats[placing.seat].name, placing.place, placing.prize))
+    assert seen == expected  # every place once, 11th to the winner, with the prizes paid
+    last = writer.pokerstars[-1].splitlines()
+    winner = result.finishes()[0]
+    name = names[winner.account_id]
+    line = f"{name} wins the tournament and receives {winner.prize} - congratulations!"
+    assert line in last and last.index(line) < last.index("*** SUMMARY ***")
+
+
+def test_a_prize_in_a_currency_is_read_as_no_chips(written: HistoryWriter) -> None:
+    text = written.pokerstars[-1]
+    changed = re.sub(
+        r"receives (\d+) - congratulations!", "receives $1,234.50 - congratulations!", text
+    )
+    assert changed != text
+    (record,) = read_pokerstars(changed).hands
+    assert record.tournament is not None
+    assert record.tournament.placings[-1].place == 1
+    assert record.tournament.placings[-1].prize is None
+    assert replay(record, record.label).ok

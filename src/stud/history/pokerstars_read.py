@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Final
@@ -27,6 +27,7 @@ from stud.history.model import (
     HandRecord,
     Kind,
     Muck,
+    Placing,
     Seat,
     Show,
     Slot,
@@ -96,6 +97,11 @@ NOISE: Final = tuple(
     )
 )
 ALL_IN: Final = " and is all-in"
+PLACED: Final = re.compile(
+    r"^(?P<place>\d+)(?:st|nd|rd|th) place(?: and received (?P<prize>.+?)\.?)?$"
+)
+WON: Final = re.compile(r"^(?P<prize>.+?)(?: - congratulations!)?$")
+PLAIN: Final = re.compile(r"^\d{1,3}(?:,?\d{3})*$")
 
 
 @dataclass
@@ -335,6 +341,7 @@ class _HandReader:
         self.shows: list[Show | Muck] = []
         self.collects: list[Collect] = []
         self.no_low: list[int] = []
+        self.placings: list[Placing] = []
         self.antes: list[int] = []
         self.bring_in: int | None = None
         self.showdown = False
@@ -383,7 +390,7 @@ class _HandReader:
                 return
             elif section == "summary":
                 raise self.fail(f"unexpected line: {text!r}", number)
-            elif _is_noise(text):
+            elif self.read_placing(text) or _is_noise(text):
                 continue
             elif not self.read_finish_line(text, number):
                 if section != "street" or self.collects:
@@ -518,6 +525,29 @@ class _HandReader:
         if old != seen:
             raise self.fail(f"the Dealt line's earlier cards {groups[0]!r} disagree", number)
         slots[street - 1] = new[0]
+
+    def read_placing(self, text: str) -> bool:
+        """A tournament's ``finished the tournament in 28th place`` or ``wins the tournament``.
+
+        A prize in plain chips or play money is kept; one in a currency is
+        another unit than the hand's chips, and the record leaves it out.
+        """
+        if self.tournament is None:
+            return False
+        found = self.name_prefix(text, " finished the tournament in ")
+        placed = PLACED.match(found[1]) if found is not None else None
+        if found is not None and placed is not None:
+            place, prize = int(placed["place"]), placed["prize"]
+        else:
+            found = self.name_prefix(text, " wins the tournament and receives ")
+            won = WON.match(found[1]) if found is not None else None
+            if found is None or won is None:
+                return False
+            place, prize = 1, won["prize"]
+        plain = prize is not None and PLAIN.match(prize) is not None
+        amount = int(prize.replace(",", "")) if plain else None
+        self.placings.append(Placing(found[0], place, amount))
+        return True
 
     def read_finish_line(self, text: str, number: int) -> bool:
         collected = COLLECTED.match(text)
@@ -662,7 +692,9 @@ class _HandReader:
             time=self.time,
             time_zone=self.zone,
             time_et=self.time_et,
-            tournament=self.tournament,
+            tournament=self.tournament
+            if self.tournament is None or not self.placings
+            else replace(self.tournament, placings=tuple(self.placings)),
             mix=self.mix,
             hero=self.hero,
             idle_seats=tuple(self.idle),

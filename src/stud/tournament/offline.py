@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from stud.bots import Bot, ask, make_bot
-from stud.table import Effect, Out
+from stud.table import Effect, Event, Out
 from stud.table.engine import EngineHand
 from stud.tournament.histories import hand_histories
 from stud.tournament.places import Finish
@@ -89,11 +89,17 @@ class HistoryWriter:
         self.phh: list[str] = []
 
     def __call__(self, tournament: Tournament, outs: list[TourneyOut], now: float) -> None:
+        placings = {
+            (o.data["table"], o.data["hand"]): o.data["placings"]
+            for o in outs
+            if isinstance(o, Event) and o.kind == "placings"
+        }
         for out in outs:
             if isinstance(out, TableOut) and _is_finish(out.item):
                 hand_id = len(self.phh) + 1
                 time = CLOCK_ZERO + timedelta(seconds=now)
-                phh, text = hand_histories(self.settings, out, hand_id, time=time)
+                closing = placings.get((out.table, out.item.data["number"]), [])
+                phh, text = hand_histories(self.settings, out, hand_id, time=time, placings=closing)
                 self.phh.append(f"[{hand_id}]\n{phh}")
                 self.pokerstars.append(text)
 

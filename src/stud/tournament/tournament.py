@@ -565,23 +565,35 @@ class Tournament:
             for bust in busts:
                 name = self.entrants[bust.account_id].name
                 place = places[bust.account_id].place
-                self._emit(
-                    Event(
-                        "busted",
-                        {
-                            "id": bust.account_id,
-                            "name": name,
-                            "table": table_id,
-                            "place": place,
-                            "players_left": alive,
-                        },
-                    )
-                )
+                busted = {"id": bust.account_id, "name": name, "table": table_id,
+                          "place": place, "players_left": alive}  # fmt: skip
+                self._emit(Event("busted", busted))
             if alive == 1:
                 self._finish(now)
+            else:
+                self._pay(now)
+            self._emit_placings(table_id, players, busts)
+            if alive == 1:
                 return
-            self._pay(now)
         self._rebalance(now)
+
+    def _emit_placings(
+        self, table_id: int, players: list[dict[str, Any]], busts: list[Bust]
+    ) -> None:
+        """The ``placings`` of the hand just played, for its history's closing lines: each
+        busted player (and the winner) by their index in the hand, place and prize (None
+        when out of the money). Left out while late registration can still change places."""
+        if self.registration_open:
+            return
+        finishes = {f.account_id: f for f in self.finishes()}
+        placed = [b.account_id for b in busts]
+        if self.standings.winner is not None:
+            placed.append(self.standings.winner)
+        order = {p["account_id"]: index for index, p in enumerate(players)}
+        placed = sorted((a for a in placed if a in order), key=lambda a: -finishes[a].place)
+        rows = [[order[a], finishes[a].place, finishes[a].prize or None] for a in placed]
+        hand = self.tables[table_id].hand_number
+        self._emit(Event("placings", {"table": table_id, "hand": hand, "placings": rows}))
 
     def _pay(self, now: float) -> None:
         """Credit the prizes of every place decided in the money (once the field is known)."""
