@@ -197,6 +197,12 @@ def test_bots_fill_a_sit_and_go() -> None:
     tournament.register(1, "ann", 0.0)
     with pytest.raises(TournamentError, match="4 bots"):
         tournament.fill_with_bots([(90, "b0")], 0.0)
+    rest = [(92, "d"), (93, "e")]
+    for bad in ([(90, "b"), (90, "c"), *rest], [(1, "b"), (91, "c"), *rest],
+                [(90, "b"), (91, ""), *rest]):  # fmt: skip
+        with pytest.raises(TournamentError):
+            tournament.fill_with_bots(bad, 1.0)
+        assert list(tournament.entrants) == [1]  # nothing changed
     outs = tournament.fill_with_bots([(90 + k, f"bot{k}") for k in range(6)], 1.0)
     assert tournament.state == RUNNING and len(tournament.alive()) == 5
     assert [e["bot"] for e in effects(outs, "buy_in")] == [True] * 4

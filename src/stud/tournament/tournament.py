@@ -258,8 +258,14 @@ class Tournament:
             raise TournamentError("not_enough_bots", f"{free} bots are needed, {len(bots)} given")
         if not self.entrants:
             raise TournamentError("no_entrants", "a player must register before bots fill in")
+        chosen = bots[:free]
+        ids = [account_id for account_id, _ in chosen]
+        if len(set(ids)) != len(ids) or any(a in self.entrants for a in ids):
+            raise TournamentError("already_registered", "each bot must be a new entrant")
+        for _, name in chosen:
+            _check_name(name)
         outs: list[TourneyOut] = []
-        for account_id, name in bots[:free]:
+        for account_id, name in chosen:
             outs += self.register(account_id, name, now, bot=True)
         return outs
 
