@@ -161,3 +161,34 @@ def test_a_damaged_snapshot_is_refused(change: Any, message: str) -> None:
     data = snapshot(tournament, now)
     with pytest.raises(ValueError, match=message):
         restore(change(data), now)
+
+
+def _paths(node: Any, path: list[Any]) -> list[list[Any]]:
+    """Every place in a JSON-like value, as a key path."""
+    out = [path]
+    if isinstance(node, dict):
+        for key, value in node.items():
+            out += _paths(value, [*path, key])
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            out += _paths(value, [*path, index])
+    return out
+
+
+def test_any_damage_is_refused_with_a_value_error_or_restores_whole() -> None:
+    """Each value of a snapshot replaced by something of another kind: restore either refuses
+    with a ValueError or gives a tournament whose chips add up; nothing else escapes."""
+    tournament, brains = start(8, seed=6, table_seats=4)
+    now = advance(tournament, brains, 0.0, 150)
+    data = snapshot(tournament, now)
+    total = 8 * tournament.settings.structure.starting_chips
+    rng = random.Random(1)
+    paths = [p for p in _paths(data, []) if p]
+    for path in rng.sample(paths, min(300, len(paths))):
+        for value in (None, "x", -1, 2.5, [], {}, True, 10**12):
+            try:
+                restored, _ = restore(damaged(data, path, value), now)
+            except ValueError:
+                continue
+            if restored.state == RUNNING:
+                assert restored.chips_in_play() == total

@@ -85,7 +85,7 @@ def restore(
     that was in progress. ValueError names what is wrong with a damaged snapshot."""
     try:
         return _restore(data, now, start_hand)
-    except (KeyError, TypeError, IndexError, TableError) as error:
+    except (KeyError, TypeError, IndexError, AttributeError, TableError) as error:
         raise ValueError(f"not a tournament snapshot: {type(error).__name__} {error}") from None
 
 
