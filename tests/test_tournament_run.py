@@ -9,11 +9,13 @@ At the end: places 1..N, prizes adding up to the pool, the ledger's effects.
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 
 from stud.table import Effect, Event
 from stud.tournament import (
     FINISHED,
+    RUNNING,
     Tournament,
     TourneyOut,
     balanced,
@@ -112,3 +114,57 @@ def test_stud_hi_lo_six_handed_tables() -> None:
     checker = Checker(23 * settings.structure.starting_chips)
     result = run_offline(settings, ["random"], 23, seed=2, watch=checker)
     check_finished(result.tournament, checker, 23)
+
+
+def test_tables_at_their_own_pace_stay_balanced_between_their_hands() -> None:
+    """Bots that take their time: each table's hands start and end when they will, as in the
+    room. After every call, no table between hands has two players more than the smallest
+    (unless a table that should break is still in its hand), chips add up, and nobody was
+    moved out of a hand (the table would refuse). It still ends with a winner."""
+    from stud.bots import ask, make_bot
+    from stud.table.engine import EngineHand
+    from stud.tournament import tables_to_break
+
+    settings = offline_settings("stud", 40, table_seats=6, level_hands=6)
+    tournament = Tournament(settings, seed=21)
+    brains = {}
+    for account in range(1, 41):
+        tournament.register(account, f"bot-{account}", 0.0, bot=True)
+        brains[account] = make_bot(("random", "station")[account % 2], account)
+    rng = random.Random(21)
+    total = 40 * settings.structure.starting_chips
+    now = 0.0
+    busy_checks = 0
+
+    def check() -> None:
+        nonlocal busy_checks
+        assert tournament.chips_in_play() == total
+        counts = tournament.head_counts()
+        busy = {t for t, table in tournament.tables.items() if table.hand is not None}
+        if any(t in busy for t in tables_to_break(counts, settings.table_seats)):
+            return
+        smallest = min(counts.values())
+        for table_id, count in counts.items():
+            if table_id not in busy:
+                assert count <= smallest + 1, (counts, busy)
+        busy_checks += bool(busy) and len(busy) < len(counts)
+
+    tournament.tick(0.0)
+    while tournament.state == RUNNING:
+        now += rng.uniform(0.5, 20.0)
+        tournament.tick(now)
+        check()
+        for table in list(tournament.tables.values()):
+            seat = table.actor_seat
+            if seat is None or rng.random() < 0.5:
+                continue  # this table's bot is still thinking
+            player = table.seats[seat]
+            hand = table.hand
+            assert player is not None and player.index is not None
+            assert isinstance(hand, EngineHand)
+            action = ask(brains[player.id], hand.hand, player.index)
+            tournament.act(player.id, action.kind.value, action.to, table.turn_id, now)
+            check()
+    assert tournament.state == FINISHED
+    assert busy_checks > 100  # the tables really were out of step
+    assert sum(f.prize for f in tournament.finishes()) == tournament.pool
