@@ -184,8 +184,9 @@ def test_any_damage_is_refused_with_a_value_error_or_restores_whole() -> None:
     total = 8 * tournament.settings.structure.starting_chips
     rng = random.Random(1)
     paths = [p for p in _paths(data, []) if p]
+    replacements: tuple[Any, ...] = (None, "x", -1, 2.5, [], {}, True, 10**12)
     for path in rng.sample(paths, min(300, len(paths))):
-        for value in (None, "x", -1, 2.5, [], {}, True, 10**12):
+        for value in replacements:
             try:
                 restored, _ = restore(damaged(data, path, value), now)
             except ValueError:
