@@ -39,7 +39,9 @@ def test_stud_help_imports_no_heavy_module() -> None:
     assert loaded == []
 
 
-COMMANDS = ("convert", "deal", "equity", "eval", "play", "replay", "serve", "sim", "tourney")
+COMMANDS = (
+    "convert", "deal", "equity", "eval", "play", "replay", "serve", "sim", "tourney", "verify",
+)  # fmt: skip
 
 
 @pytest.mark.parametrize("command", COMMANDS)
