@@ -176,3 +176,34 @@ def test_a_prize_in_a_currency_is_read_as_no_chips(written: HistoryWriter) -> No
     assert record.tournament.placings[-1].place == 1
     assert record.tournament.placings[-1].prize is None
     assert replay(record, record.label).ok
+
+
+def test_a_bring_in_seat_all_in_for_less_than_a_completion_replays_from_pokerstars() -> None:
+    """PokerStars text never states the bring-in when its seat completes at once; the seat
+    going all-in for more than the bring-in and less than the small bet still replays."""
+    from stud.cards import Deck
+    from stud.game import ActionKind, Hand, TableConfig
+    from stud.history import record_from_hand, write_pokerstars_hand
+
+    config = TableConfig(
+        game="stud8", ante=40, bring_in=60, small_bet=200, big_bet=400, stacks=(1226, 6134, 140)
+    )
+    for seed in range(200):
+        hand = Hand(config, deck=Deck(seed))
+        if hand.to_act != 2:
+            continue  # the short stack must be the one to bring in
+        legal = hand.legal_actions()
+        complete = next(a for a in legal if a.kind is ActionKind.COMPLETE)
+        assert complete.to == 100  # all-in: 140 less the ante
+        hand.act(complete)
+        while not hand.is_over:
+            passive = (ActionKind.CALL, ActionKind.CHECK)
+            hand.act(next(a for a in hand.legal_actions() if a.kind in passive))
+        text = write_pokerstars_hand(record_from_hand(hand, names=["a", "b", "c"]))
+        assert "c: bets 100 and is all-in" in text
+        (record,) = read_pokerstars(text).hands
+        assert record.stakes.bring_in is None
+        report = replay(record, record.label)
+        assert report.ok and report.matched is True, report.text()
+        return
+    raise AssertionError("no deal of 200 made the short stack bring in")

@@ -263,8 +263,14 @@ def heads_up(**extra: Any) -> Tournament:
     return tournament
 
 
-def finish_hand(tournament: Tournament, now: float) -> list[TourneyOut]:
-    """The players check, call or bring in (never fold) until the hand ends."""
+PASSIVE = ("check", "call", "bring-in")
+AGGRESSIVE = ("complete", "bet", "raise", *PASSIVE)
+
+
+def finish_hand(
+    tournament: Tournament, now: float, choices: tuple[str, ...] = PASSIVE
+) -> list[TourneyOut]:
+    """The players take the first of ``choices`` that is legal (never fold) until the end."""
     table = tournament.tables[1]
     outs: list[TourneyOut] = []
     while table.hand is not None:
@@ -273,7 +279,7 @@ def finish_hand(tournament: Tournament, now: float) -> list[TourneyOut]:
         player = table.seats[seat]
         assert player is not None
         legal = {a.action: a.to for a in table.legal()}
-        action = next(a for a in ("check", "call", "bring-in") if a in legal)
+        action = next(a for a in choices if a in legal)
         outs += tournament.act(player.id, action, legal[action], table.turn_id, now)
     return outs
 
@@ -299,17 +305,28 @@ def test_a_hand_in_progress_finishes_at_its_level_and_the_next_is_dealt_at_the_n
 
 def test_an_away_player_is_dealt_in_and_antes_off() -> None:
     tournament = heads_up()
+
+    def table_seat(account: int) -> int | None:
+        return tournament.tables[1].seat_of(account)
+
     pause = tournament.settings.pause_between_hands
     tournament.sit_out(2, 0.5)
     now = 0.0
+    ante = tournament.settings.structure.level(1).ante
     for _ in range(5):
+        before = tournament.chips(2)
         now += pause
         outs = tournament.tick(now)
-        assert table_items(outs, "hand_started")  # bob is dealt in, away or not
-        outs += finish_hand(tournament, now)
+        started = table_items(outs, "hand_started")
+        assert started  # bob is dealt in, away or not
+        dealt = {p["account_id"] for p in started[0].item.data["players"]}
+        assert dealt == {1, 2}
+        antes = [o for o in table_items(outs, "ante") if o.item.data["seat"] == table_seat(2)]
+        assert antes and antes[0].item.data["amount"] == ante
+        outs += finish_hand(tournament, now, AGGRESSIVE)  # ann bets; bob, away, folds
         assert table_items(outs, "hand_finished")
-    # Bob folded each time a bet came to him and paid his ante every hand.
-    assert tournament.chips(2) < 1500 and tournament.chips(1) > 1500
+        # He paid his ante (and the bring-in when his card made him), and won nothing.
+        assert before - tournament.chips(2) >= ante
     assert tournament.chips(1) + tournament.chips(2) == 3000
 
 
