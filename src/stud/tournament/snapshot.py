@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from stud.table import Event, HandFactory, Player, TableError
+from stud.table import Event, HandFactory, TableError
 from stud.tournament.places import Standings
 from stud.tournament.settings import TournamentSettings
 from stud.tournament.tournament import (
@@ -102,7 +102,7 @@ def _restore(
     shift = now - float(data["taken_at"])  # the clock stood still while nothing ran
     t.state = data["state"]
     t.started_at = None if data["started_at"] is None else float(data["started_at"]) + shift
-    t.finished_at = data["finished_at"]
+    t.finished_at = None if data["finished_at"] is None else float(data["finished_at"])
     t.level_shown = int(data["level_shown"])
     t.registration_open = bool(data["registration_open"])
     t.final_table = bool(data["final_table"])
@@ -124,30 +124,25 @@ def _restore(
             raise ValueError(
                 f"table {table_id} has {len(item['seats'])} seats, not {table.settings.seats}"
             )
+        table.button = int(item["button"])
+        table.hand_number = int(item["hand_number"])  # a voided hand's number is not reused
+        if item["level"] is not None:
+            t.hand_levels[table_id] = int(item["level"])
         for seat, entry in enumerate(item["seats"]):
             if entry is None:
                 continue
-            player = Player(
-                id=int(entry["id"]), name=str(entry["name"]), stack=int(entry["stack"]),
-                bot=bool(entry["bot"]), bank=table.settings.time_bank,
-                sitting_out=bool(entry["away"]),
-            )  # fmt: skip
-            if player.id not in t.entrants or player.id in seated or player.stack <= 0:
+            account = int(entry["id"])
+            if account not in t.entrants or account in seated or int(entry["stack"]) <= 0:
                 raise ValueError(f"seat {seat} of table {table_id}: no such player in the field")
-            seated.add(player.id)
-            table.seats[seat] = player
-        table.button = int(item["button"])
-        table.hand_number = int(item["hand_number"])
-        if item["level"] is not None:
-            t.hand_levels[table_id] = int(item["level"])
+            seated.add(account)
+            t.seat_restored(table_id, seat, entry, now)  # dealt in after the usual pause
         if item["in_hand"]:
             voided.append(Event("hand_voided", {"table": table_id, "number": table.hand_number}))
-        if t.state == RUNNING:
-            table.next_hand_at = (
-                now + settings.pause_between_hands if len(table.players()) >= 2 else None
-            )
+        if t.state != RUNNING:
+            table.next_hand_at = None
     _check_chips(t)
-    return t, voided + t.rebalance(now)  # every table is between hands now
+    seating = t.drain()
+    return t, voided + seating + t.rebalance(now)  # every table is between hands now
 
 
 def _check_chips(t: Tournament) -> None:

@@ -326,6 +326,17 @@ class Tournament:
         self._table_outs(table_id, table.sit_in(account_id, now), now)
         return self._drain()
 
+    def seat_restored(self, table_id: int, seat: int, player: dict[str, Any], now: float) -> None:
+        """Seat a player from a snapshot at ``seat`` of table ``table_id``, as they were."""
+        self._sit(
+            table_id, int(player["id"]), str(player["name"]), int(player["stack"]), now,
+            bot=bool(player["bot"]), away=bool(player["away"]), seat=seat,
+        )  # fmt: skip
+
+    def drain(self) -> list[TourneyOut]:
+        """What internal steps (a restore's seating) emitted, not yet returned."""
+        return self._drain()
+
     def rebalance(self, now: float) -> list[TourneyOut]:
         """Break and balance tables now (done after every hand; a restored tournament asks)."""
         if self.state == RUNNING:
@@ -461,7 +472,10 @@ class Tournament:
             timeouts_to_sit_out=s.timeouts_to_sit_out, pause_between_hands=s.pause_between_hands,
             tournament=True,
         )  # fmt: skip
-        table = Table(table_settings, self._start_hand, seed=table_seed(self.seed, table_id))
+        label = f"t{s.id}.{table_id}"  # hand ids of its shuffles: t7.3-12
+        table = Table(
+            table_settings, self._start_hand, seed=table_seed(self.seed, table_id), label=label
+        )
         self.tables[table_id] = table
         return table
 
@@ -515,9 +529,12 @@ class Tournament:
         *,
         bot: bool,
         away: bool = False,
+        seat: int | None = None,
     ) -> None:
+        """Seat a player at the lowest free seat (or ``seat``), with their chips, away or not."""
         table = self.tables[table_id]
-        seat = next(s for s, p in enumerate(table.seats) if p is None)
+        if seat is None:
+            seat = next(s for s, p in enumerate(table.seats) if p is None)
         self._table_outs(table_id, table.sit(account_id, name, stack, now, seat=seat, bot=bot), now)
         if away:
             self._table_outs(table_id, table.sit_out(account_id, now), now)
