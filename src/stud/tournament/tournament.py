@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import random
 import secrets
-import unicodedata
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -715,7 +714,8 @@ def _check_name(name: str) -> None:
         raise TournamentError("bad_name", "a player needs a name")
     if len(name) > MAX_NAME:
         raise TournamentError("bad_name", f"a name has at most {MAX_NAME} characters")
-    bad = next((c for c in name if unicodedata.category(c) in ("Cc", "Cs", "Zl", "Zp")), None)
+    # As the history writers see it: a character that is not printable would be escaped.
+    bad = next((c for c in name if not (c == " " or c.isprintable())), None)
     if bad is not None:
         raise TournamentError("bad_name", f"a name cannot hold the character U+{ord(bad):04X}")
 
