@@ -4,9 +4,14 @@ player, and away players anteing off."""
 
 from __future__ import annotations
 
+import json
+from collections import Counter
+from itertools import pairwise
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from stud.table import Effect, Event
 from stud.tournament import (
@@ -415,3 +420,77 @@ def test_a_table_view_shows_the_level_clock_and_only_the_viewers_own_cards() -> 
     assert deadline is not None and deadline > 100.0
     assert tournament.wakeup() == pytest.approx(100.0)
     assert events(tournament.tick(100.0), "level")[0]["level"]["level"] == 2
+
+
+@st.composite
+def bust_orders(draw: st.DrawFn) -> tuple[int, int, list[list[Bust]]]:
+    entrants = draw(st.integers(2, 60))
+    pool = draw(st.integers(0, 100_000))
+    accounts = list(range(1, entrants + 1))
+    groups: list[list[Bust]] = []
+    left = accounts[:-1]  # the last one wins
+    while left:
+        size = draw(st.integers(1, min(len(left), 5)))
+        group, left = left[:size], left[size:]
+        stacks = [draw(st.integers(1, 4)) * 100 for _ in group]  # ties are common
+        groups.append(
+            [Bust(a, s, order) for order, (a, s) in enumerate(zip(group, stacks, strict=True))]
+        )
+    return entrants, pool, groups
+
+
+@given(bust_orders())
+@settings(max_examples=300, deadline=None)
+def test_places_and_prizes_for_any_order_of_busts(case: tuple[int, int, list[list[Bust]]]) -> None:
+    entrants, pool, groups = case
+    standings = Standings()
+    for group in groups:
+        standings.add(group)
+    standings.winner = entrants
+    finishes = standings.finishes(entrants, pool)
+    assert sorted(f.account_id for f in finishes) == list(range(1, entrants + 1))
+    assert sum(f.prize for f in finishes) == pool
+    place = {f.account_id: f.place for f in finishes}
+    prize = {f.account_id: f.prize for f in finishes}
+    counts = Counter(place.values())
+    expected = 1
+    for p in sorted(counts):  # tied players share the best of the places they fill
+        assert p == expected
+        expected += counts[p]
+    busted_before = 0
+    for group in groups:
+        for a in group:
+            for b in group:
+                if a.start_stack > b.start_stack:
+                    assert place[a.account_id] < place[b.account_id]
+                elif a.start_stack == b.start_stack:
+                    assert place[a.account_id] == place[b.account_id]
+                    assert abs(prize[a.account_id] - prize[b.account_id]) <= 1
+        # Out earlier, placed lower than anyone out later.
+        assert all(place[b.account_id] > entrants - busted_before - len(group) for b in group)
+        busted_before += len(group)
+    # A better place never wins less than a worse one (ties split within one unit).
+    by_place: dict[int, list[int]] = {}
+    for f in finishes:
+        by_place.setdefault(f.place, []).append(f.prize)
+    places = sorted(by_place)
+    for better, worse in pairwise(places):
+        assert min(by_place[better]) >= max(by_place[worse])
+
+
+def test_views_are_plain_json_at_every_stage() -> None:
+    tournament = Tournament(sng(3), seed=4)
+    json.dumps(tournament.view(0.0))
+    tournament.register(1, "ann", 0.0)
+    tournament.register(2, "bob", 0.0)
+    json.dumps(tournament.view(1.0))
+    tournament.register(3, "cy", 1.0)
+    tournament.tick(3.0)
+    assert tournament.tables[1].hand is not None
+    for account in (1, 2, 3, None):
+        json.dumps(tournament.table_view(1, account, 3.0))
+    view = tournament.view(3.0)
+    json.dumps(view)
+    assert view["state"] == RUNNING and view["players_left"] == 3
+    assert [e["chips"] for e in view["entrants"]] == [1500, 1500, 1500]
+    assert view["payouts"] == [300] and view["prize_pool"] == 300

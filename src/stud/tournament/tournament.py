@@ -174,6 +174,8 @@ class Tournament:
 
     def finishes(self) -> list[Finish]:
         """The places decided so far (and their prizes), best first."""
+        if not self.entrants:
+            return []
         return self.standings.finishes(len(self.entrants), self.pool)
 
     def payouts(self) -> list[int]:
