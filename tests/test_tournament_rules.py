@@ -248,6 +248,7 @@ def test_late_registration_seats_at_the_smallest_table_until_it_closes() -> None
     assert tournament.table_of(9) == 3  # every table was full: a new one, then balanced
     assert tournament.chips(9) == structure.starting_chips
     assert effects(outs, "buy_in")[0]["account_id"] == 9
+    assert tournament.summary(150.0)["state"] == "late_registration"
     tournament.tick(219.0)
     counts = tournament.head_counts()
     assert sum(counts.values()) == 9
@@ -255,6 +256,7 @@ def test_late_registration_seats_at_the_smallest_table_until_it_closes() -> None
     assert events(outs, "registration_closed")[0]["entrants"] == 9
     with pytest.raises(TournamentError, match="closed"):
         tournament.register(10, "too late", 221.0)
+    assert tournament.summary(221.0)["state"] == "running"
     assert tournament.pool == 900
 
 
@@ -484,7 +486,17 @@ def test_views_are_plain_json_at_every_stage() -> None:
     tournament.register(1, "ann", 0.0)
     tournament.register(2, "bob", 0.0)
     json.dumps(tournament.view(1.0))
+    line = tournament.summary(1.0)
+    assert (line["state"], line["entrants"], line["capacity"], line["level"]) == (
+        "registering",
+        2,
+        3,
+        None,
+    )
+    assert (line["buy_in"], line["fee"], line["starting_chips"]) == (100, 10, 1500)
     tournament.register(3, "cy", 1.0)
+    line = tournament.summary(3.0)
+    assert (line["state"], line["players_left"], line["level"]) == ("running", 3, 1)
     tournament.tick(3.0)
     assert tournament.tables[1].hand is not None
     for account in (1, 2, 3, None):

@@ -378,6 +378,31 @@ class Tournament:
         }
         return view
 
+    def summary(self, now: float) -> dict[str, Any]:
+        """The tournament's line in the lobby: game, buy-in + fee, chips, level length,
+        entrants and seats, state (``late_registration`` while it runs and still takes
+        entrants), the level in play and the players left."""
+        s = self.settings
+        state = "late_registration" if self.late_registration else self.state
+        return {
+            "id": s.id,
+            "name": s.name,
+            "game": s.game,
+            "kind": s.kind,
+            "buy_in": s.buy_in,
+            "fee": s.fee,
+            "starting_chips": s.structure.starting_chips,
+            "level_seconds": s.structure.level_seconds,
+            "table_seats": s.table_seats,
+            "entrants": len(self.entrants),
+            "capacity": s.capacity,
+            "start_at": s.start_at,
+            "state": state,
+            "level": self.level_number(now) if self.state == RUNNING else None,
+            "players_left": len(self.alive()) if self.state != REGISTERING else None,
+            "prize_pool": self.pool,
+        }
+
     def view(self, now: float) -> dict[str, Any]:
         """The tournament's lobby page: settings, state, level, payouts, entrants, tables."""
         places = {f.account_id: f for f in self.finishes()}
