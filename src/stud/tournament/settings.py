@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Final, Literal
 
+from stud.table import TableError
 from stud.tournament.structure import Structure
 
 Kind = Literal["sng", "mtt"]
@@ -12,12 +13,11 @@ KINDS: Final = ("sng", "mtt")
 GAMES: Final = ("stud", "stud8", "razz")
 
 
-class TournamentError(ValueError):
-    """A request the tournament refuses; ``code`` is the protocol's error code."""
+class TournamentError(TableError):
+    """A request the tournament refuses; ``code`` is the protocol's error code.
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
+    A kind of :class:`stud.table.TableError`, so the room answers both alike.
+    """
 
 
 @dataclass(frozen=True, slots=True)
