@@ -378,6 +378,7 @@ def test_a_moved_player_keeps_their_chips_and_the_tables_balance() -> None:
     other = next(t for t in counts if t != big)
     small = tournament.tables[other]
     _, who = small.players()[0]
+    first.bank, first.timeouts = 4.5, 1  # their time bank and time-outs go with them
     small.take(who.id)  # the other table loses a player (as a bust would)
     tournament.standings.add([Bust(who.id, who.stack, 0)])
     who_chips = who.stack
@@ -386,6 +387,8 @@ def test_a_moved_player_keeps_their_chips_and_the_tables_balance() -> None:
     assert moved and moved[0]["id"] == first.id and moved[0]["chips"] == stacks[first.id]
     assert tournament.chips(first.id) == stacks[first.id]
     assert tournament.table_of(first.id) == other
+    arrived = small.seats[small.seat_of(first.id)]  # type: ignore[index]
+    assert arrived is not None and (arrived.bank, arrived.timeouts) == (4.5, 1)
     assert balanced(tournament.head_counts(), 3)
     assert tournament.chips_in_play() + who_chips == 5 * structure.starting_chips
 

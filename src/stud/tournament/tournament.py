@@ -714,7 +714,12 @@ class Tournament:
             bot=player.bot,
             away=player.sitting_out,
         )
-        target_seat = self.tables[move.target].seat_of(player.id)
+        target = self.tables[move.target]
+        target_seat = target.seat_of(player.id)
+        assert target_seat is not None
+        moved = target.seats[target_seat]
+        assert moved is not None
+        moved.bank, moved.timeouts = player.bank, player.timeouts  # the clock goes with them
         self._emit(
             Event(
                 "moved",
