@@ -47,6 +47,8 @@ def snapshot(tournament: Tournament, now: float) -> dict[str, Any]:
                     "bot": player.bot,
                     "stack": player.start_stack if in_hand else player.stack,
                     "away": player.sitting_out,
+                    "bank": player.bank,
+                    "timeouts": player.timeouts,
                 }
             )
         tables.append(
@@ -136,6 +138,12 @@ def _restore(
                 raise ValueError(f"seat {seat} of table {table_id}: no such player in the field")
             seated.add(account)
             t.seat_restored(table_id, seat, entry, now)  # dealt in after the usual pause
+            player = table.seats[seat]
+            assert player is not None
+            bank = float(entry["bank"])
+            if not 0 <= bank <= settings.time_bank:
+                raise ValueError(f"seat {seat} of table {table_id}: a time bank of {bank}")
+            player.bank, player.timeouts = bank, max(0, int(entry["timeouts"]))
         if item["in_hand"]:
             voided.append(Event("hand_voided", {"table": table_id, "number": table.hand_number}))
         if t.state != RUNNING:
