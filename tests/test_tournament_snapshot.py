@@ -193,3 +193,50 @@ def test_any_damage_is_refused_with_a_value_error_or_restores_whole() -> None:
                 continue
             if restored.state == RUNNING:
                 assert restored.chips_in_play() == total
+
+
+@pytest.mark.parametrize("run", range(3))
+def test_restored_again_and_again_at_random_moments_it_still_finishes_whole(run: int) -> None:
+    """Late registration, time passing, bots acting, and a crash and restore at random
+    moments (the clock jumping while down): after every step every chip of the field is in
+    play, and the tournament ends with prizes that add up to the pool."""
+    from stud.tournament import Structure, TournamentError, TournamentSettings
+
+    rng = random.Random(run)
+    settings = TournamentSettings(
+        id=run + 1, name="chaos", game=("stud", "razz", "stud8")[run], kind="mtt",
+        start_at=10.0, late_levels=2, table_seats=(3, 4, 6)[run],
+        structure=Structure(starting_chips=400, level_seconds=120.0),
+        pause_between_hands=5.0, turn_seconds=10.0, time_bank=5.0,
+    )  # fmt: skip
+    tournament = Tournament(settings, seed=run)
+    brains: dict[int, Bot] = {}
+    for account in range(1, 15):
+        tournament.register(account, f"p{account}", 0.0, bot=True)
+        brains[account] = make_bot("random", account)
+    tournament.tick(10.0)
+    now, late, restores = 10.0, 100, 0
+    while tournament.state == RUNNING:
+        roll = rng.random()
+        if roll < 0.02 and tournament.registration_open:
+            late += 1
+            tournament.register(late, f"late{late}", now, bot=True)
+            brains[late] = make_bot("station", late)
+        elif roll < 0.03:
+            data = json.loads(json.dumps(snapshot(tournament, now)))
+            now += rng.uniform(0, 100)
+            tournament, _ = restore(data, now)
+            restores += 1
+        elif roll < 0.7:
+            if bot_step(tournament, brains, now) is None:
+                wake = tournament.wakeup()
+                now = max(now, now if wake is None else wake)
+                tournament.tick(now)
+        else:
+            now += rng.uniform(0, 8)
+            tournament.tick(now)
+        assert tournament.chips_in_play() == len(tournament.entrants) * 400
+    assert tournament.state == FINISHED and restores > 3 and late > 100
+    assert sum(f.prize for f in tournament.finishes()) == tournament.pool
+    with pytest.raises(TournamentError):
+        tournament.register(999, "after", now)
