@@ -509,3 +509,22 @@ def test_views_are_plain_json_at_every_stage() -> None:
     assert view["state"] == RUNNING and view["players_left"] == 3
     assert [e["chips"] for e in view["entrants"]] == [1500, 1500, 1500]
     assert view["payouts"] == [300] and view["prize_pool"] == 300
+
+
+def test_a_hand_for_hand_round_places_its_busts_as_one_hand() -> None:
+    """Busts at two tables in one hand-for-hand round are placed together, by their chips
+    at the start of their hands: the one with more places better, equal ones tie."""
+    tournament = Tournament(mtt(), seed=1)
+    for account in range(1, 11):
+        tournament.register(account, f"p{account}", 0.0)
+    tournament.round_active = True
+    players = [{"account_id": a, "stack": 0} for a in range(1, 11)]
+    tournament.round_busts = [
+        (2, 7, players, [Bust(1, 500, 0), Bust(3, 300, 2)]),
+        (1, 9, players, [Bust(2, 300, 1)]),
+    ]
+    tournament.end_round(5.0)
+    assert not tournament.round_active and not tournament.round_busts
+    place = {f.account_id: f.place for f in tournament.finishes()}
+    assert place == {1: 8, 2: 9, 3: 9}
+    assert len(tournament.standings.groups) == 1  # one hand's busts

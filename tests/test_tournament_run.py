@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
+from functools import partial
 
 from stud.table import Effect, Event
 from stud.tournament import (
     FINISHED,
     RUNNING,
+    TableOut,
     Tournament,
     TourneyOut,
     balanced,
@@ -98,6 +101,7 @@ def test_a_hundred_bots_play_a_multi_table_tournament_to_a_winner() -> None:
     assert len(checker.levels) > 3  # the stakes rose with the clock
     kinds = Counter(e.kind for e in checker.events)
     assert kinds["moved"] > 0 and kinds["table_closed"] == 12 and kinds["final_table"] == 1
+    assert kinds["hand_for_hand"] == 1 and tournament.rounds_played >= 1  # on the bubble
     assert kinds["started"] == 1 and kinds["registered"] == 100
 
 
@@ -149,10 +153,31 @@ def test_tables_at_their_own_pace_stay_balanced_between_their_hands() -> None:
                 assert count <= smallest + 1, (counts, busy)
         busy_checks += bool(busy) and len(busy) < len(counts)
 
+    rounds: list[str] = []
+
+    def watch(call: Callable[[float], list[TourneyOut]], at: float) -> None:
+        """On the bubble, no table deals while another is still in its hand."""
+        holding = tournament.hand_for_hand()
+        busy = any(t.hand is not None for t in tournament.tables.values())
+        able = sum(len(t.players()) >= 2 for t in tournament.tables.values())
+        outs = call(at)
+        dealt = [
+            o
+            for o in outs
+            if isinstance(o, TableOut)
+            and isinstance(o.item, Effect)
+            and o.item.kind == "hand_started"
+        ]
+        if holding and busy:
+            assert not dealt
+        if holding and dealt:
+            assert len(dealt) == able  # they deal together
+        rounds.extend(o.kind for o in outs if isinstance(o, Event) and o.kind == "hand_for_hand")
+
     tournament.tick(0.0)
     while tournament.state == RUNNING:
         now += rng.uniform(0.5, 20.0)
-        tournament.tick(now)
+        watch(tournament.tick, now)
         check()
         for table in list(tournament.tables.values()):
             seat = table.actor_seat
@@ -163,8 +188,10 @@ def test_tables_at_their_own_pace_stay_balanced_between_their_hands() -> None:
             assert player is not None and player.index is not None
             assert isinstance(hand, EngineHand)
             action = ask(brains[player.id], hand.hand, player.index)
-            tournament.act(player.id, action.kind.value, action.to, table.turn_id, now)
+            move = partial(tournament.act, player.id, action.kind.value, action.to, table.turn_id)
+            watch(move, now)
             check()
     assert tournament.state == FINISHED
     assert busy_checks > 100  # the tables really were out of step
+    assert rounds == ["hand_for_hand"] and tournament.rounds_played >= 1
     assert sum(f.prize for f in tournament.finishes()) == tournament.pool

@@ -240,3 +240,29 @@ def test_restored_again_and_again_at_random_moments_it_still_finishes_whole(run:
     assert sum(f.prize for f in tournament.finishes()) == tournament.pool
     with pytest.raises(TournamentError):
         tournament.register(999, "after", now)
+
+
+def test_a_crash_in_a_hand_for_hand_round_places_its_busts_on_restore() -> None:
+    """A round's busts wait for every table to finish; after a crash every table is between
+    hands, so the restored tournament places them at once (and keeps every chip)."""
+    from stud.tournament import Bust, TournamentSettings
+
+    settings = TournamentSettings(id=3, name="h4h", game="stud", kind="mtt", start_at=0.0,
+                                  table_seats=5)  # fmt: skip
+    tournament = Tournament(settings, seed=2)
+    for account in range(1, 11):
+        tournament.register(account, f"p{account}", 0.0)
+    tournament.tick(0.0)
+    table = tournament.tables[1]
+    (_, out), (_, heir) = table.players()[:2]
+    heir.stack += out.stack  # as if ``out`` lost every chip to ``heir`` in the round's hand
+    table.take(out.id)
+    players = [{"account_id": out.id, "stack": 1500}, {"account_id": heir.id, "stack": 1500}]
+    tournament.round_active = True
+    tournament.round_busts = [(1, table.hand_number, players, [Bust(out.id, 1500, 0)])]
+    data = json.loads(json.dumps(snapshot(tournament, 1.0)))
+    restored, outs = restore(data, 5.0)
+    assert not restored.round_active and not restored.round_busts
+    busted = [o.data for o in outs if isinstance(o, Event) and o.kind == "busted"]
+    assert [(b["id"], b["place"], b["table"]) for b in busted] == [(out.id, 10, 1)]
+    assert restored.chips_in_play() == 10 * 1500 and len(restored.alive()) == 9

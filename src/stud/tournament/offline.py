@@ -81,27 +81,49 @@ class OfflineResult:
 
 
 class HistoryWriter:
-    """Watches an offline tournament and keeps every hand as PokerStars text and PHH."""
+    """Watches an offline tournament and keeps every hand as PokerStars text and PHH.
+
+    A hand's closing lines (who finished the tournament in it) may come after the
+    hand: in hand-for-hand play the round's busts are placed when every table has
+    finished. So the texts are written when first asked for, once the play is over.
+    """
 
     def __init__(self, settings: TournamentSettings) -> None:
         self.settings = settings
-        self.pokerstars: list[str] = []
-        self.phh: list[str] = []
+        self._hands: list[tuple[TableOut, float]] = []
+        self._placings: dict[tuple[int, int], list[list[int | None]]] = {}
+        self._texts: tuple[list[str], list[str]] | None = None
 
     def __call__(self, tournament: Tournament, outs: list[TourneyOut], now: float) -> None:
-        placings = {
-            (o.data["table"], o.data["hand"]): o.data["placings"]
-            for o in outs
-            if isinstance(o, Event) and o.kind == "placings"
-        }
         for out in outs:
-            if isinstance(out, TableOut) and _is_finish(out.item):
-                hand_id = len(self.phh) + 1
+            if isinstance(out, Event) and out.kind == "placings":
+                self._placings[(out.data["table"], out.data["hand"])] = out.data["placings"]
+            elif isinstance(out, TableOut) and _is_finish(out.item):
+                self._hands.append((out, now))
+        self._texts = None
+
+    def _write(self) -> tuple[list[str], list[str]]:
+        if self._texts is None:
+            phhs: list[str] = []
+            texts: list[str] = []
+            for hand_id, (out, now) in enumerate(self._hands, start=1):
                 time = CLOCK_ZERO + timedelta(seconds=now)
-                closing = placings.get((out.table, out.item.data["number"]), [])
+                closing = self._placings.get((out.table, out.item.data["number"]), [])
                 phh, text = hand_histories(self.settings, out, hand_id, time=time, placings=closing)
-                self.phh.append(f"[{hand_id}]\n{phh}")
-                self.pokerstars.append(text)
+                phhs.append(f"[{hand_id}]\n{phh}")
+                texts.append(text)
+            self._texts = (texts, phhs)
+        return self._texts
+
+    @property
+    def pokerstars(self) -> list[str]:
+        """Every hand as PokerStars text, in the order they finished."""
+        return self._write()[0]
+
+    @property
+    def phh(self) -> list[str]:
+        """Every hand as a PHH section (``[N]`` then the fields)."""
+        return self._write()[1]
 
     def save(self, folder: Path) -> list[Path]:
         """Write ``tournament-ID.txt`` (PokerStars) and ``tournament-ID.phhs``; their paths."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from stud.table import Event, HandFactory, TableError
-from stud.tournament.places import Standings
+from stud.tournament.places import Bust, Standings
 from stud.tournament.settings import TournamentSettings
 from stud.tournament.tournament import (
     CANCELLED,
@@ -76,6 +76,14 @@ def snapshot(tournament: Tournament, now: float) -> dict[str, Any]:
         "entrants": [e.to_dict() for e in t.entrants.values()],
         "standings": t.standings.to_dict(),
         "paid": sorted(t.paid),
+        "hand_for_hand": {
+            "active": t.round_active,
+            "rounds": t.rounds_played,
+            "busts": [
+                [table, hand, players, [b.to_list() for b in busts]]
+                for table, hand, players, busts in t.round_busts
+            ],
+        },
         "tables": tables,
     }
 
@@ -117,6 +125,13 @@ def _restore(
         t.entrants[entrant.id] = entrant
     t.standings = Standings.from_dict(data["standings"])
     t.paid = {int(a) for a in data["paid"]}
+    rounds = data["hand_for_hand"]
+    t.round_active = bool(rounds["active"])
+    t.rounds_played = int(rounds["rounds"])
+    for table_id, hand, players, busts in rounds["busts"]:
+        plain = [{"account_id": int(p["account_id"]), "stack": int(p["stack"])} for p in players]
+        known = [Bust(*(int(v) for v in b)) for b in busts]
+        t.round_busts.append((int(table_id), int(hand), plain, known))
     voided: list[TourneyOut] = []
     seated: set[int] = set()
     for item in data["tables"]:
@@ -149,6 +164,8 @@ def _restore(
         if t.state != RUNNING:
             table.next_hand_at = None
     _check_chips(t)
+    if t.round_active:  # every table is between hands now: the round is over
+        t.end_round(now)
     seating = t.drain()
     return t, voided + seating + t.rebalance(now)  # every table is between hands now
 

@@ -23,7 +23,7 @@ from typing import Any, Final
 
 from stud.table import Effect, Event, HandFactory, Out, Player, Table, TableError, TableSettings
 from stud.tournament import balance
-from stud.tournament.payouts import prizes
+from stud.tournament.payouts import paid_places, prizes
 from stud.tournament.places import Bust, Finish, Standings
 from stud.tournament.settings import TournamentError, TournamentSettings
 from stud.tournament.structure import Level
@@ -100,6 +100,11 @@ class Tournament:
         self.paid: set[int] = set()
         self.next_table = 1
         self.hand_levels: dict[int, int] = {}
+        self.round_active = False
+        """A hand-for-hand round is being played (see :meth:`hand_for_hand`)."""
+        self.rounds_played = 0
+        self.round_busts: list[tuple[int, int, list[dict[str, Any]], list[Bust]]] = []
+        """Busts of the round so far: (table, hand number, the hand's players, busts)."""
         self._hand_players: dict[int, list[dict[str, Any]]] = {}
         self._out: list[TourneyOut] = []
 
@@ -188,10 +193,15 @@ class Tournament:
         if self.state == REGISTERING and self.settings.start_at is not None:
             times.append(self.settings.start_at)
         if self.state == RUNNING:
+            holding = self.hand_for_hand()
+            busy = any(t.hand is not None for t in self.tables.values())
+            due = [t.next_hand_at for t in self.tables.values() if t.next_hand_at is not None]
             for table in self.tables.values():
                 wake = table.wakeup()
-                if wake is not None:
+                if wake is not None and not (holding and table.hand is None):
                     times.append(wake)
+            if holding and not busy and due:
+                times.append(max(due))  # hand for hand: the tables deal together
             closes = self.registration_closes_at()
             if self.registration_open and closes is not None:
                 times.append(closes)
@@ -300,11 +310,23 @@ class Tournament:
         if number > self.level_shown:
             self.level_shown = number
             self._emit(Event("level", self._level_info(now)))
+        holding = self.hand_for_hand()
+        if holding:
+            due = [t.next_hand_at for t in self.tables.values() if t.next_hand_at is not None]
+            busy = any(t.hand is not None for t in self.tables.values())
+            together = not busy and bool(due) and now >= max(due)
+            if together and not self.round_active:
+                self.round_active = True
+                self.rounds_played += 1
+                if self.rounds_played == 1:
+                    self._emit(Event("hand_for_hand", {"players_left": len(self.alive())}))
         for table_id in list(self.tables):
             table = self.tables.get(table_id)
             if table is None or self.state != RUNNING:
                 continue
             if table.hand is None and table.next_hand_at is not None and now >= table.next_hand_at:
+                if holding and not together:
+                    continue  # hand for hand: it waits for every table to finish and be due
                 level = self.level(now)
                 self._table_outs(table_id, table.set_stakes(*level.stakes), now)
                 self.hand_levels[table_id] = level.number
@@ -333,6 +355,21 @@ class Tournament:
             table_id, int(player["id"]), str(player["name"]), int(player["stack"]), now,
             bot=bool(player["bot"]), away=bool(player["away"]), seat=seat,
         )  # fmt: skip
+
+    def hand_for_hand(self) -> bool:
+        """Whether tables play hand for hand: on the money bubble (the next player out is
+        the last one unpaid) with more than one table, or while such a round finishes.
+
+        Then no table deals until every table has finished its hand, they deal together,
+        and the players who bust in one round are placed as if in one hand.
+        """
+        if self.state != RUNNING:
+            return False
+        if self.round_active:
+            return True
+        if self.registration_open or len(self.tables) < 2:
+            return False
+        return len(self.alive()) == paid_places(len(self.entrants)) + 1
 
     def drain(self) -> list[TourneyOut]:
         """What internal steps (a restore's seating) emitted, not yet returned."""
@@ -605,6 +642,42 @@ class Tournament:
             for order, p in enumerate(players)
             if table.seat_of(p["account_id"]) is None
         ]
+        if self.round_active:
+            hand = self.tables[table_id].hand_number
+            self.round_busts.append((table_id, hand, players, busts))
+            if any(t.hand is not None for t in self.tables.values()):
+                self._rebalance(now)  # the round goes on at the other tables
+                return
+            self.end_round(now)
+            return
+        self._place(table_id, players, busts, now)
+
+    def end_round(self, now: float) -> None:
+        """Every table has finished the hand-for-hand round: place its busts as one hand's
+        (by chips at the start of their hands; of equal ones, by table number, then deal
+        order), then pay, and break and balance tables."""
+        rounds, self.round_busts = self.round_busts, []
+        self.round_active = False
+        busts: list[Bust] = []
+        for _, _, _, table_busts in sorted(rounds, key=lambda r: r[0]):
+            busts += [
+                Bust(b.account_id, b.start_stack, len(busts) + k) for k, b in enumerate(table_busts)
+            ]
+        self._place(None, [], busts, now, rounds=rounds)
+
+    def _place(
+        self,
+        table_id: int | None,
+        players: list[dict[str, Any]],
+        busts: list[Bust],
+        now: float,
+        *,
+        rounds: list[tuple[int, int, list[dict[str, Any]], list[Bust]]] | None = None,
+    ) -> None:
+        """Place the players who busted in one hand (or one hand-for-hand round)."""
+        tables = {b.account_id: table_id for b in busts}
+        for round_table, _, _, table_busts in rounds or []:
+            tables.update({b.account_id: round_table for b in table_busts})
         if busts:
             self.standings.add(busts)
             alive = len(self.alive())
@@ -614,20 +687,25 @@ class Tournament:
             for bust in busts:
                 name = self.entrants[bust.account_id].name
                 place = places[bust.account_id].place
-                busted = {"id": bust.account_id, "name": name, "table": table_id,
+                busted = {"id": bust.account_id, "name": name, "table": tables[bust.account_id],
                           "place": place, "players_left": alive}  # fmt: skip
                 self._emit(Event("busted", busted))
             if alive == 1:
                 self._finish(now)
             else:
                 self._pay(now)
-            self._emit_placings(table_id, players, busts)
+            if rounds is None:
+                assert table_id is not None
+                self._emit_placings(table_id, players, busts, self.tables[table_id].hand_number)
+            else:
+                for round_table, hand, round_players, table_busts in rounds:
+                    self._emit_placings(round_table, round_players, table_busts, hand)
             if alive == 1:
                 return
         self._rebalance(now)
 
     def _emit_placings(
-        self, table_id: int, players: list[dict[str, Any]], busts: list[Bust]
+        self, table_id: int, players: list[dict[str, Any]], busts: list[Bust], hand: int
     ) -> None:
         """The ``placings`` of the hand just played, for its history's closing lines: each
         busted player (and the winner) by their index in the hand, place and prize (None
@@ -636,12 +714,13 @@ class Tournament:
             return
         finishes = {f.account_id: f for f in self.finishes()}
         placed = [b.account_id for b in busts]
-        if self.standings.winner is not None:
-            placed.append(self.standings.winner)
         order = {p["account_id"]: index for index, p in enumerate(players)}
+        if self.standings.winner is not None and self.standings.winner in order:
+            placed.append(self.standings.winner)
+        if not placed:
+            return
         placed = sorted((a for a in placed if a in order), key=lambda a: -finishes[a].place)
         rows = [[order[a], finishes[a].place, finishes[a].prize or None] for a in placed]
-        hand = self.tables[table_id].hand_number
         self._emit(Event("placings", {"table": table_id, "hand": hand, "placings": rows}))
 
     def _pay(self, now: float) -> None:
