@@ -3,7 +3,7 @@
 Bots act the instant their turn comes, so every table's hand is played out at
 the moment it is dealt, and the clock then jumps to the next thing due (the
 pause between hands, standing for how long a hand takes). That makes the
-tables play hand for hand, which is what the balancing rules assume at their
+tables play in step, which is what the balancing rules assume at their
 strictest: once every table has finished its hand, tables differ by at most one.
 """
 
