@@ -49,6 +49,7 @@ COMMANDS = (
     "replay",
     "serve",
     "sim",
+    "tourney",
     "verify",
 )
 
