@@ -114,7 +114,8 @@ class Player:
     index: int | None = None  # position in the hand in progress
     start_stack: int = 0
     away: bool = False
-    """Sat out by time-outs: their turns in the hand in progress are passed at once."""
+    """Sat out by time-outs, or dealt in while sitting out (a tournament): their turns in the
+    hand in progress are passed at once."""
     buy_in: int = 0
     """The chips the player last brought to the table (an automatic rebuy tops up to it)."""
     auto_rebuy: bool = False
@@ -664,6 +665,8 @@ class Table:
             assert dealt is not None
             dealt.index = index
             dealt.start_stack = dealt.stack
+            if dealt.sitting_out:  # dealt in while sitting out (a tournament): away, acts at once
+                dealt.away = True
             stacks.append(dealt.stack)
         seed = None if self._seed is None else self._seed * 1_000_003 + self.hand_number
         s = self.settings
