@@ -19,6 +19,9 @@ const ERROR_TEXT = {
   login_required: 'Log in or play as a guest first.',
 };
 
+// A seed that reached the table after its deal is simply not used: nothing to tell the player.
+const SEED_LATE = new Set(['seeds_closed', 'stale_seed']);
+
 class App {
   constructor() {
     this.account = null;
@@ -57,7 +60,7 @@ class App {
       if (msg.type === 'event' && msg.event.type === 'seated') this.refreshAccountSoon();
       if (msg.type === 'event' && msg.event.type === 'left') this.refreshAccountSoon();
     } else if (msg.type === 'error') {
-      if (msg.code !== 'rate_limited') this.toast(ERROR_TEXT[msg.code] ?? msg.message ?? msg.code);
+      if (msg.code !== 'rate_limited' && !SEED_LATE.has(msg.code)) this.toast(ERROR_TEXT[msg.code] ?? msg.message ?? msg.code);
     } else if (msg.type === 'ok' && ['sit', 'leave'].includes(msg.for)) {
       this.refreshAccountSoon();
     } else if (msg.type === 'welcome' && msg.account && this.account && msg.account.id !== this.account.id) {
