@@ -643,6 +643,8 @@ def test_stud8_split_pot_keyboard_and_phone(
         # Leaving the table cashes the stack out to the balance.
         balance = int(player.js("() => window.studApp.account.balance"))
         player.page.click(".table-buttons .btn.danger")
+        if player.page.query_selector("dialog.confirm-leave"):  # during a hand: it folds
+            player.page.click("dialog.confirm-leave button[value='leave']")
         player.page.wait_for_function(
             f"() => window.studApp.account.balance > {balance}", timeout=TIMEOUT
         )
