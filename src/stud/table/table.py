@@ -11,7 +11,7 @@ before it shows the events.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from stud.fairness import FairnessError, Shuffle
@@ -58,6 +58,9 @@ class TableSettings:
     """The house takes this percent of each pot (rounded down), 0 for none."""
     rake_cap: int | None = None
     """At most this much rake per hand; None for no cap."""
+    tournament: bool = False
+    """A tournament table: players who are away are still dealt in (they ante, and their
+    turns pass at once: anteing off), bots stay seated, and no buy-in limits apply."""
 
     def __post_init__(self) -> None:
         # One rule book for what a table may be: the engine's TableConfig checks the
@@ -92,6 +95,7 @@ class TableSettings:
             "time_bank": self.time_bank,
             "rake_percent": self.rake_percent,
             "rake_cap": self.rake_cap,
+            "tournament": self.tournament,
         }
 
 
@@ -359,6 +363,8 @@ class Table:
         elif all(p is not None for p in self.seats):
             raise TableError("table_full", "the table is full")
         low, high = self.settings.min_buy_in, self.settings.max_buy_in
+        if self.settings.tournament:
+            low = high = 0
         if stack <= 0 or (low and stack < low) or (high and stack > high):
             raise TableError("bad_buy_in", f"the buy-in must be between {low} and {high}")
 
@@ -501,6 +507,33 @@ class Table:
             self._emit(Event("renamed", {"seat": seat, "name": name}))
         return self._drain()
 
+    def take(self, player_id: int) -> tuple[Player, list[Out]]:
+        """Take a player off the table with their chips, out of any hand (a tournament moves
+        them to another table); unlike :meth:`leave` no chips are cashed out."""
+        seat = self._seat(player_id)
+        player = self.seats[seat]
+        assert player is not None
+        if player.index is not None and self.hand is not None:
+            raise TableError("in_hand", "a player in the hand in progress cannot be moved")
+        self.seats[seat] = None
+        left = {"seat": seat, "name": player.name, "stack": player.stack, "reason": "moved"}
+        self._emit(Event("left", left))
+        if len(self._eligible()) < 2:
+            self.next_hand_at = None
+        return player, self._drain()
+
+    def set_stakes(self, ante: int, bring_in: int, small_bet: int, big_bet: int) -> list[Out]:
+        """New stakes from the next hand on (a tournament's level); the hand in progress
+        keeps the stakes it was dealt with."""
+        settings = replace(
+            self.settings, ante=ante, bring_in=bring_in, small_bet=small_bet, big_bet=big_bet
+        )
+        if settings != self.settings:
+            self.settings = settings
+            self._settings_public = settings.public()
+            self._emit(Event("stakes", {"settings": self._settings_public}))
+        return self._drain()
+
     # -- play ------------------------------------------------------------------------------
 
     def act(self, player_id: int, action: str, to: int, turn: int, now: float) -> list[Out]:
@@ -586,10 +619,11 @@ class Table:
         return out
 
     def _eligible(self) -> list[int]:
+        away_dealt = self.settings.tournament
         return [
             s
             for s, p in enumerate(self.seats)
-            if p is not None and not p.sitting_out and not p.leaving and p.stack > 0
+            if p is not None and (away_dealt or not p.sitting_out) and not p.leaving and p.stack > 0
         ]
 
     def _schedule(self, now: float) -> None:
