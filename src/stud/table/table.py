@@ -459,7 +459,10 @@ class Table:
         else:
             player.stack += amount
             self._schedule(now)
-        player.buy_in = max(player.buy_in, player.stack + player.pending)
+        if not rebuy:
+            # Chips brought to the table so far: what an automatic rebuy goes back to.
+            high = self.settings.max_buy_in
+            player.buy_in = min(player.buy_in + amount, high) if high else player.buy_in + amount
         self._emit(
             Event(
                 "topped_up",
