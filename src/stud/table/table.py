@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from stud.table.port import HandEvent, HandFactory, HandPort, Legal
+from stud.table.readout import board_readouts, own_readout
 
 AUTO_ACTION_ORDER = ("check", "fold", "bring-in")
 NEW_HAND = "new_hand"
@@ -240,6 +241,7 @@ class Table:
             "hand_seats": list(self.hand_seats) if self.hand is not None else [],
             "turn": turn,
             "next_hand_at": self.next_hand_at,
+            "boards": board_readouts(None if self.hand is None else self.hand.view(None)),
         }
 
     def _view(self, shared: dict[str, Any], seat: int | None, *, events: bool) -> dict[str, Any]:
@@ -249,10 +251,12 @@ class Table:
             index = player.index if player is not None else None
         turn = shared["turn"]
         mine = turn is not None and turn["seat"] == seat
+        hand = None if self.hand is None else self.hand.view(index, events=events)
         return {
             **shared,
             "you": seat,
-            "hand": None if self.hand is None else self.hand.view(index, events=events),
+            "hand": hand,
+            "readout": own_readout(hand, seat) if index is not None else None,
             "legal": [a.public() for a in self.legal()] if mine else [],
         }
 

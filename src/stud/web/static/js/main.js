@@ -3,15 +3,18 @@
 
 import { api } from './api.js';
 import { renderAccount } from './account.js';
+import { TurnAlerts } from './alerts.js';
 import { startClocks } from './clock.js';
 import { h } from './dom.js';
 import { LobbyView } from './lobby.js';
 import { TableModel } from './model.js';
+import { takePreAction } from './preactions.js';
 import { bindPrefs } from './prefs.js';
 import { ReplayerView } from './replayer.js';
 import { RoomSocket } from './socket.js';
 import { unlockAudioOnGesture } from './sound.js';
 import { TableView } from './tableview.js';
+import { TilesView, tileIds } from './tiles.js';
 
 const ERROR_TEXT = {
   insufficient_balance: 'Not enough chips in your balance for that buy-in.',
@@ -28,6 +31,7 @@ class App {
     this.accountEl = document.getElementById('account');
     this.statusEl = document.getElementById('status');
     this.toastsEl = document.getElementById('toasts');
+    this.alerts = new TurnAlerts({ inView: (id) => Boolean(this.view?.shows?.(id)), now: () => this.socket.now() });
   }
 
   async start() {
@@ -110,6 +114,10 @@ class App {
     if (!model) {
       model = new TableModel(id);
       this.models.set(id, model);
+      // First listener of every state: a ticked pre-action box is taken before anything is drawn.
+      model.addEventListener('change', () => takePreAction(model,
+        (action, to, turn) => this.socket.send({ type: 'act', table: id, action, to, turn })));
+      this.alerts.follow(model);
       this.socket.watch(id, () => model.since());
     }
     return model;
@@ -117,8 +125,9 @@ class App {
 
   /** Stop watching tables we are not seated at and not looking at. */
   release(keep) {
+    const kept = new Set([keep].flat());
     for (const [id, model] of this.models) {
-      if (id !== keep && !model.seated) {
+      if (!kept.has(id) && !model.seated) {
         this.socket.unwatch(id);
         this.models.delete(id);
       }
@@ -135,6 +144,10 @@ class App {
       tableId = Number(parts[1]);
       this.view = new TableView(this, this.model(tableId), { autoSit: params.has('sit') });
       document.body.dataset.view = 'table';
+    } else if (parts[0] === 'tables') {
+      tableId = tileIds(parts[1], this);
+      this.view = new TilesView(this, tableId);
+      document.body.dataset.view = 'tiles';
     } else if (parts[0] === 'replay' && Number(parts[1])) {
       this.view = new ReplayerView(this, Number(parts[1]));
       document.body.dataset.view = 'replay';
@@ -144,6 +157,7 @@ class App {
     }
     this.release(tableId);
     this.view.mount(this.viewEl);
+    this.alerts.routed([...this.models.values()]);
     if (params.has('sit')) history.replaceState(null, '', `#/${parts.join('/')}`);
   }
 
