@@ -21,6 +21,17 @@ export function slotPosition(i, n, radius = [42, 41]) {
   return { x: 50 + radius[0] * Math.cos(angle), y: 50 + radius[1] * Math.sin(angle) };
 }
 
+/**
+ * Where a seat's bet goes on the narrow (phone) felt, whose seats are drawn 0.8 times
+ * as far from the middle: between the seat and the pot for seats above and below, and
+ * above the seat for those at the sides (the pot is at their height), clear of any cards.
+ */
+export function phoneBetPosition(seatPos) {
+  const x = 50 + (seatPos.x - 50) * 0.8;
+  if (Math.abs(seatPos.y - 50) < 12) return { x, y: seatPos.y - 15 };
+  return { x: 50 + (x - 50) * 0.7, y: seatPos.y + (50 - seatPos.y) * 0.55 };
+}
+
 /** The display slot of table seat `seat`: the viewer's own seat is at the bottom. */
 export function slotOf(seat, n, you) {
   const base = you ?? 0;
@@ -184,9 +195,15 @@ export function renderFelt(felt, picture, { onSit } = {}) {
 
     if (hs && hs.bet > 0) {
       const b = slotPosition(slot, n, [27, 23]);
+      const p = phoneBetPosition(pos);
       const moved = motion.betMoved(seat, hs.bet);
       felt.append(h('div', {
-        class: `bet${moved ? ' fresh' : ''}`, dataset: { seat }, style: { '--x': `${b.x}%`, '--y': `${b.y}%`, '--dx': ((pos.x - b.x)).toFixed(1), '--dy': ((pos.y - b.y) * 0.6).toFixed(1) },
+        class: `bet${moved ? ' fresh' : ''}`,
+        dataset: { seat },
+        style: {
+          '--x': `${b.x}%`, '--y': `${b.y}%`, '--px': `${p.x}%`, '--py': `${p.y}%`,
+          '--dx': (pos.x - b.x).toFixed(1), '--dy': ((pos.y - b.y) * 0.6).toFixed(1),
+        },
       }, chipStack(hs.bet), h('span', { class: 'amount' }, chips(hs.bet))));
     }
   }
