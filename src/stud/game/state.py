@@ -792,6 +792,12 @@ class Hand:
             self._open_round()
 
     def _next_actor(self) -> int | None:
+        """The next seat owing a decision, or None when the street's betting is over.
+
+        A seat with chips owes a decision when it faces a wager, or has not acted yet and
+        someone else with chips could still bet against it (R5, R17): the last player with
+        chips against all-in players has nothing to decide unless facing a bet.
+        """
         n = self._n
         live = self._live
         stacks = self._stacks
@@ -800,12 +806,24 @@ class Hand:
         level = self._level
         s = self._cursor
         for _ in range(n):
-            if live[s] and stacks[s] and (acted[s] < 0 or bets[s] < level):
-                return s
+            if live[s] and stacks[s]:
+                if bets[s] < level:
+                    return s
+                if acted[s] < 0 and self._anyone_else_with_chips(s):
+                    return s
             s += 1
             if s == n:
                 s = 0
         return None
+
+    def _anyone_else_with_chips(self, s: int) -> bool:
+        """Whether a live seat other than ``s`` still has chips to bet with."""
+        live = self._live
+        stacks = self._stacks
+        for j in range(self._n):
+            if j != s and live[j] and stacks[j]:
+                return True
+        return False
 
     def _close_round(self) -> None:
         """R17: return the part of the top wager nobody called; clear the street's bets."""
