@@ -250,6 +250,9 @@ def test_turn_alert_in_the_lobby(server: ServerProcess, browser: Browser) -> Non
     bringer, high, table = game.bringer, game.high, game.table
     try:
         high.open("#/lobby")
+        # A reload in the lobby: the page finds the seat again (from the lobby's player lists).
+        high.page.reload()
+        high.page.wait_for_selector(".lobby .tables")
         title = high.page.title()
         wait_turn(bringer, table)
         click(bringer, "bring-in")

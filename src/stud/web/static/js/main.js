@@ -48,6 +48,7 @@ class App {
     renderAccount(this.accountEl, this);
     this.socket.connect();
     window.addEventListener('hashchange', () => this.route());
+    await this.watchMySeats();
     this.route();
     window.studApp = this; // for the browser tests and the curious
   }
@@ -81,6 +82,7 @@ class App {
     renderAccount(this.accountEl, this);
     this.socket.reconnect(); // the socket speaks for the account its cookie names
     this.route();
+    this.watchMySeats();
   }
 
   async guest() {
@@ -105,6 +107,20 @@ class App {
     this.accountTimer = setTimeout(() => this.refreshAccount(), 300);
   }
 
+  /** After a reload: watch every table the account sits at, so its turns alert from anywhere. */
+  async watchMySeats() {
+    const me = this.account;
+    if (!me) return;
+    try {
+      const tables = await api.tables();
+      for (const t of tables) {
+        if ((t.players ?? []).some((p) => !p.bot && p.name === me.name)) this.model(t.id).expectSeat = true;
+      }
+    } catch {
+      // the lobby is unreachable: the tables are watched when opened
+    }
+  }
+
   seatedTables() {
     return [...this.models.values()].filter((m) => m.seated);
   }
@@ -127,7 +143,8 @@ class App {
   release(keep) {
     const kept = new Set([keep].flat());
     for (const [id, model] of this.models) {
-      if (!kept.has(id) && !model.seated) {
+      const awaited = model.expectSeat && !model.state; // seated, says the lobby; no state yet
+      if (!kept.has(id) && !model.seated && !awaited) {
         this.socket.unwatch(id);
         this.models.delete(id);
       }
