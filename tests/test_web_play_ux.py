@@ -447,6 +447,14 @@ def test_lobby_sorts_and_lists_players(server: ServerProcess, browser: Browser) 
                 )
             )
 
+        # The lobby refreshes every few seconds: both new tables are listed (their bots seated).
+        player.page.wait_for_function(
+            """() => {
+              const names = [...document.querySelectorAll('.tables .tname')]
+                .map(t => t.innerText.trim());
+              return names.includes('Zebra') && names.includes('Aardvark');
+            }"""
+        )
         player.page.click(".tables th[data-sort='name']")
         ascending = names()
         assert "Zebra" in ascending and "Aardvark" in ascending, ascending
