@@ -131,9 +131,10 @@ export class TableView {
     const canSit = this.app.account && !this.model.seated;
     renderFelt(this.felt, this.picture(), { onSit: canSit ? (seat) => this.sitDialog(seat) : null });
     this.renderHeader();
-    const mine = state.turn && state.you !== null && state.turn.seat === state.you;
+    const taken = state.turn && this.model.preTaken === state.turn.turn; // a pre-action box acted
+    const mine = state.turn && state.you !== null && state.turn.seat === state.you && !taken;
     const own = state.hand?.seats?.find((s) => s.seat === state.you);
-    this.bar.update(mine ? state.legal : [], state.turn?.turn, this.hint(), {
+    this.bar.update(mine ? state.legal : [], state.turn?.turn, taken ? 'Pre-action taken…' : this.hint(), {
       bet: own?.bet ?? 0,
       idle: preActionBoxes(this.model),
       readout: state.hand && state.readout ? readoutText(state.readout, state.settings.game) : null,
