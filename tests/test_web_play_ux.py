@@ -14,7 +14,6 @@ bets, the showdown and the dealer button clear of the cards.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -120,6 +119,19 @@ def buttons(tab: Tab) -> dict[str, str]:
 
 def click(tab: Tab, action: str) -> None:
     tab.page.click(f".action-bar.active .act-btn[data-action='{action}']")
+
+
+COUNT_ACTS = """() => {
+  const socket = window.studApp.socket;
+  const send = socket.send.bind(socket);
+  window.__acts = [];
+  socket.send = (m) => { if (m.type === 'act') window.__acts.push(m.table); return send(m); };
+}"""
+
+
+def acts_sent(tab: Tab, table: int) -> int:
+    """How many actions the page has sent for ``table`` since COUNT_ACTS (counted in the page)."""
+    return int(tab.js("t => window.__acts.filter(x => x === t).length", table))
 
 
 def log_text(tab: Tab) -> str:
@@ -316,6 +328,7 @@ def test_two_tables_as_tiles_with_an_alert_for_the_other(
         player.page.wait_for_selector(f".tile[data-table='{one}'] .felt .seat.me")
         player.page.wait_for_selector(f".tile[data-table='{two}'] .felt .seat.me")
         assert player.page.query_selector(".turn-alert") is None  # both tables are in view
+        player.js(COUNT_ACTS)
         # Play both tables from their own tiles until each has finished a hand more.
         done = {t: int(state(player, t)["hand_number"]) + 1 for t in (one, two)}
         acted: dict[int, int] = {one: 0, two: 0}
@@ -337,17 +350,26 @@ def test_two_tables_as_tiles_with_an_alert_for_the_other(
             if acted[one] and acted[two] and len(labels) and not (acted[one] + acted[two]) % 5:
                 shot(player, tmp_path / "tiles.png")
             turn = state(player, table)["turn"]["turn"]
-            tile.query_selector(f".act-btn[data-action='{action}']").click()  # type: ignore[union-attr]
+            other = two if table == one else one
+            sent_there = acts_sent(player, other)
+            if (acted[one] + acted[two]) % 2:
+                # By key: it goes to the tile under the mouse, not to the other table's bar.
+                tile.hover()
+                player.page.keyboard.press({"check": "k", "call": "c", "bring-in": "i"}[action])
+            else:
+                button = tile.query_selector(f".act-btn[data-action='{action}']")
+                assert button is not None
+                button.click()
             player.page.wait_for_function(
                 "([t, turn]) => (window.studApp.models.get(t).state.turn?.turn ?? -1) !== turn",
                 arg=[table, turn],
             )
             acted[table] += 1
+            assert acts_sent(player, other) == sent_there, "a key acted at the other table"
         assert acted[one] and acted[two], acted
         assert all(int(state(player, t)["hand_number"]) > done[t] for t in (one, two))
-        sent = [json.loads(m) for m in player.sent]
         for table in (one, two):
-            assert any(m["type"] == "act" and m["table"] == table for m in sent), table
+            assert acts_sent(player, table), table
         assert not player.errors, player.errors
     finally:
         player.close()

@@ -10,7 +10,8 @@
 // turns into "Checking is free — fold anyway?" with Check (K, Esc) and Fold (F).
 //
 // Several bars can be on the page (tables side by side): a key goes to one bar
-// only, the one holding the focus or the mouse, else the one whose turn came first.
+// only: the one under the mouse, else the one holding the focus, else the one whose
+// turn came first.
 
 import { h, fill } from './dom.js';
 import { chips } from './format.js';
@@ -59,16 +60,17 @@ export function typing(target) {
 }
 
 const bars = new Set(); // every ActionBar on the page
+const keyOwners = new WeakMap(); // key event -> the bar it goes to
 
-/** The bar a key press goes to: focused or hovered, else the longest waiting turn. */
+/** The bar a key press goes to: hovered, else focused, else the longest waiting turn. */
 function keyOwner() {
   const active = [...bars].filter((b) => b.actions?.length && !b.waiting());
   if (active.length <= 1) return active[0] ?? null;
   const scope = (b) => b.scope ?? b.el;
-  const focused = active.find((b) => scope(b).contains(document.activeElement) && document.activeElement !== document.body);
-  if (focused) return focused;
   const hovered = active.find((b) => scope(b).matches(':hover'));
   if (hovered) return hovered;
+  const focused = active.find((b) => scope(b).contains(document.activeElement) && document.activeElement !== document.body);
+  if (focused) return focused;
   return active.reduce((a, b) => (b.since < a.since ? b : a));
 }
 
@@ -166,7 +168,9 @@ export class ActionBar {
   key(e) {
     if (!this.actions?.length || e.ctrlKey || e.metaKey || e.altKey) return;
     if (typing(e.target)) return;
-    if (keyOwner() !== this) return;
+    // Decided once per key press: the bar that acts first stops being a candidate.
+    if (!keyOwners.has(e)) keyOwners.set(e, keyOwner());
+    if (keyOwners.get(e) !== this) return;
     const k = e.key.toLowerCase();
     if (this.confirming) {
       const pick = { f: 'fold', k: 'check', c: 'check', escape: 'check' }[k];
