@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from playwright.sync_api import Browser
 
@@ -70,13 +71,23 @@ def guest(tab: Tab) -> None:
 
 
 def new_table(tab: Tab, game: str, *, bots: int, seats: int, name: str) -> int:
-    """A table opened through the REST API (logged in as ``tab``), bots that never fold."""
+    """A table opened through the REST API by a fresh guest (a guest may open one), station bots.
+
+    Stakes 5/10, ante 1, bring-in 2; the bots never fold.
+    """
+    opener = httpx.post(f"{tab.base}/api/guest", timeout=10)
+    opener.raise_for_status()
     body = {
         "name": name, "game": game, "ante": 1, "bring_in": 2, "small_bet": 5, "big_bet": 10,
         "seats": seats, "bots": bots, "bot_kind": "station", "min_buy_in": 50, "max_buy_in": 500,
     }  # fmt: skip
-    response = tab.page.request.post(f"{tab.base}/api/tables", data=body)
-    assert response.ok, response.text()
+    response = httpx.post(
+        f"{tab.base}/api/tables",
+        json=body,
+        cookies={"stud_session": opener.cookies["stud_session"]},
+        timeout=10,
+    )
+    assert response.is_success, response.text
     return int(response.json()["id"])
 
 
