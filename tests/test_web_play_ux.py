@@ -343,6 +343,7 @@ def test_two_tables_as_tiles_with_an_alert_for_the_other(
         # Play both tables from their own tiles until each has finished a hand more.
         done = {t: int(state(player, t)["hand_number"]) + 1 for t in (one, two)}
         acted: dict[int, int] = {one: 0, two: 0}
+        pictured = False
         for _ in range(200):
             if all(int(state(player, t)["hand_number"]) > done[t] and acted[t] for t in (one, two)):
                 break
@@ -358,8 +359,9 @@ def test_two_tables_as_tiles_with_an_alert_for_the_other(
                 for b in tile.query_selector_all(".action-bar .act-btn")
             ]
             action = next(a for a in ("check", "call", "bring-in") if a in labels)
-            if acted[one] and acted[two] and len(labels) and not (acted[one] + acted[two]) % 5:
-                shot(player, tmp_path / "tiles.png")
+            if acted[one] and acted[two] and not pictured:
+                pictured = True
+                shot(player, tmp_path / "tiles.png", "screenshot-tiles.png")
             turn = state(player, table)["turn"]["turn"]
             other = two if table == one else one
             sent_there = acts_sent(player, other)

@@ -194,7 +194,7 @@ export function renderFelt(felt, picture, { onSit } = {}) {
     felt.append(el);
 
     if (hs && hs.bet > 0) {
-      const b = slotPosition(slot, n, [27, 19]); // between the seat's cards and the pot
+      const b = slotPosition(slot, n, [22, 19]); // between the seat's cards and the pot
       const p = phoneBetPosition(pos);
       const moved = motion.betMoved(seat, hs.bet);
       felt.append(h('div', {
