@@ -648,3 +648,63 @@ def test_motion_respects_reduced_motion_and_marks_cards(
     finally:
         moving.close()
         still.close()
+
+
+PREACTION_RULES = """() => import('/js/preactions.js').then((module) => {
+  const { PreActions, situation, options } = module;
+  const state = (street, level, myBet, legal = [], number = 7) => ({
+    hand_number: number, you: 1, legal,
+    turn: legal.length ? {seat: 1, turn: 9} : {seat: 0, turn: 8},
+    hand: {street, level, is_over: false, seats: [
+      {seat: 0, bet: level, stack: 100, live: true, all_in: false},
+      {seat: 1, bet: myBet, stack: 100, live: true, all_in: false}]},
+  });
+  const out = {};
+  const pre = new PreActions();
+  // Facing 5 on 4th street: Fold, Call 5, Call any.
+  out.facing = options(situation(state(4, 5, 0))).map(o => o.label);
+  out.free = options(situation(state(4, 0, 0))).map(o => o.label);
+  out.bringIn = situation(state(3, 0, 0));  // the bring-in is not in yet: no boxes
+  // Call 5 is cleared when the bet becomes 10.
+  pre.set('call', situation(state(4, 5, 0)));
+  pre.sync(state(4, 10, 0));
+  out.callAfterRaise = pre.choice;
+  // Call any survives the raise and calls when the turn comes.
+  pre.set('callany', situation(state(4, 5, 0)));
+  pre.sync(state(4, 10, 0));
+  out.callAny = pre.take([{action: 'fold', to: 0}, {action: 'call', to: 10}]);
+  out.spent = pre.choice;
+  // Fold checks instead when checking turns out to be free; Check/Fold folds facing a bet.
+  pre.set('fold', situation(state(5, 5, 0)));
+  out.foldWhenFree = pre.take([{action: 'fold', to: 0}, {action: 'check', to: 0}]);
+  pre.set('checkfold', situation(state(5, 0, 0)));
+  pre.sync(state(5, 10, 0));
+  out.checkFold = pre.take([{action: 'fold', to: 0}, {action: 'call', to: 10}]);
+  // Every box is cleared at a new street and a new hand.
+  pre.set('callany', situation(state(5, 0, 0)));
+  pre.sync(state(6, 0, 0));
+  out.newStreet = pre.choice;
+  pre.set('callany', situation(state(6, 0, 0)));
+  pre.sync(state(3, 2, 0, [], 8));
+  out.newHand = pre.choice;
+  return out;
+})"""
+
+
+def test_preaction_rules(server: ServerProcess, browser: Browser) -> None:
+    """The boxes offered, and when each is cleared or taken (preactions.js, in the page)."""
+    page = Tab(browser, server.base)
+    try:
+        page.open()
+        out = page.js(PREACTION_RULES)
+        assert out["facing"] == ["Fold", "Call 5", "Call any"], out
+        assert out["free"] == ["Check/Fold", "Check", "Call any"], out
+        assert out["bringIn"] is None
+        assert out["callAfterRaise"] is None  # Call 5 is not Call 10
+        assert out["callAny"] == {"action": "call", "to": 10} and out["spent"] is None
+        assert out["foldWhenFree"] == {"action": "check", "to": 0}
+        assert out["checkFold"] == {"action": "fold", "to": 0}
+        assert out["newStreet"] is None and out["newHand"] is None
+        assert not page.errors, page.errors
+    finally:
+        page.close()
