@@ -106,7 +106,7 @@ export class LobbyView {
               this.app.guest().then(() => { location.hash = `#/table/${t.id}?sit=1`; });
             }
           },
-        }, t.seats_taken >= t.seats ? 'Full' : 'Play'))));
+        }, t.seats_taken >= t.seats ? 'Join waiting list' : 'Play'))));
     fill(this.list, h('table', { class: 'tables' },
       h('thead', {}, h('tr', {}, COLUMNS.map((c) => this.header(c)), h('th', {}, ''))),
       h('tbody', {}, rows)));
@@ -145,6 +145,7 @@ export class LobbyView {
         this.renderTables();
       },
     }, h('span', { class: 'player-list' }, `${t.seats_taken}/${t.seats}`,
+      t.waiting ? h('small', { class: 'muted waiting' }, ` +${t.waiting} waiting`) : null,
       this.openPlayers === t.id
         ? h('ul', { class: 'player-pop' }, players.map((p) => h('li', {}, p.bot ? h('span', { class: 'bot' }, '⚙ ') : null, p.name)))
         : null));

@@ -8,7 +8,9 @@ import { Seeder } from './fairview.js';
 import { startClocks } from './clock.js';
 import { h } from './dom.js';
 import { LobbyView } from './lobby.js';
+import { clearLogs, restoreLog, saveLog } from './logstore.js';
 import { TableModel } from './model.js';
+import { MyHandsView } from './myhands.js';
 import { takePreAction } from './preactions.js';
 import { bindPrefs } from './prefs.js';
 import { ReplayerView } from './replayer.js';
@@ -61,10 +63,14 @@ class App {
       if (msg.type === 'state') this.seeder.onState(msg); // our seed for the next hand's deck
       if (msg.type === 'event' && msg.event.type === 'seated') this.refreshAccountSoon();
       if (msg.type === 'event' && msg.event.type === 'left') this.refreshAccountSoon();
+      // The top bar counts chips at tables: a hand you played changes them.
+      if (msg.type === 'event' && msg.event.type === 'hand_finished' && this.models.get(msg.table)?.seated) this.refreshAccountSoon();
     } else if (msg.type === 'error') {
       if (msg.code !== 'rate_limited') this.toast(ERROR_TEXT[msg.code] ?? msg.message ?? msg.code);
-    } else if (msg.type === 'ok' && ['sit', 'leave'].includes(msg.for)) {
+    } else if (msg.type === 'ok' && ['sit', 'leave', 'top_up'].includes(msg.for)) {
       this.refreshAccountSoon();
+    } else if (msg.type === 'ok' && msg.for === 'wait') {
+      this.toast(`You are #${msg.place} on the waiting list: you are seated when a seat is free.`);
     } else if (msg.type === 'welcome' && msg.account && this.account && msg.account.id !== this.account.id) {
       this.refreshAccount();
     }
@@ -81,6 +87,7 @@ class App {
   }
 
   setAccount(account) {
+    if (account?.id !== this.account?.id) clearLogs();
     this.account = account;
     renderAccount(this.accountEl, this);
     this.socket.reconnect(); // the socket speaks for the account its cookie names
@@ -132,6 +139,10 @@ class App {
     let model = this.models.get(id);
     if (!model) {
       model = new TableModel(id);
+      restoreLog(model, this.account); // the log of the hands already seen, after a reload
+      model.addEventListener('event', (e) => {
+        if (e.detail.event.type === 'hand_finished') saveLog(model, this.account);
+      });
       this.models.set(id, model);
       // First listener of every state: a ticked pre-action box is taken before anything is drawn.
       model.addEventListener('change', () => takePreAction(model,
@@ -147,7 +158,8 @@ class App {
     const kept = new Set([keep].flat());
     for (const [id, model] of this.models) {
       const awaited = model.expectSeat && !model.state; // seated, says the lobby; no state yet
-      if (!kept.has(id) && !model.seated && !awaited) {
+      const waiting = (model.state?.waiting ?? []).some((w) => w.id === this.account?.id);
+      if (!kept.has(id) && !model.seated && !awaited && !waiting) {
         this.socket.unwatch(id);
         this.models.delete(id);
       }
@@ -168,6 +180,9 @@ class App {
       tableId = tileIds(parts[1], this);
       this.view = new TilesView(this, tableId);
       document.body.dataset.view = 'tiles';
+    } else if (parts[0] === 'hands') {
+      this.view = new MyHandsView(this);
+      document.body.dataset.view = 'hands';
     } else if (parts[0] === 'replay' && Number(parts[1])) {
       this.view = new ReplayerView(this, Number(parts[1]));
       document.body.dataset.view = 'replay';
