@@ -17,6 +17,7 @@ from typing import Any
 from stud.fairness import FairnessError, Shuffle
 from stud.table.crowd import Crowd
 from stud.table.port import HandEvent, HandFactory, HandPort, Legal
+from stud.table.readout import board_readouts, own_readout
 from stud.table.seeds import NextShuffle
 
 AUTO_ACTION_ORDER = ("check", "fold", "bring-in")
@@ -293,6 +294,7 @@ class Table:
             "hand_seats": list(self.hand_seats) if self.hand is not None else [],
             "turn": turn,
             "next_hand_at": self.next_hand_at,
+            "boards": board_readouts(None if self.hand is None else self.hand.view(None)),
             "shuffle": self._shuffle_view(),
         }
 
@@ -311,12 +313,14 @@ class Table:
             index = player.index if player is not None else None
         turn = shared["turn"]
         mine = turn is not None and turn["seat"] == seat
+        hand = None if self.hand is None else self.hand.view(index, events=events)
         me = None if seat is None else self.seats[seat]
         return {
             **shared,
             "you": seat,
             "mine": None if me is None else me.own(),
-            "hand": None if self.hand is None else self.hand.view(index, events=events),
+            "hand": hand,
+            "readout": own_readout(hand, seat) if index is not None else None,
             "legal": [a.public() for a in self.legal()] if mine else [],
         }
 
