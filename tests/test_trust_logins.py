@@ -18,7 +18,7 @@ import httpx
 import pytest
 
 from stud.server import logins
-from stud.server.logins import LoginConfig, PasswordGuard
+from stud.server.logins import Busy, LoginConfig, PasswordGuard
 from stud.server.ratelimit import Throttled
 from stud.server.storage import verify_password
 from stud.server.testing import ServerProcess, fresh_database
@@ -104,3 +104,17 @@ def test_throttle_counts_only_failures_and_forgets_them_in_time() -> None:
     guard.admit("frank", "1.2.3.4", now=101.0)  # another name is not braked
     guard.admit("erin", "1.2.3.4", now=110.0)  # one more try after the refill
     guard.close()
+
+
+def test_too_many_waiting_hashes_are_told_to_come_back() -> None:
+    async def run() -> None:
+        guard = PasswordGuard(LoginConfig(hash_workers=1, hash_queue=1))
+        first = asyncio.create_task(guard.hash("one-password"))
+        second = asyncio.create_task(guard.hash("two-password"))
+        await asyncio.sleep(0)  # both hold a slot now: the worker's and the queue's
+        with pytest.raises(Busy):
+            await guard.hash("three-password")
+        assert all(h.startswith("$argon2id$") for h in await asyncio.gather(first, second))
+        guard.close()
+
+    asyncio.run(run())

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import bisect
-import contextlib
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -64,11 +63,16 @@ class Person:
         self.reader = asyncio.create_task(self._read())
 
     async def reconnect(self) -> None:
-        assert self.reader is not None
-        self.reader.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await self.reader
+        reader = self.reader
+        assert reader is not None
+        if reader.done() and reader.exception() is not None:
+            raise AssertionError(f"{self.name}'s socket failed") from reader.exception()
+        # Closing the socket ends the reader (cancelling alone can be lost in Python 3.11's
+        # wait_for when a message arrives at that moment); it must end before a new socket.
+        reader.cancel()
         await self.client.close()
+        done, _ = await asyncio.wait([reader], timeout=30)
+        assert done, f"{self.name}'s reader did not stop"
         await self.connect()
 
     async def _read(self) -> None:
