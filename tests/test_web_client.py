@@ -407,6 +407,7 @@ def own_cards(tab: Tab) -> list[str]:
 
 
 def shot(tab: Tab, path: Path, docs_name: str | None = None) -> None:
+    tab.page.wait_for_timeout(400)  # the cards dealt and the bets slid in have settled
     tab.page.screenshot(path=str(path))
     assert path.stat().st_size > 10_000
     if docs_name and os.environ.get("STUD_WEB_SCREENSHOTS") == "1":
