@@ -6,9 +6,11 @@ one number for a hand, and the lobby's lively tables.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import httpx
@@ -22,6 +24,10 @@ ARGS = (
     "--bot-delay", "0.01", "0.05", "--no-default-tables", "--seed", "14",
 )  # fmt: skip
 START = 10_000  # the room's starting balance
+HTTP = SimpleNamespace(
+    get=functools.partial(httpx.get, timeout=60), post=functools.partial(httpx.post, timeout=60)
+)
+"""Generous timeouts: registering hashes a password (Argon2), slow on a loaded machine."""
 
 
 @pytest.fixture(scope="module")
@@ -41,7 +47,7 @@ def make_table(server: ServerProcess, client: Client, **spec: Any) -> int:
     body = {"name": "svc", "game": "stud", "ante": 1, "bring_in": 2, "small_bet": 4,
             "big_bet": 8, "seats": 6, "bots": 0, "min_buy_in": 40, "max_buy_in": 400,
             "bot_kind": "station", **spec}  # fmt: skip
-    response = httpx.post(
+    response = HTTP.post(
         server.base + "/api/tables", json=body, cookies={"stud_session": client.cookie or ""}
     )
     assert response.status_code == 201, response.text
@@ -49,7 +55,7 @@ def make_table(server: ServerProcess, client: Client, **spec: Any) -> int:
 
 
 def me(server: ServerProcess, client: Client) -> dict[str, Any]:
-    response = httpx.get(server.base + "/api/me", cookies={"stud_session": client.cookie or ""})
+    response = HTTP.get(server.base + "/api/me", cookies={"stud_session": client.cookie or ""})
     assert response.status_code == 200, response.text
     data: dict[str, Any] = response.json()
     return data
@@ -194,7 +200,7 @@ def test_chips_are_conserved_through_buy_in_top_up_rebuy_and_leaving(
     asyncio.run(run())
     account = me(server, alice)
     assert account["at_tables"] == 0
-    hands = httpx.get(
+    hands = HTTP.get(
         server.base + "/api/me/hands", cookies={"stud_session": alice.cookie or ""}
     ).json()
     assert len(hands) >= 2 and all("net" in h for h in hands)
@@ -232,7 +238,7 @@ def test_a_full_table_has_a_waiting_list_and_a_bot_makes_room(
         assert listed["state"]["waiting"] == [
             {"id": alice.account["id"], "name": alice.account["name"]}  # type: ignore[index]
         ]
-        lobby = httpx.get(f"{server.base}/api/tables/{table}").json()
+        lobby = HTTP.get(f"{server.base}/api/tables/{table}").json()
         assert lobby["waiting"] == 1 and lobby["target_players"] == 3
         # After the hand a bot leaves and the seat is hers, with the buy-in she chose.
         seated = await alice.until(
@@ -247,7 +253,7 @@ def test_a_full_table_has_a_waiting_list_and_a_bot_makes_room(
     asyncio.run(run())
     assert me(server, alice)["balance"] == START + sum(
         h["net"]
-        for h in httpx.get(
+        for h in HTTP.get(
             server.base + "/api/me/hands", cookies={"stud_session": alice.cookie or ""}
         ).json()
     )
@@ -267,7 +273,7 @@ def test_a_guest_registers_in_place_keeping_chips_seat_and_hands(
         await reply(guest, "s")
         finished = await play_passively(guest, table, 1)
         before = me(server, guest)
-        response = httpx.post(
+        response = HTTP.post(
             server.base + "/api/register-guest",
             json={"name": "upgraded", "password": "secret-pass"},
             cookies=cookies,
@@ -283,21 +289,21 @@ def test_a_guest_registers_in_place_keeping_chips_seat_and_hands(
 
     finished = asyncio.run(run())
     # Registered: the same account logs in by name, with its hands.
-    login = httpx.post(
+    login = HTTP.post(
         server.base + "/api/login", json={"name": "upgraded", "password": "secret-pass"}
     )
     assert login.status_code == 200 and login.json()["id"] == guest.account["id"]  # type: ignore[index]
-    hands = httpx.get(server.base + "/api/me/hands", cookies=login.cookies).json()
+    hands = HTTP.get(server.base + "/api/me/hands", cookies=login.cookies).json()
     assert finished[0]["hand_id"] in {h["id"] for h in hands}
     # Only a guest registers in place; a taken name is refused.
-    again = httpx.post(
+    again = HTTP.post(
         server.base + "/api/register-guest",
         json={"name": "another", "password": "secret-pass"},
         cookies=cookies,
     )
     assert again.status_code == 409
     other = Client.guest(server.base)
-    taken = httpx.post(
+    taken = HTTP.post(
         server.base + "/api/register-guest",
         json={"name": "upgraded", "password": "secret-pass"},
         cookies={"stud_session": other.cookie or ""},
@@ -334,7 +340,7 @@ def test_one_number_for_a_hand_and_bots_keep_the_table_lively(
         assert state["state"]["hand_id"] == hand_id
         finished = await play_passively(alice, table, 1)
         assert finished[0]["hand_id"] == hand_id
-        record = httpx.get(f"{server.base}/api/hands/{hand_id}").json()
+        record = HTTP.get(f"{server.base}/api/hands/{hand_id}").json()
         assert record["table_id"] == table
         await alice.close()
 

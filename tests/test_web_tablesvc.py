@@ -495,7 +495,7 @@ def test_a_lively_table_keeps_its_bots_when_you_sit_down(
         guest(tab)
         table = new_table(tab, "Lively", seats=8, bots=6)
         tab.open()
-        page.wait_for_selector(f"tr[data-table='{table}'] .seats-cell:text-is('6/8')")
+        page.wait_for_selector(f"tr[data-table='{table}'] .seats-cell:has-text('6/8')")
         sit(tab, table, 100)
         page.wait_for_function(
             f"""() => {{ const s = ({STATE})({table});
@@ -505,7 +505,7 @@ def test_a_lively_table_keeps_its_bots_when_you_sit_down(
         assert len(state(tab, table)["hand_seats"]) == 7
         shot(tab, tmp_path / "lively.png")
         page.click(".brand")
-        page.wait_for_selector(f"tr[data-table='{table}'] .seats-cell:text-is('7/8')")
+        page.wait_for_selector(f"tr[data-table='{table}'] .seats-cell:has-text('7/8')")
         assert not tab.errors, tab.errors
     finally:
         tab.close()
