@@ -115,7 +115,8 @@ class Player:
     index: int | None = None  # position in the hand in progress
     start_stack: int = 0
     away: bool = False
-    """Sat out by time-outs: their turns in the hand in progress are passed at once."""
+    """Sat out by time-outs, or dealt in while sitting out (a tournament): their turns in the
+    hand in progress are passed at once."""
     buy_in: int = 0
     """The chips the player last brought to the table (an automatic rebuy tops up to it)."""
     auto_rebuy: bool = False
@@ -462,7 +463,10 @@ class Table:
         else:
             player.stack += amount
             self._schedule(now)
-        player.buy_in = max(player.buy_in, player.stack + player.pending)
+        if not rebuy:
+            # Chips brought to the table so far: what an automatic rebuy goes back to.
+            high = self.settings.max_buy_in
+            player.buy_in = min(player.buy_in + amount, high) if high else player.buy_in + amount
         self._emit(
             Event(
                 "topped_up",
@@ -668,6 +672,8 @@ class Table:
             assert dealt is not None
             dealt.index = index
             dealt.start_stack = dealt.stack
+            if dealt.sitting_out:  # dealt in while sitting out (a tournament): away, acts at once
+                dealt.away = True
             stacks.append(dealt.stack)
         seed = None if self._seed is None else self._seed * 1_000_003 + self.hand_number
         s = self.settings

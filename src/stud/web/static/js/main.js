@@ -24,6 +24,9 @@ const ERROR_TEXT = {
   login_required: 'Log in or play as a guest first.',
 };
 
+// A seed that reached the table after its deal is simply not used: nothing to tell the player.
+const SEED_LATE = new Set(['seeds_closed', 'stale_seed']);
+
 class App {
   constructor() {
     this.account = null;
@@ -66,7 +69,7 @@ class App {
       // The top bar counts chips at tables: a hand you played changes them.
       if (msg.type === 'event' && msg.event.type === 'hand_finished' && this.models.get(msg.table)?.seated) this.refreshAccountSoon();
     } else if (msg.type === 'error') {
-      if (msg.code !== 'rate_limited') this.toast(ERROR_TEXT[msg.code] ?? msg.message ?? msg.code);
+      if (msg.code !== 'rate_limited' && !SEED_LATE.has(msg.code)) this.toast(ERROR_TEXT[msg.code] ?? msg.message ?? msg.code);
     } else if (msg.type === 'ok' && ['sit', 'leave', 'top_up'].includes(msg.for)) {
       this.refreshAccountSoon();
     } else if (msg.type === 'ok' && msg.for === 'wait') {

@@ -106,20 +106,33 @@ export class TableView {
     const { state, showdown } = this.model;
     const settings = state.settings;
     const useShowdown = !state.hand && showdown;
+    const kept = useShowdown ? this.sameSeats() : null;
     return {
       settings,
       seats: state.seats,
-      hand: state.hand ?? (useShowdown ? showdown.hand : null),
+      hand: state.hand ?? (useShowdown && showdown.hand ? { ...showdown.hand, seats: showdown.hand.seats.filter((s) => kept(s.seat)) } : null),
       you: state.you,
       button: state.button,
       turn: state.turn,
-      result: useShowdown ? showdown.result : null,
+      result: useShowdown ? { ...showdown.result, awards: showdown.result.awards.filter((a) => kept(a.seat)) } : null,
       names: (seat) => this.model.name(seat),
       live: true,
       waiting: this.waitingText(),
       readout: state.hand ? readoutText(state.readout, settings.game) : '',
       boards: state.hand ? state.boards ?? {} : {},
       handKey: state.hand ? state.hand_number : showdown?.number ?? null,
+    };
+  }
+
+  /** Whether a seat still holds the player of the last showdown (someone may have sat there since). */
+  sameSeats() {
+    const { state, showdown, recording } = this.model;
+    const players = recording?.number === showdown?.number ? recording.players ?? [] : [];
+    return (seat) => {
+      const now = state.seats[seat];
+      const then = players.find((p) => p.seat === seat);
+      if (!now || !then) return true;
+      return then.account_id !== undefined ? now.id === then.account_id : now.name === then.name;
     };
   }
 
