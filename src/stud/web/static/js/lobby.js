@@ -144,11 +144,11 @@ export class LobbyView {
         this.openPlayers = this.openPlayers === t.id ? null : t.id;
         this.renderTables();
       },
-    }, h('span', { class: 'player-list' }, `${t.seats_taken}/${t.seats}`,
-      t.waiting ? h('small', { class: 'muted waiting' }, ` +${t.waiting} waiting`) : null,
-      this.openPlayers === t.id
-        ? h('ul', { class: 'player-pop' }, players.map((p) => h('li', {}, p.bot ? h('span', { class: 'bot' }, '⚙ ') : null, p.name)))
-        : null));
+    }, `${t.seats_taken}/${t.seats}`,
+    t.waiting ? h('small', { class: 'muted waiting' }, ` +${t.waiting} waiting`) : null,
+    this.openPlayers === t.id
+      ? h('ul', { class: 'player-pop' }, players.map((p) => h('li', {}, p.bot ? h('span', { class: 'bot' }, '⚙ ') : null, p.name)))
+      : null);
     return cell;
   }
 
