@@ -174,16 +174,14 @@ class Estimator:
         run = self._run(seen, ranges, n)
         return run.estimate()
 
-    def against(
-        self, seen: Seen, ranges: list[Range], *, samples: int | None = None, hindsight: float = 0.5
-    ) -> Versus:
+    def against(self, seen: Seen, ranges: list[Range], *, samples: int | None = None) -> Versus:
         """My chances against ``ranges``, and when they call a wager (see :class:`Versus`)."""
         n = samples or self.samples
         if not ranges:
             return Versus(Estimate(1.0, 1.0, 1.0 if self.game == "stud8" else 0.0, n, float(n)),
                           1.0, 1.0)  # fmt: skip
         return self._run(seen, ranges, n).versus(
-            [r.fold for r in ranges], [r.raises for r in ranges], hindsight
+            [r.fold for r in ranges], [r.raises for r in ranges], [r.hindsight for r in ranges]
         )
 
     def _run(self, seen: Seen, ranges: list[Range], n: int) -> _Run:
@@ -292,6 +290,8 @@ class Range:
     fold: float = 0.0
     raises: float = 0.0
     """How often it raises a wager now: it raises with the strongest ``raises`` of its range."""
+    hindsight: float = 0.0
+    """How far "weakest" and "strongest" go by how the hand ends rather than how it looks now."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -334,19 +334,19 @@ class _Run:
         low = 0.0 if self.low_share is None else float((self.low_share > 0) @ w / total)
         return Estimate(share, scoop, low, len(w), effective)
 
-    def versus(self, folds: list[float], raises: list[float], hindsight: float = 0.5) -> Versus:
+    def versus(self, folds: list[float], raises: list[float], hindsight: list[float]) -> Versus:
         """Cut each range by strength: its weakest ``fold`` folds, its strongest ``raises`` raise.
 
         Strength is a blend of the opponent's hand now and, with the weight
-        ``hindsight``, how the run-out ends for me: players fold the hands that
-        look weak and, more often than not, would lose.
+        ``hindsight`` (one per opponent), how the run-out ends for me: players
+        fold the hands that look weak and, more often than not, would lose.
         """
         w = self.weights
         total = float(w.sum())
         stays = np.zeros(len(w), dtype=bool)
         raised = np.zeros(len(w), dtype=bool)
-        for i, (fold, raising) in enumerate(zip(folds, raises, strict=True)):
-            key = (1.0 - hindsight) * self.strengths[i] + hindsight * (1.0 - self.share)
+        for i, (fold, raising, late) in enumerate(zip(folds, raises, hindsight, strict=True)):
+            key = (1.0 - late) * self.strengths[i] + late * (1.0 - self.share)
             order = np.argsort(key, kind="stable")
             cumulative = np.empty(len(w))
             cumulative[order] = np.cumsum(w[order]) / total

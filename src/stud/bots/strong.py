@@ -77,9 +77,10 @@ class StrongBot:
 
     name = "strong"
     hindsight = 1.0
-    """From 4th street: how much an opponent's folds and raises follow how its hand ends.
+    """From 4th street: how much a sound opponent's folds and raises follow how its hand ends.
 
-    (See :class:`stud.bots.estimate.Versus`; on 3rd street they follow its start.)
+    (See :class:`stud.bots.estimate.Versus`; on 3rd street they follow its start.) A player
+    who folds more often than a sound one has it scaled down: he folds some winners.
     """
 
     def __init__(
@@ -122,8 +123,7 @@ class StrongBot:
             return legal[0]
         options = Options(legal)
         ranges = [self._range(seen, opp) for opp in seen.opponents]
-        hindsight = 0.0 if seen.street == 3 else self.hindsight
-        versus = self._estimator(seen.game).against(seen, ranges, hindsight=hindsight)
+        versus = self._estimator(seen.game).against(seen, ranges)
         mine = view.seats[seen.me].bet
         self._small, self._big = view.small_bet, view.big_bet
         choices = self._choices(seen, options, ranges, versus, mine)
@@ -158,7 +158,13 @@ class StrongBot:
         pressure = min(4.0, pressure) - 0.25 * checks
         fold = self._fold_rate(seen, opp, stats)
         raises = 0.0 if opp.all_in else stats.raise_rate(seen.street)
-        return Range(opp, start, pressure, fold, raises)
+        # A player who folds more than a sound one folds some winners too.
+        late = (
+            0.0
+            if seen.street == 3
+            else self.hindsight * min(1.0, PRIOR_FOLD_LATER / max(fold, 1e-6))
+        )
+        return Range(opp, start, pressure, fold, raises, late)
 
     def _fold_rate(self, seen: Seen, opp: Opponent, stats: PlayerStats) -> float:
         """How often ``opp`` folds to my next wager now (less once it has wagered itself)."""
