@@ -15,7 +15,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from stud.env.layout import ACTION_COUNT, MaskArray
+from stud.env.layout import MaskArray
+from stud.envcore.offsets import ACTION_COUNT
 from stud.game import Action, ActionKind
 
 FOLD = 0

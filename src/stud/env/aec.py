@@ -19,8 +19,9 @@ from pettingzoo import AECEnv
 
 from stud.cards import Card
 from stud.env.actions import EMPTY, MASKS, Turns, describe
-from stud.env.encoder import Encoder
-from stud.env.layout import ACTION_COUNT, Layout, MaskArray, views
+from stud.env.layout import Layout, MaskArray, views
+from stud.envcore import Encoder
+from stud.envcore.offsets import ACTION_COUNT
 from stud.game import (
     MAX_SEATS,
     Acted,

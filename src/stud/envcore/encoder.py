@@ -20,10 +20,12 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterable
+from typing import cast
 
 import numpy as np
+import numpy.typing as npt
 
-from stud.env.layout import (
+from stud.envcore.offsets import (
     AGGRESSOR,
     ALL_IN,
     AMOUNTS,
@@ -49,7 +51,6 @@ from stud.env.layout import (
     TO_CALL,
     UP,
     WAGERS,
-    FloatArray,
 )
 from stud.game import (
     Acted,
@@ -88,6 +89,8 @@ _CAPPED, _DOUBLE, _STREET, _COMMUNITY = (
     COMMUNITY - TABLE,
 )
 
+
+FloatArray = npt.NDArray[np.float32]
 
 _join = bytearray().join
 _frombuffer = np.frombuffer
@@ -210,26 +213,26 @@ class Encoder:
         for event in events:
             kind = type(event)
             if kind is Acted:
-                self.acted(event)  # type: ignore[arg-type]
+                self.acted(cast(Acted, event))
             elif kind is CardsDealt:
-                self._dealt(event, hand)  # type: ignore[arg-type]
+                self._dealt(cast(CardsDealt, event), hand)
             elif kind is AntePosted:
-                self._ante(event)  # type: ignore[arg-type]
+                self._ante(cast(AntePosted, event))
             elif kind is StreetStarted:
-                self._new_street(event.street)  # type: ignore[attr-defined]
+                self._new_street(cast(StreetStarted, event).street)
             elif kind is UncalledBetReturned:
-                self._returned(event)  # type: ignore[arg-type]
+                self._returned(cast(UncalledBetReturned, event))
             elif kind is BettingCapped:
                 self._table[_CAPPED] = 1.0
             elif kind is DoubleBetAllowed:
                 self._table[_DOUBLE] = 1.0
             elif kind is CommunityCard:
-                card = event.card  # type: ignore[attr-defined]
+                card = cast(CommunityCard, event).card
                 if card is not None:
                     self._table[_COMMUNITY + card] = 1.0
             elif kind is HandEnded:
                 self._clear_bets()
-                for seat, stack in enumerate(event.stacks):  # type: ignore[attr-defined]
+                for seat, stack in enumerate(cast(HandEnded, event).stacks):
                     self._set_stack(seat, stack)
 
     def acted(self, event: Acted) -> None:
