@@ -7,9 +7,10 @@ environment on it. Importing it checks that a compiled encoder is not older
 than its source, as importing :mod:`stud.game` does for the engine.
 """
 
+from stud.envcore.core import Core
 from stud.envcore.encoder import Encoder
 from stud.game.compiled import check_fresh
 
-__all__ = ["Encoder"]
+__all__ = ["Core", "Encoder"]
 
 check_fresh()  # a compiled encoder older than its source would run old code

@@ -22,6 +22,8 @@ COMPILED_MODULES = (
     "stud.game.ctor",
     "stud.envcore.offsets",
     "stud.envcore.encoder",
+    "stud.envcore.turns",
+    "stud.envcore.core",
 )
 """The modules setup.py compiles with mypyc (when it can); setup.py reads this list."""
 
