@@ -267,8 +267,14 @@ class StudEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
     def last(self, observe: bool = True) -> tuple[Observation | None, float, bool, bool, Info]:
         """The selected agent's observation, reward so far, termination, truncation, info."""
         agent = self.agent_selection
+        if not observe:
+            observation = None
+        elif self._flat:  # observe(agent), one call shorter on the hot path
+            observation = self._core.flat(self._seat_of[agent])
+        else:
+            observation = self.observe(agent)
         return (
-            self.observe(agent) if observe else None,
+            observation,
             self._cumulative_rewards[agent],
             self.terminations[agent],
             self.truncations[agent],
