@@ -4,9 +4,9 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-# setup.py compiles engine modules with mypyc (the list is in stud/game/compiled.py):
-# a change to the engine reinstalls, or an editable install would run old code.
-COMPILED := $(wildcard src/stud/game/*.py)
+# setup.py compiles the engine's hot modules and the RL encoder with mypyc (the list is in
+# stud/game/compiled.py): a change to either reinstalls, or an editable install would run old code.
+COMPILED := $(wildcard src/stud/game/*.py src/stud/envcore/*.py)
 
 .PHONY: test bench lint fmt clean serve
 

@@ -1,4 +1,4 @@
-"""Compile the hand engine's hot modules with mypyc; STUD_NO_MYPYC=1 keeps pure Python.
+"""Compile the engine's hot modules (and the RL encoder) with mypyc; STUD_NO_MYPYC=1: pure Python.
 
 Everything else (metadata, packages, dependencies) is in pyproject.toml. The
 compiled modules are the same source, type-checked and turned into C by

@@ -15,7 +15,7 @@ import numpy.typing as npt
 import pytest
 
 from stud.env import SIZE, StudEnv, unflatten
-from stud.env.layout import BETTING_FEATURES
+from stud.envcore.offsets import BETTING_FEATURES
 from stud.game import (
     Acted,
     ActionKind,

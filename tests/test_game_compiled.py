@@ -1,7 +1,12 @@
-"""The engine compiled by mypyc (setup.py) plays exactly as its pure-Python source."""
+"""The engine compiled by mypyc (setup.py) plays exactly as its pure-Python source.
+
+The same list holds the RL encoder (stud.envcore); tests/test_env_privacy.py
+checks the installed encoder's every observation against an independent one.
+"""
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import subprocess
@@ -13,9 +18,10 @@ from pathlib import Path
 import pytest
 
 import stud.game
-from stud.game.compiled import COMPILED_MODULES, check_fresh, compiled_modules
+from stud.game.compiled import COMPILED_MODULES, ENGINE_MODULES, check_fresh, compiled_modules
 
 GAME_DIR = Path(stud.game.__file__).parent
+SOURCE_ROOT = GAME_DIR.parent.parent
 
 # Runs in a fresh interpreter: stud/game is imported from its .py files only,
 # then the same seeded hands are played and each hand's events hashed.
@@ -68,18 +74,34 @@ def test_the_pure_python_engine_and_the_installed_one_play_the_same_hands() -> N
     pure = play("pure", 150)
     installed = play("installed", 150)
     assert pure["compiled"] == []
-    assert installed["compiled"] == list(compiled_modules())
+    assert installed["compiled"] == [m for m in compiled_modules() if m in ENGINE_MODULES]
     assert len(pure["digests"]) == 450
     assert pure["digests"] == installed["digests"]
 
 
 def test_the_engine_is_compiled_all_or_nothing() -> None:
-    """A failed optional extension would leave a mix; the build is all five or none."""
+    """A failed optional extension would leave a mix; the build is every module or none."""
+    for name in COMPILED_MODULES:
+        importlib.import_module(name)
     assert compiled_modules() in ((), COMPILED_MODULES)
-    built = sorted(p.name.split(".")[0] for p in GAME_DIR.glob("*.so"))
+    folders = {SOURCE_ROOT.joinpath(*name.split(".")[:-1]) for name in COMPILED_MODULES}
+    built = sorted(
+        ".".join((*p.parent.relative_to(SOURCE_ROOT).parts, p.name.split(".")[0]))
+        for folder in folders
+        for p in folder.glob("*.so")
+    )
     if built:
         assert compiled_modules() == COMPILED_MODULES
-        assert built == sorted(name.rsplit(".", 1)[1] for name in COMPILED_MODULES)
+        assert built == sorted(COMPILED_MODULES)
+
+
+def test_importing_the_engine_loads_the_engine_modules_and_not_the_rl_encoder() -> None:
+    code = (
+        "import json, sys, stud.game; from stud.game.compiled import COMPILED_MODULES as c;"
+        "print(json.dumps([m for m in c if m in sys.modules]))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert tuple(json.loads(out.stdout)) == ENGINE_MODULES
 
 
 def test_a_compiled_module_older_than_its_source_is_refused(

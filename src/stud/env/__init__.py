@@ -32,8 +32,9 @@ from stud.env.actions import (
     WAGER,
 )
 from stud.env.aec import OBSERVATION_MODES, StudEnv, table_config
-from stud.env.layout import SEGMENTS, SIZE, flatten, unflatten
+from stud.env.layout import SEGMENTS, flatten, unflatten
 from stud.env.single import SingleSeatEnv
+from stud.envcore.offsets import SIZE
 
 __all__ = [
     "ACTION_NAMES",

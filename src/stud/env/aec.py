@@ -18,12 +18,13 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from stud.cards import Card
-from stud.env.actions import EMPTY, MASKS, Turns, describe
-from stud.env.encoder import Encoder
-from stud.env.layout import ACTION_COUNT, Layout, MaskArray, views
+from stud.env.actions import describe
+from stud.env.layout import Layout, views
+from stud.envcore import Core
+from stud.envcore.core import OVER
+from stud.envcore.offsets import ACTION_COUNT
 from stud.game import (
     MAX_SEATS,
-    Acted,
     Action,
     Hand,
     IllegalActionError,
@@ -35,7 +36,6 @@ Observation = dict[str, np.ndarray]
 Info = dict[str, Any]
 
 OBSERVATION_MODES = ("dict", "flat")
-_NO_MASK = MASKS[0]
 
 
 def _stacks(stacks: int | Sequence[int], players: int) -> tuple[int, ...]:
@@ -144,12 +144,8 @@ class StudEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         self.action_spaces = {
             agent: spaces.Discrete(ACTION_COUNT) for agent in self.possible_agents
         }
-        self._encoder = Encoder(n, config.big_bet)
-        self._turns = Turns(config.big_bet)
+        self._core = Core(n, config.big_bet)
         self._rng: np.random.Generator | None = None
-        self._by_index: Sequence[Action | None] = EMPTY
-        self._mask = MASKS[0]
-        self._acting = -1
         self._rewards_given = False
         self.hand: Hand | None = None
         """The hand being played (the engine's own object: read it, do not act on it)."""
@@ -177,32 +173,27 @@ class StudEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         self.terminations = dict.fromkeys(agents, False)
         self.truncations = dict.fromkeys(agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in agents}
-        self._encoder.start(hand)
-        if hand.is_over:  # every seat all-in from the antes: nothing to decide
+        seat = self._core.start(hand)
+        if seat < 0:  # every seat all-in from the antes: nothing to decide
             self._end(hand)
         else:
-            self._next_turn(hand)
+            self.agent_selection = self.possible_agents[seat]
 
     def step(self, action: int | np.integer[Any] | None) -> None:
         """Play ``action`` (an index the mask allows) for ``agent_selection``."""
-        if self._acting < 0:  # no turn being played: before reset(), or the hand is over
+        core = self._core
+        if core.acting < 0:  # no turn being played: before reset(), or the hand is over
             self._step_without_turn(action)
             return
         index = action if type(action) is int else _index(self.agent_selection, action)
-        chosen = self._by_index[index] if 0 <= index < ACTION_COUNT else None
-        if chosen is None:
+        seat = core.play(index)
+        if seat >= 0:
+            self.agent_selection = self.possible_agents[seat]
+        elif seat == OVER:
+            assert core.hand is not None
+            self._end(core.hand)
+        else:
             raise self._illegal(index, action)
-        hand = self.hand
-        assert hand is not None  # a seat is acting
-        events = hand.act(chosen)
-        if len(events) == 1 and type(events[0]) is Acted:  # the usual case: no card dealt
-            self._encoder.acted(events[0])
-        else:
-            self._encoder.apply(events, hand)
-        if hand.is_over:
-            self._end(hand)
-        else:
-            self._next_turn(hand)
 
     def _step_without_turn(self, action: object) -> None:
         """``step`` when no seat is to act: retire a finished agent, or say what is wrong."""
@@ -219,28 +210,14 @@ class StudEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
             return IllegalActionError(
                 f"{agent} must act with an index 0 to {ACTION_COUNT - 1}, not {action!r}"
             )
-        legal = ", ".join(describe(i, a) for i, a in enumerate(self._by_index) if a)
+        legal = ", ".join(describe(i, a) for i, a in enumerate(self._core.by_index) if a)
         return IllegalActionError(
             f"action {describe(index, None)} is not legal for {agent} now; legal: {legal}"
         )
 
-    def _next_turn(self, hand: Hand) -> None:
-        seat = hand.to_act
-        assert seat is not None  # a dealt hand always knows whose turn it is
-        turn = self._turns.of(hand.legal_actions())
-        self._by_index = turn.by_index
-        self._mask = turn.mask
-        self._acting = seat
-        self._encoder.set_turn(seat, turn.amounts, turn.call)
-        self.agent_selection = self.possible_agents[seat]
-
     def _end(self, hand: Hand) -> None:
         result = hand.result
         assert result is not None
-        self._by_index = EMPTY
-        self._mask = MASKS[0]
-        self._acting = -1
-        self._encoder.clear_turn()
         big = self.config.big_bet
         for seat, agent in enumerate(self.agents):
             reward = result.net[seat] / big
@@ -274,12 +251,11 @@ class StudEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
     def observe(self, agent: str) -> Observation:
         """What ``agent`` may see now (see docs/rl.md), with its action mask."""
         seat = self._seat_of[agent]
-        flat = self._encoder.observe(seat)
-        mask: MaskArray = self._mask if seat == self._acting else _NO_MASK  # read-only
+        core = self._core
         if self._flat:
-            return {"observation": flat, "action_mask": mask}
-        out: Observation = views(flat)
-        out["action_mask"] = mask
+            return core.flat(seat)
+        out: Observation = views(core.observe(seat))
+        out["action_mask"] = core.mask_of(seat)
         return out
 
     @overload
@@ -291,8 +267,14 @@ class StudEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
     def last(self, observe: bool = True) -> tuple[Observation | None, float, bool, bool, Info]:
         """The selected agent's observation, reward so far, termination, truncation, info."""
         agent = self.agent_selection
+        if not observe:
+            observation = None
+        elif self._flat:  # observe(agent), one call shorter on the hot path
+            observation = self._core.flat(self._seat_of[agent])
+        else:
+            observation = self.observe(agent)
         return (
-            self.observe(agent) if observe else None,
+            observation,
             self._cumulative_rewards[agent],
             self.terminations[agent],
             self.truncations[agent],
@@ -301,11 +283,11 @@ class StudEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
 
     def legal_actions(self) -> list[tuple[int, Action]]:
         """The selected agent's legal indices with the engine action each stands for."""
-        return [(i, a) for i, a in enumerate(self._by_index) if a is not None]
+        return [(i, a) for i, a in enumerate(self._core.by_index) if a is not None]
 
     def action_index(self, action: Action) -> int:
         """The index of the engine ``action`` (one of the legal ones) for ``step``."""
-        for index, legal in enumerate(self._by_index):
+        for index, legal in enumerate(self._core.by_index):
             if legal is not None and legal.kind == action.kind and legal.to == action.to:
                 return index
         raise IllegalActionError(f"{action} is not legal now")

@@ -18,35 +18,37 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from stud.cards import DECK_SIZE
+from stud.envcore.offsets import (
+    ACTION_COUNT,
+    AMOUNTS,
+    BET,
+    BETTING,
+    BETTING_FEATURES,
+    COMMITTED,
+    COMMUNITY,
+    DOWN,
+    LEVEL,
+    PLAYER,
+    POSITION,
+    POT,
+    ROW,
+    SCALARS,
+    SEAT_FEATURES,
+    SEATS,
+    SIZE,
+    STACK,
+    STREET,
+    STREETS,
+    TABLE,
+    TABLE_FEATURES,
+    TO_CALL,
+    UP,
+    WAGERS,
+)
 from stud.game import MAX_SEATS
 
 FloatArray = npt.NDArray[np.float32]
 MaskArray = npt.NDArray[np.int8]
-
-STREETS = 5
-"""3rd to 7th street."""
-
-SEAT_FEATURES = ("present", "live", "all_in", "stack", "bet", "committed", "aggressor")
-"""Per seat row, after its up cards: dealt in; not folded; all-in; chips behind; this
-street's wager; chips put in over the hand (antes included); made the street's last wager."""
-
-BETTING_FEATURES = ("bring_in", "check", "call", "wager", "fold")
-"""Per seat and street: how many times it brought in, checked, called, completed/bet/raised,
-folded (a fixed-size record of the betting so far)."""
-
-TABLE_FEATURES = ("pot", "level", "wagers", "capped", "double_bet")
-"""The pot; the street total to match; completes/bets/raises made on this street; betting
-capped (R10); the 4th-street double bet allowed by an open pair (R7)."""
-
-ACTION_COUNT = 5
-"""The discrete actions (see :mod:`stud.env.actions`)."""
-
-# Offsets inside one seat row.
-UP = 0
-PLAYER = UP + DECK_SIZE
-BETTING = PLAYER + len(SEAT_FEATURES)
-ROW = BETTING + STREETS * len(BETTING_FEATURES)
-PRESENT, LIVE, ALL_IN, STACK, BET, COMMITTED, AGGRESSOR = range(PLAYER, BETTING)
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,23 +68,6 @@ class Segment:
             size *= length
         return size
 
-
-# The private part (the observer's own), the seat rows, then the table.
-DOWN = 0
-POSITION = DOWN + DECK_SIZE
-TO_CALL = POSITION + MAX_SEATS
-AMOUNTS = TO_CALL + 1
-SEATS = AMOUNTS + ACTION_COUNT
-TABLE = SEATS + MAX_SEATS * ROW
-COMMUNITY = TABLE
-STREET = COMMUNITY + DECK_SIZE
-SCALARS = STREET + STREETS
-POT, LEVEL, WAGERS, CAPPED, DOUBLE_BET = range(SCALARS, SCALARS + len(TABLE_FEATURES))
-SIZE = SCALARS + len(TABLE_FEATURES)
-PRIVATE = SEATS
-"""Length of the observer's own part (down cards, position, to call, amounts)."""
-PUBLIC = SIZE - TABLE
-"""Length of the table part (community card, street, pot, ...)."""
 
 SEGMENTS = (
     Segment("down", DOWN, (DECK_SIZE,), "cards"),

@@ -1,5 +1,9 @@
 """Whether the engine runs compiled (mypyc, see setup.py), and a guard against stale builds.
 
+The list also holds the reinforcement-learning encoder (:mod:`stud.envcore`,
+pure: NumPy and the engine only), compiled the same way; it is imported only
+by the environment, so a module counts here once it is imported.
+
 An editable install puts each compiled module (a ``.so``) beside its
 ``.py``, and Python imports the ``.so`` first: after an edit to the source,
 the old compiled engine would run unseen. :func:`check_fresh` refuses that.
@@ -16,23 +20,31 @@ COMPILED_MODULES = (
     "stud.game.pots",
     "stud.game.showdown",
     "stud.game.ctor",
+    "stud.envcore.offsets",
+    "stud.envcore.encoder",
+    "stud.envcore.turns",
+    "stud.envcore.core",
 )
 """The modules setup.py compiles with mypyc (when it can); setup.py reads this list."""
+
+ENGINE_MODULES = tuple(name for name in COMPILED_MODULES if name.startswith("stud.game."))
+"""The compiled modules that importing :mod:`stud.game` loads."""
 
 _SLACK_SECONDS = 2.0  # an install writes the .py and the .so moments apart
 
 
 def compiled_modules() -> tuple[str, ...]:
-    """The engine modules imported from a compiled extension rather than their .py source."""
+    """The modules of the list imported so far, from a compiled extension rather than .py."""
     return tuple(
         name
         for name in COMPILED_MODULES
-        if not str(getattr(sys.modules.get(name), "__file__", "") or "").endswith(".py")
+        if name in sys.modules
+        and not str(getattr(sys.modules[name], "__file__", "") or "").endswith(".py")
     )
 
 
 def check_fresh() -> None:
-    """ImportError if a compiled engine module is older than its .py source (a stale build)."""
+    """ImportError if an imported compiled module is older than its .py source (a stale build)."""
     for name in compiled_modules():
         module = sys.modules.get(name)
         built = Path(str(getattr(module, "__file__", "") or ""))

@@ -20,10 +20,12 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterable
+from typing import Final, cast
 
 import numpy as np
+import numpy.typing as npt
 
-from stud.env.layout import (
+from stud.envcore.offsets import (
     AGGRESSOR,
     ALL_IN,
     AMOUNTS,
@@ -49,7 +51,6 @@ from stud.env.layout import (
     TO_CALL,
     UP,
     WAGERS,
-    FloatArray,
 )
 from stud.game import (
     Acted,
@@ -66,19 +67,18 @@ from stud.game import (
     UncalledBetReturned,
 )
 
-_COLUMN = {
-    ActionKind.BRING_IN: BETTING_FEATURES.index("bring_in"),
-    ActionKind.CHECK: BETTING_FEATURES.index("check"),
-    ActionKind.CALL: BETTING_FEATURES.index("call"),
-    ActionKind.COMPLETE: BETTING_FEATURES.index("wager"),
-    ActionKind.BET: BETTING_FEATURES.index("wager"),
-    ActionKind.RAISE: BETTING_FEATURES.index("wager"),
-    ActionKind.FOLD: BETTING_FEATURES.index("fold"),
-}
-_PER_STREET = len(BETTING_FEATURES)
-_WAGERS = frozenset({ActionKind.COMPLETE, ActionKind.BET, ActionKind.RAISE})
-_LEVELS = _WAGERS | {ActionKind.BRING_IN}
-_FOLD = ActionKind.FOLD
+# Action kinds are compared by identity: an enum's hash is computed in Python, slowly.
+_CALL: Final = ActionKind.CALL
+_CHECK: Final = ActionKind.CHECK
+_FOLD: Final = ActionKind.FOLD
+_BRING_IN: Final = ActionKind.BRING_IN  # every other kind is a complete, bet or raise
+# The betting-record column of each kind (see BETTING_FEATURES).
+_CALLS: Final = BETTING_FEATURES.index("call")
+_CHECKS: Final = BETTING_FEATURES.index("check")
+_FOLDS: Final = BETTING_FEATURES.index("fold")
+_BRING_INS: Final = BETTING_FEATURES.index("bring_in")
+_WAGERED: Final = BETTING_FEATURES.index("wager")
+_PER_STREET: Final = len(BETTING_FEATURES)
 # Table-part offsets relative to its own buffer.
 _POT, _LEVEL, _WAGER_COUNT = POT - TABLE, LEVEL - TABLE, WAGERS - TABLE
 _CAPPED, _DOUBLE, _STREET, _COMMUNITY = (
@@ -88,6 +88,8 @@ _CAPPED, _DOUBLE, _STREET, _COMMUNITY = (
     COMMUNITY - TABLE,
 )
 
+
+FloatArray = npt.NDArray[np.float32]
 
 _join = bytearray().join
 _frombuffer = np.frombuffer
@@ -210,26 +212,26 @@ class Encoder:
         for event in events:
             kind = type(event)
             if kind is Acted:
-                self.acted(event)  # type: ignore[arg-type]
+                self.acted(cast(Acted, event))
             elif kind is CardsDealt:
-                self._dealt(event, hand)  # type: ignore[arg-type]
+                self._dealt(cast(CardsDealt, event), hand)
             elif kind is AntePosted:
-                self._ante(event)  # type: ignore[arg-type]
+                self._ante(cast(AntePosted, event))
             elif kind is StreetStarted:
-                self._new_street(event.street)  # type: ignore[attr-defined]
+                self._new_street(cast(StreetStarted, event).street)
             elif kind is UncalledBetReturned:
-                self._returned(event)  # type: ignore[arg-type]
+                self._returned(cast(UncalledBetReturned, event))
             elif kind is BettingCapped:
                 self._table[_CAPPED] = 1.0
             elif kind is DoubleBetAllowed:
                 self._table[_DOUBLE] = 1.0
             elif kind is CommunityCard:
-                card = event.card  # type: ignore[attr-defined]
+                card = cast(CommunityCard, event).card
                 if card is not None:
                     self._table[_COMMUNITY + card] = 1.0
             elif kind is HandEnded:
                 self._clear_bets()
-                for seat, stack in enumerate(event.stacks):  # type: ignore[attr-defined]
+                for seat, stack in enumerate(cast(HandEnded, event).stacks):
                     self._set_stack(seat, stack)
 
     def acted(self, event: Acted) -> None:
@@ -253,14 +255,22 @@ class Encoder:
             rows[i + BET] = event.to / big
             self._pot += amount
             self._table[_POT] = self._pot / big
-        rows[i + BETTING + (self._street - 3) * _PER_STREET + _COLUMN[kind]] += 1.0
-        if kind is _FOLD:
+        record = i + BETTING + (self._street - 3) * _PER_STREET
+        if kind is _CALL:
+            rows[record + _CALLS] += 1.0
+        elif kind is _CHECK:
+            rows[record + _CHECKS] += 1.0
+        elif kind is _FOLD:
+            rows[record + _FOLDS] += 1.0
             self._live[seat] = False
             rows[i + LIVE] = 0.0
-        elif kind in _LEVELS:
+        else:  # the bring-in, or a complete, bet or raise: a new level
             self._level = event.to
             self._table[_LEVEL] = event.to / big
-            if kind in _WAGERS:
+            if kind is _BRING_IN:
+                rows[record + _BRING_INS] += 1.0
+            else:
+                rows[record + _WAGERED] += 1.0
                 self._wagers += 1
                 self._table[_WAGER_COUNT] = self._wagers
                 if self._aggressor >= 0:

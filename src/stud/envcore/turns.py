@@ -1,0 +1,112 @@
+"""The five discrete actions, and how the engine's legal actions map onto them.
+
+Five actions cover fixed-limit stud: the engine lists at most fold, check or
+call, then one or two wagers (two only on 4th street in Stud after an open
+pair: the single or the double bet, R7), or, to open 3rd street, the
+bring-in then the completion. Each index stands for the engine's action with
+its exact amount (``Action.to``), which the observation's ``amounts`` shows.
+Compiled with mypyc with the encoder (see :mod:`stud.envcore`).
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Sequence
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+
+from stud.envcore.offsets import ACTION_COUNT
+from stud.game import Action, ActionKind
+
+MaskArray = npt.NDArray[np.int8]
+
+FOLD: Final = 0
+CHECK_CALL: Final = 1
+BRING_IN: Final = 2
+WAGER: Final = 3
+"""Complete, bet or raise by one unit (the small bet on 3rd and 4th street, else the big)."""
+DOUBLE_WAGER: Final = 4
+"""The 4th-street double bet (or raise) that an open pair allows in Stud (R7)."""
+
+_INDEX = {
+    ActionKind.FOLD: FOLD,
+    ActionKind.CHECK: CHECK_CALL,
+    ActionKind.CALL: CHECK_CALL,
+    ActionKind.BRING_IN: BRING_IN,
+}
+
+
+def _mask(bits: int) -> MaskArray:
+    mask = np.array([(bits >> i) & 1 for i in range(ACTION_COUNT)], dtype=np.int8)
+    mask.flags.writeable = False
+    return mask
+
+
+MASKS: Final = tuple(_mask(bits) for bits in range(1 << ACTION_COUNT))
+"""The mask of every set of legal indices (read-only, shared)."""
+
+NO_MASK: Final = MASKS[0]
+"""The mask of an agent whose turn it is not."""
+
+EMPTY: Final[tuple[Action | None, ...]] = (None,) * ACTION_COUNT
+
+
+def index_actions(legal: Sequence[Action]) -> tuple[list[Action | None], int]:
+    """The engine's legal actions by index (None where illegal) and the bits of the mask."""
+    by_index: list[Action | None] = [None] * ACTION_COUNT
+    bits = 0
+    wager = WAGER
+    for action in legal:
+        index = _INDEX.get(action.kind)
+        if index is None:  # complete, bet or raise: the smaller amount first
+            index = wager
+            wager = DOUBLE_WAGER
+        by_index[index] = action
+        bits |= 1 << index
+    return by_index, bits
+
+
+class Turn:
+    """A seat's legal actions as the environment uses them."""
+
+    def __init__(
+        self, by_index: Sequence[Action | None], mask: MaskArray, amounts: array[float], call: int
+    ) -> None:
+        self.by_index: tuple[Action | None, ...] = tuple(by_index)
+        """The engine action of each index, None where illegal."""
+        self.mask = mask
+        """The action mask (shared and read-only)."""
+        self.amounts = amounts
+        """Each index's street total in big bets, 0 where illegal (for the observation)."""
+        self.call = call
+        """The street total a call brings the seat to (0 if it cannot call)."""
+
+
+class Turns:
+    """:func:`index_actions` remembered for each list of legal actions the engine gives.
+
+    The engine hands out shared Action objects, so a list is known by the
+    identities of its actions; the cache keeps the actions alive, so an
+    identity is never reused while it is a key.
+    """
+
+    LIMIT: Final = 50_000
+
+    def __init__(self, big_bet: int) -> None:
+        self._big = big_bet
+        self._known: dict[tuple[int, ...], Turn] = {}
+
+    def of(self, legal: Sequence[Action]) -> Turn:
+        key = tuple([id(action) for action in legal])
+        turn = self._known.get(key)
+        if turn is None:
+            if len(self._known) >= self.LIMIT:
+                self._known.clear()
+            by_index, bits = index_actions(legal)
+            amounts = array("f", [0.0 if a is None else a.to / self._big for a in by_index])
+            call = by_index[CHECK_CALL]
+            turn = Turn(by_index, MASKS[bits], amounts, call.to if call is not None else 0)
+            self._known[key] = turn
+        return turn
