@@ -22,6 +22,7 @@ from pydantic import BaseModel, Field
 
 from stud.server.connection import ClientConnection
 from stud.server.histories import texts_for, viewer_index
+from stud.server.language import router as language_router
 from stud.server.replay import router as replay_router
 from stud.server.room import Room, RoomConfig
 from stud.server.storage import Account, Database, TableSpec, hash_password, verify_password
@@ -285,6 +286,8 @@ def create_app(db: Database, config: RoomConfig, hand_factory: HandFactory) -> F
 
     # The replayer's data (a separate module of the browser client's: stud.server.replay).
     app.include_router(replay_router)
+    # The account's language for the browser client (stud.server.language).
+    app.include_router(language_router)
 
     # -- the websocket ---------------------------------------------------------------------
 

@@ -5,18 +5,17 @@ import { api } from './api.js';
 import { renderAccount } from './account.js';
 import { startClocks } from './clock.js';
 import { h } from './dom.js';
+import { errorText } from './errortext.js';
+import { initI18n, onLanguageChange } from './i18n.js';
+import { adoptAccountLanguage, mountLanguageMenu } from './langmenu.js';
 import { LobbyView } from './lobby.js';
 import { TableModel } from './model.js';
 import { bindPrefs } from './prefs.js';
 import { ReplayerView } from './replayer.js';
+import { RulesView } from './rules.js';
 import { RoomSocket } from './socket.js';
 import { unlockAudioOnGesture } from './sound.js';
 import { TableView } from './tableview.js';
-
-const ERROR_TEXT = {
-  insufficient_balance: 'Not enough chips in your balance for that buy-in.',
-  login_required: 'Log in or play as a guest first.',
-};
 
 class App {
   constructor() {
@@ -31,6 +30,7 @@ class App {
   }
 
   async start() {
+    await initI18n();
     bindPrefs();
     unlockAudioOnGesture();
     startClocks(() => this.socket.now());
@@ -41,6 +41,9 @@ class App {
     } catch {
       this.account = null;
     }
+    await adoptAccountLanguage(this);
+    mountLanguageMenu(this);
+    onLanguageChange(() => { renderAccount(this.accountEl, this); this.route(); });
     renderAccount(this.accountEl, this);
     this.socket.connect();
     window.addEventListener('hashchange', () => this.route());
@@ -54,7 +57,7 @@ class App {
       if (msg.type === 'event' && msg.event.type === 'seated') this.refreshAccountSoon();
       if (msg.type === 'event' && msg.event.type === 'left') this.refreshAccountSoon();
     } else if (msg.type === 'error') {
-      if (msg.code !== 'rate_limited') this.toast(ERROR_TEXT[msg.code] ?? msg.message ?? msg.code);
+      if (msg.code !== 'rate_limited') this.toast(errorText(msg.code));
     } else if (msg.type === 'ok' && ['sit', 'leave'].includes(msg.for)) {
       this.refreshAccountSoon();
     } else if (msg.type === 'welcome' && msg.account && this.account && msg.account.id !== this.account.id) {
@@ -77,6 +80,7 @@ class App {
     renderAccount(this.accountEl, this);
     this.socket.reconnect(); // the socket speaks for the account its cookie names
     this.route();
+    adoptAccountLanguage(this);
   }
 
   async guest() {
@@ -138,6 +142,9 @@ class App {
     } else if (parts[0] === 'replay' && Number(parts[1])) {
       this.view = new ReplayerView(this, Number(parts[1]));
       document.body.dataset.view = 'replay';
+    } else if (parts[0] === 'rules') {
+      this.view = new RulesView(this, parts[1]);
+      document.body.dataset.view = 'rules';
     } else {
       this.view = new LobbyView(this, { game: params.get('game') ?? '' });
       document.body.dataset.view = 'lobby';

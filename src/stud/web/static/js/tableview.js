@@ -10,6 +10,7 @@ import { renderFelt } from './felt.js';
 import { chips, GAMES, seconds, stakesLong } from './format.js';
 import { describe, logLine } from './handlog.js';
 import { isNewHand } from './model.js';
+import { rulesLink } from './rules.js';
 import { renderHands } from './history.js';
 import { turnBeep } from './sound.js';
 
@@ -165,6 +166,7 @@ export class TableView {
       h('div', { class: 'table-name' },
         h('h1', {}, s.name),
         h('span', { class: 'game-badge', dataset: { game: s.game } }, GAMES[s.game] ?? s.game),
+        rulesLink(s.game, { newTab: true }),
         h('span', { class: 'muted' }, stakesLong(s)),
         state.hand_number ? h('span', { class: 'muted hand-number' }, `· hand #${state.hand_number}`) : null),
       h('div', { class: 'table-buttons' }, buttons));
