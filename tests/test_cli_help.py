@@ -39,7 +39,7 @@ def test_stud_help_imports_no_heavy_module() -> None:
     assert loaded == []
 
 
-COMMANDS = ("convert", "deal", "equity", "eval", "play", "replay", "serve", "sim")
+COMMANDS = ("convert", "deal", "equity", "eval", "play", "replay", "serve", "sim", "verify")
 
 
 @pytest.mark.parametrize("command", COMMANDS)

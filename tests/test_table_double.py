@@ -11,6 +11,7 @@ import random
 from datetime import datetime
 from typing import Any
 
+from stud.fairness import Shuffle
 from stud.table import HandEvent, HandPort, Legal, Table, TableSettings
 
 
@@ -103,8 +104,9 @@ class DoubleHand:
 
 def start_double(
     game: str, ante: int, bring_in: int, small_bet: int, big_bet: int,
-    stacks: list[int], seats: list[int], seed: int | None,
+    stacks: list[int], seats: list[int], seed: int | None, *, shuffle: Shuffle | None = None,
 ) -> tuple[HandPort, list[HandEvent]]:  # fmt: skip
+    """The double deals by ``seed`` (not from the shuffle: it claims none)."""
     hand = DoubleHand(ante, small_bet, stacks, seats, seed)
     dealt = [
         HandEvent("dealt", {"seat": s, "down": [None]}, {s: {"down": [hand.cards[i]]}})

@@ -322,12 +322,14 @@ def test_only_the_owner_sees_its_down_cards_in_events_and_views() -> None:
     dealt = events(outs, "dealt")
     assert dealt
     for event in dealt:
-        owner = event.data["seat"]
+        seated_there = table.seats[event.data["seat"]]
+        assert seated_there is not None
+        owner = seated_there.id
         assert all(card is None for card in event.data["down"])
-        assert all(card is not None for card in event.for_seat(owner)["down"])
-        for other in range(6):
-            if other != owner:
-                assert all(card is None for card in event.for_seat(other)["down"])
+        assert all(card is not None for card in event.for_account(owner)["down"])
+        for _, other in table.players():
+            if other.id != owner:
+                assert all(card is None for card in event.for_account(other.id)["down"])
     for seat in table.hand_seats:
         hand = table.view(seat)["hand"]
         for row in hand["seats"]:

@@ -1,4 +1,4 @@
-"""Bots: one interface, three shipped players, and the adapter the card room uses.
+"""Bots: one interface, the shipped players (the strong bot and its gauntlet), the room adapter.
 
 >>> from stud.cards import Deck
 >>> from stud.game import Hand, TableConfig
@@ -14,22 +14,27 @@
 See ``docs/bots.md`` for writing a bot.
 """
 
-from stud.bots.base import Bot, BotError, ask, play_hand
-from stud.bots.registry import BOTS, make_bot, parse_bots
+from stud.bots.base import Bot, BotError, Observer, ask, observe, play_hand
+from stud.bots.registry import BOTS, GAUNTLET, make_bot, parse_bots
 from stud.bots.room import RoomBot, view_from_dict
 from stud.bots.simple import RandomBot, StationBot
 from stud.bots.strong import StrongBot
+from stud.bots.strong_v1 import StrongV1Bot
 
 __all__ = [
     "BOTS",
+    "GAUNTLET",
     "Bot",
     "BotError",
+    "Observer",
     "RandomBot",
     "RoomBot",
     "StationBot",
     "StrongBot",
+    "StrongV1Bot",
     "ask",
     "make_bot",
+    "observe",
     "parse_bots",
     "play_hand",
     "view_from_dict",

@@ -163,9 +163,29 @@ class Estimator:
         """
         opps = seen.opponents if opponents is None else opponents
         n = samples or self.samples
-        mine = seen.mine
         if not opps:
             return Estimate(1.0, 1.0, 1.0 if self.game == "stud8" else 0.0, n, float(n))
+        ranges = [
+            Range(opp, start_exponent(opp.line, *meaning), late_pressure(opp.line, *meaning))
+            if weighted
+            else Range(opp, 0.0, 0.0)
+            for opp in opps
+        ]
+        run = self._run(seen, ranges, n)
+        return run.estimate()
+
+    def against(self, seen: Seen, ranges: list[Range], *, samples: int | None = None) -> Versus:
+        """My chances against ``ranges``, and when they call a wager (see :class:`Versus`)."""
+        n = samples or self.samples
+        if not ranges:
+            return Versus(Estimate(1.0, 1.0, 1.0 if self.game == "stud8" else 0.0, n, float(n)),
+                          1.0, 1.0)  # fmt: skip
+        return self._run(seen, ranges, n).versus([r.fold for r in ranges])
+
+    def _run(self, seen: Seen, ranges: list[Range], n: int) -> _Run:
+        """Deal ``n`` run-outs, score them, and weigh each by the opponents' ranges."""
+        opps = [r.opponent for r in ranges]
+        mine = seen.mine
         known_cards = seen.known
         live = np.array([c for c in range(52) if c not in known_cards], dtype=np.int64)
         left = len(live)
@@ -211,13 +231,13 @@ class Estimator:
         players = len(opps) + 1
         flat = pool[:, layout].reshape(n * players, 7)
         logw = np.zeros(n)
-        if weighted:
-            for opp, h, cols in zip(opps, hidden, now_cols, strict=True):
-                logw += self._log_weight(opp, pool[:, cols], h, meaning)
+        strengths = np.empty((len(opps), n))
+        for i, (r, h, cols) in enumerate(zip(ranges, hidden, now_cols, strict=True)):
+            now_cards = pool[:, cols]
+            strengths[i] = strength(self.game, now_cards)
+            logw += self._log_weight(r, now_cards, h, strengths[i])
         weights = np.exp(logw - logw.max())
-        total = weights.sum()
-        effective = float(total**2 / (weights**2).sum())
-        low_chance = 0.0
+        low_share: FloatArray | None = None
         if self.game == "stud8":
             high = high_values(flat).reshape(n, players).T
             low = eight_low_values(flat).reshape(n, players).T
@@ -227,27 +247,94 @@ class Estimator:
             low_win = (low == best_low) & has_low
             low_share = low_win[0] / np.maximum(low_win.sum(axis=0), 1)
             share = np.where(has_low, 0.5 * high_share + 0.5 * low_share, high_share)
-            low_chance = float((low_share > 0) @ weights / total)
         else:
             values = (razz_values if self.game == "razz" else high_values)(flat)
             share = _shares(values.reshape(n, players).T)
-        scoop = float((share >= 1.0) @ weights / total)
-        return Estimate(float(share @ weights / total), scoop, low_chance, n, effective)
+        return _Run(np.asarray(share, dtype=np.float64), weights, strengths, low_share)
 
-    def _log_weight(
-        self, opp: Opponent, now: IntArray, hidden: int, meaning: tuple[float, float]
-    ) -> FloatArray:
+    def _log_weight(self, r: Range, now: IntArray, hidden: int, power: FloatArray) -> FloatArray:
         """Log-likelihood of the opponent's play for each run-out of its hidden cards."""
         out = np.zeros(now.shape[0])
-        a = start_exponent(opp.line, *meaning)
-        if a > 0 and opp.up and hidden >= 2:
+        opp = r.opponent
+        if r.start > 0 and opp.up and hidden >= 2:
             # ``now`` holds the hidden cards first: any two of them stand for the first two downs.
             pct = self._start[now[:, 0], now[:, 1], opp.up[0]]
-            out += a * np.log(np.maximum(pct, 1e-3))
-        pressure = late_pressure(opp.line, *meaning)
-        if pressure > 0:
-            out += 4.0 * pressure * (strength(self.game, now) - 0.5)
+            out += r.start * np.log(np.maximum(pct, 1e-3))
+        if r.pressure > 0:
+            out += 4.0 * r.pressure * (power - 0.5)
         return out
+
+
+@dataclass(frozen=True, slots=True)
+class Range:
+    """How one opponent's play so far narrows its hidden cards, and how it meets a wager.
+
+    Each run-out is weighed by ``percentile(start) ** start`` (its 3rd-street
+    play) times ``exp(4 * pressure * (strength - 0.5))`` (its later betting):
+    a likelihood of the play given the cards, so the weighted run-outs are
+    draws from the opponent's range given what it did (Bayes' rule with a
+    uniform prior over the unseen cards). ``fold`` is how often it folds to a
+    wager now: it folds the weakest ``fold`` of its range.
+    """
+
+    opponent: Opponent
+    start: float
+    pressure: float
+    fold: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Versus:
+    """My chances against ranges, now and when the wager I am about to make is called."""
+
+    now: Estimate
+    called: float
+    """My share of the pot when at least one opponent calls (its range cut to the calling part)."""
+    fold: float
+    """The chance that every opponent folds to the wager."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Run:
+    """One Monte Carlo: my share and its weight in each run-out, each opponent's strength."""
+
+    share: FloatArray
+    weights: FloatArray
+    strengths: FloatArray
+    """(opponents, run-outs): each opponent's strength now (its cards so far) in each run-out."""
+    low_share: FloatArray | None
+
+    def estimate(self) -> Estimate:
+        w = self.weights
+        total = float(w.sum())
+        effective = total**2 / float((w**2).sum())
+        share = float(self.share @ w / total)
+        scoop = float((self.share >= 1.0) @ w / total)
+        low = 0.0 if self.low_share is None else float((self.low_share > 0) @ w / total)
+        return Estimate(share, scoop, low, len(w), effective)
+
+    def versus(self, folds: list[float]) -> Versus:
+        """Cut each range to the part that calls: each opponent folds its weakest ``fold``."""
+        w = self.weights
+        total = float(w.sum())
+        called = np.zeros(len(w), dtype=bool)
+        for i, fold in enumerate(folds):
+            power = self.strengths[i]
+            if fold <= 0.0:
+                called[:] = True
+                break
+            order = np.argsort(power, kind="stable")
+            cumulative = np.cumsum(w[order]) / total
+            calls = np.empty(len(w), dtype=bool)
+            calls[order] = cumulative > min(fold, 1.0)
+            called |= calls
+        called_weight = float(w @ called)
+        fold_all = max(0.0, 1.0 - called_weight / total)
+        if called_weight > 0:
+            share_called = float((self.share * called) @ w / called_weight)
+        else:
+            share_called = float(self.share @ w / total)
+        return Versus(self.estimate(), share_called, fold_all)
 
 
 def _shares(values: npt.NDArray[np.integer]) -> FloatArray:

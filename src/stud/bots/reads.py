@@ -32,7 +32,7 @@ class Reads:
 
     def update(self, view: HandView) -> None:
         """Count the opponents' decisions in ``view`` not counted yet (views of one hand grow)."""
-        hand = _hand_key(view)
+        hand = hand_key(view)
         start = self._done if hand == self._hand else 0
         self._hand = hand
         events = view.events
@@ -83,7 +83,7 @@ class Reads:
         return max(0.0, min(2.0, self.fold_rate / PRIOR_FOLD))
 
 
-def _hand_key(view: HandView) -> tuple[int | None, ...]:
+def hand_key(view: HandView) -> tuple[int | None, ...]:
     """What tells one hand from another in a bot's views: its seat and the first cards dealt."""
     for event in view.events:
         if isinstance(event, CardsDealt) and event.seat == view.viewer:

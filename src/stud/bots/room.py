@@ -7,14 +7,19 @@ them) and its ``Legal`` actions (an ``action`` name and a ``to`` amount).
 :class:`~stud.game.HandView` from the dict, lets the bot choose, and hands back
 the room's own ``Legal`` object. It reads only what the view holds, so a bot at
 a table sees no more than a person in that seat.
+
+The room also shows its bots the table as a hand is dealt and when it ends
+(:meth:`RoomBot.observe`, with who sits in each seat), so a bot that reads its
+opponents sees every action, the folds that end a hand included, and follows
+each player by account from hand to hand.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, Protocol, TypeVar
 
-from stud.bots.base import Bot, BotError
+from stud.bots.base import Bot, BotError, observe
 from stud.cards import Card
 from stud.game import Action, ActionKind, HandView, SeatView, event_from_dict
 
@@ -132,6 +137,17 @@ class RoomBot:
 
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
+
+    def observe(self, view: Mapping[str, Any], players: Mapping[int, Hashable]) -> None:
+        """Show the wrapped bot its seat's view (a dict with events) and who sits where.
+
+        ``players`` maps the view's seat numbers (the table's) to who sits
+        there (an account); the wrapped bot gets them in the engine's seat order.
+        """
+        hand_view = view_from_dict(view)
+        raw = view["hand"] if "viewer" not in view else view
+        order = [int(s["seat"]) for s in raw["seats"]]
+        observe(self.bot, hand_view, [players.get(seat, ("seat", seat)) for seat in order])
 
     def choose(self, view: Mapping[str, Any], legal: Sequence[L]) -> L:
         """One of the room's ``legal`` objects, as the wrapped bot picks it from the view."""

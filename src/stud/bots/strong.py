@@ -1,170 +1,98 @@
-"""The strong baseline: tight-aggressive, equity-driven, shaped for each game, never predictable.
+"""The strong bot: ranges per opponent, equity against them, the expected value of each action.
 
-On 3rd street it keeps a starting-hand discipline (percentile tables of
-:mod:`stud.bots.starting`, corrected for the cards it sees are dead), opens by
-completing rather than limping, steals with a door card that outranks the
-doors left to act, and defends by equity against the range the completer's
-door and action suggest. From 4th street on it estimates its share of the pot
-by a small Monte Carlo against weighted ranges (:mod:`stud.bots.estimate`),
-bets and raises for value when its share beats its fair share by a margin,
-calls on pot odds, folds otherwise. Game shaping: Razz punishes bricks and
-paired boards; Stud8 prizes scooping starts and low draws and keeps raising
-a locked half (a freeroll); Stud values pairs by rank and liveness and the
-door card's strength. Choices near a threshold are drawn from a smooth
-probability with a seeded generator, so the same seed replays the same game
-while its play stays hard to read.
+Every decision follows the same three steps (see docs/bots.md for the design
+and what it takes from the literature):
+
+1. **A range per opponent.** Each live opponent's hidden cards are weighed by
+   how likely its play makes them (:class:`stud.bots.estimate.Range`): a
+   completion from a player who completes 90% of the time says almost
+   nothing, one from a player who completes 10% of the time says "top 10%";
+   a bet from a player who always bets when checked to says little, a check
+   says "not much". How much each action says comes from that player's own
+   counts (:mod:`stud.bots.players`), fed by every action at the table, the
+   folds that end a hand included, and kept across hands.
+2. **Equity against those ranges**, by one small Monte Carlo
+   (:class:`stud.bots.estimate.Estimator`): my share of the pot now, and my
+   share when a wager of mine is called, each opponent folding the weakest
+   part of its range as often as it folds to a wager.
+3. **The expected value of each action** (fold, check or call, bet or raise)
+   with a short look-ahead: the bets still to come are counted as "showdown
+   odds" (both sides putting in :data:`FUTURE_BETS` of each later street's
+   bet), a wager earns the pot when every opponent folds and its called share
+   otherwise. The best action is played. When giving up is best and the
+   opponents may fold, the bot bluffs with the frequency that pot odds make
+   unexploitable (``bet / (pot + bet)``), scaled by how often these opponents
+   really fold (never against a calling station).
+
+Exploitation is on top of this by construction: the fold rates, the
+completion and betting rates that set how much an action narrows a range,
+and the bluffing frequency all come from the reads of each opponent, which
+start from the prior of a sound player and follow the evidence.
 """
 
 from __future__ import annotations
 
-import math
 import random
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from stud.bots.estimate import Estimate, Estimator
-from stud.bots.reads import Reads
+from stud.bots.boards import showing
+from stud.bots.estimate import Estimator, Range, Versus
+from stud.bots.options import Options
+from stud.bots.players import PRIOR_BET_CHECKED, PRIOR_FOLD_LATER, PlayerReads, PlayerStats
 from stud.bots.seen import Opponent, Seen, read_view
-from stud.bots.starting import start_percentile
-from stud.evaluate import showing_high_value, showing_razz_value
-from stud.game import Action, ActionKind, HandView
+from stud.game import Action, HandView
+
+FUTURE_BETS = 0.2
+"""Share of each later street's bet that both sides are expected to put in (showdown odds)."""
+
+MAX_EXPONENT = 6.0
+"""The sharpest narrowing of a range by one street's play (a top-15% range, about)."""
+
+
+def range_exponent(rate: float) -> float:
+    """The exponent ``a`` of ``percentile ** a`` for a player who acts so with a ``rate`` share.
+
+    A player taking an action with its top ``q`` of hands holds, on average, a
+    hand at the percentile ``1 - q/2``; weighting percentiles by ``p ** a``
+    gives the mean ``(a + 1) / (a + 2)``, so ``a = 2 (1 - q) / q``: 0 for a
+    player who always does it (the action says nothing), 6 for the top 25%.
+    """
+    q = min(1.0, max(0.05, rate))
+    return min(MAX_EXPONENT, 2.0 * (1.0 - q) / q)
 
 
 @dataclass(frozen=True, slots=True)
-class Profile:
-    """The thresholds of one game (percentiles of 3rd-street starts, shares of the pot)."""
+class Choice:
+    """An action and its expected value in chips (what is already in the pot is sunk)."""
 
-    open: float
-    """Complete first in with a start this good (or better)."""
-    steal: float
-    """Complete as a steal, with the best door left, from this good."""
-    defend: float
-    """Call a completion only with a start this good (the discipline)."""
-    reraise: float
-    """Raise a completion with a start this good."""
-    bet_margin: float
-    """Bet for value when the share beats the fair share by this much."""
-    raise_margin: float
-    """Raise when the share beats the fair share by this much."""
-    bluff: float
-    """How often to bet a weak hand into one checked opponent with a better-looking board."""
-
-
-PROFILES = {
-    "razz": Profile(
-        open=0.80, steal=0.55, defend=0.72, reraise=0.93, bet_margin=0.07, raise_margin=0.14,
-        bluff=0.10,
-    ),
-    "stud8": Profile(
-        open=0.82, steal=0.60, defend=0.74, reraise=0.95, bet_margin=0.08, raise_margin=0.15,
-        bluff=0.06,
-    ),
-    "stud": Profile(
-        open=0.84, steal=0.55, defend=0.76, reraise=0.95, bet_margin=0.07, raise_margin=0.14,
-        bluff=0.08,
-    ),
-}  # fmt: skip
-
-STREET_ODDS = {3: 1.3, 4: 1.2, 5: 1.08, 6: 1.03, 7: 1.0}
-"""Pot odds are scaled up on early streets: a call there buys only the next card, not the river."""
-
-LOOSE = 0.85
-"""Below this ``Reads.folds_to_pressure`` the table is loose: it calls instead of folding."""
-
-TEMPERATURE = 0.03
-"""Softness of the mixed decisions: at this distance past a threshold the odds are 73/27."""
-
-
-def _low_rank(card: int) -> int:
-    """Ace-low rank: ace 0, deuce 1, ... king 12."""
-    return ((card >> 2) + 1) % 13
-
-
-def door_quality(game: str, card: int) -> int:
-    """How much a door card scares the table in ``game`` (bigger: scarier)."""
-    rank = card >> 2
-    if game == "razz":
-        return 12 - _low_rank(card)
-    if game == "stud":
-        return rank
-    if rank == 12:
-        return 13  # Stud8: an ace is both the best low card and the best high card
-    low = _low_rank(card)
-    return 10 - low if low <= 7 else -rank
-
-
-def showing(game: str, cards: Sequence[int]) -> int:
-    """The value of an up board, as the engine ranks who acts first (bigger: better)."""
-    if game == "razz":
-        return showing_razz_value(list(cards))
-    return showing_high_value(list(cards))
-
-
-class Options:
-    """The legal actions sorted by what they do."""
-
-    def __init__(self, legal: Sequence[Action]) -> None:
-        self.legal = legal
-        self.fold: Action | None = None
-        self.check: Action | None = None
-        self.call: Action | None = None
-        self.bring_in: Action | None = None
-        self.wagers: list[Action] = []
-        for action in legal:
-            kind = action.kind
-            if kind is ActionKind.FOLD:
-                self.fold = action
-            elif kind is ActionKind.CHECK:
-                self.check = action
-            elif kind is ActionKind.CALL:
-                self.call = action
-            elif kind is ActionKind.BRING_IN:
-                self.bring_in = action
-            else:
-                self.wagers.append(action)
-        self.wagers.sort(key=lambda a: a.to)
-
-    def passive(self) -> Action:
-        """Check, call or post the bring-in: stay in for the least."""
-        for action in (self.check, self.call, self.bring_in):
-            if action is not None:
-                return action
-        return self.wagers[0] if self.wagers else self.legal[0]
-
-    def give_up(self) -> Action:
-        """Check if free, else fold (post the bring-in when that is forced)."""
-        if self.check is not None:
-            return self.check
-        if self.fold is not None:
-            return self.fold
-        return self.passive()
-
-    def aggressive(self, big: bool = False) -> Action:
-        """Complete, bet or raise (the big bet of an open pair when ``big``); else stay in."""
-        if not self.wagers:
-            return self.passive()
-        return self.wagers[-1] if big else self.wagers[0]
+    action: Action
+    value: float
 
 
 class StrongBot:
-    """Tight-aggressive baseline for Stud, Stud8 and Razz; ``seed`` makes its play reproducible."""
+    """Range-tracking, equity- and EV-driven, exploiting each opponent from its own reads."""
 
     name = "strong"
 
-    def __init__(self, seed: int | None = None, *, samples: int = 160) -> None:
+    def __init__(
+        self, seed: int | None = None, *, samples: int = 192, future: float = FUTURE_BETS
+    ) -> None:
         self._rng = random.Random(seed)
         self._np = np.random.default_rng(self._rng.getrandbits(64))
         self.samples = samples
         """Monte Carlo run-outs per estimate."""
+        self.future = future
+        """Share of each later street's bet both sides are expected to put in."""
         self._estimators: dict[str, Estimator] = {}
-        self.reads = Reads()
-        """What this bot has learnt of the table's folding and raising so far."""
-        for game in PROFILES:
+        self._small, self._big = 0, 0
+        """The hand's small and big bet, set at each decision."""
+        self.reads = PlayerReads()
+        """What this bot has learnt of each opponent so far (every action it saw)."""
+        for game in ("stud", "stud8", "razz"):
             self._estimator(game)  # tables and banks now, not in the first decision's 50 ms
-
-    # -- helpers ---------------------------------------------------------------------------
 
     def _estimator(self, game: str) -> Estimator:
         estimator = self._estimators.get(game)
@@ -173,197 +101,137 @@ class StrongBot:
             self._estimators[game] = estimator
         return estimator
 
-    def _estimate(self, seen: Seen, opponents: list[Opponent] | None = None) -> Estimate:
-        reads = self.reads
-        meaning = (reads.raise_meaning, reads.call_meaning)
-        return self._estimator(seen.game).estimate(seen, opponents, meaning=meaning)
+    # -- what the table shows -----------------------------------------------------------------
 
-    def _chance(self, edge: float, temperature: float = TEMPERATURE) -> bool:
-        """True with a probability that rises smoothly from 0 to 1 as ``edge`` crosses 0."""
-        x = max(-30.0, min(30.0, edge / temperature))
-        return self._rng.random() < 1.0 / (1.0 + math.exp(-x))
+    def observe(self, view: HandView, players: Sequence[Hashable] | None = None) -> None:
+        """Count every action the view shows (hand-ending folds too), per opponent."""
+        if view.viewer is not None:
+            self.reads.update(view, players)
 
-    # -- the decision ----------------------------------------------------------------------
+    # -- the decision ------------------------------------------------------------------------
 
     def choose(self, view: HandView, legal: Sequence[Action]) -> Action:
-        if len(legal) == 1:
-            return legal[0]
         seen = read_view(view)
         self.reads.update(view)
+        if len(legal) == 1:
+            return legal[0]
         options = Options(legal)
-        if seen.street == 3:
-            return self._third(seen, options)
-        return self._later(seen, options)
+        ranges = [self._range(seen, opp) for opp in seen.opponents]
+        versus = self._estimator(seen.game).against(seen, ranges)
+        mine = view.seats[seen.me].bet
+        self._small, self._big = view.small_bet, view.big_bet
+        choices = self._choices(seen, options, ranges, versus, mine)
+        best = max(choices, key=lambda c: c.value)
+        if not best.action.kind.is_wager and options.wagers:
+            bluff = self._bluff(seen, options, ranges, versus, mine)
+            if bluff is not None:
+                return bluff
+        return best.action
 
-    # -- 3rd street ------------------------------------------------------------------------
+    # -- ranges ------------------------------------------------------------------------------
 
-    def _third(self, seen: Seen, options: Options) -> Action:
-        game = seen.game
-        profile = PROFILES[game]
-        start = seen.mine_down[:2] + seen.mine_up[:1]
-        strength = start_percentile(game, start) + liveness(seen)
-        if seen.wagers == 0 and self.reads.folds_to_pressure < LOOSE:
-            return self._loose_open(seen, options)
-        if options.bring_in is not None:  # I bring it in: complete only with a real hand
-            if strength >= profile.open and self._chance(strength - profile.open, 0.05):
-                return options.aggressive()
-            return options.bring_in
-        if seen.wagers == 0:
-            if strength >= profile.open:
-                return options.aggressive() if self._rng.random() < 0.92 else options.passive()
-            pressure = self.reads.folds_to_pressure
-            steal = profile.steal + 0.3 * max(0.0, 1.0 - pressure)  # stations do not fold
-            if self._steal_spot(seen) and self._chance(strength - steal, 0.08):
-                return options.aggressive()
-            if strength >= profile.defend and self._limpers(seen) >= 2 and self._chance(-0.02):
-                return options.passive()  # sometimes see a cheap multiway card
-            return options.give_up()
-        # Facing a completion or a raise: the discipline first, then equity against the range.
-        active = [
-            o for o in seen.opponents if o.line.aggressive[3] or o.line.called_wager[3]
-        ] or seen.opponents
-        estimate = self._estimate(seen, active)
-        fair = 1.0 / (len(active) + 1)
-        if (
-            strength >= profile.reraise
-            and options.wagers
-            and self._chance(estimate.share - fair - profile.raise_margin)
-        ):
-            return options.aggressive()
-        odds = seen.to_call / (seen.pot + seen.to_call) * STREET_ODDS[3]
-        gate = profile.defend + 0.04 * (seen.wagers - 1)
-        if strength >= gate and estimate.share >= odds:
-            return options.passive()
-        if estimate.share >= odds + 0.15:
-            return options.passive()  # live, cheap and ahead of a wide steal
-        return options.give_up()
+    def _range(self, seen: Seen, opp: Opponent) -> Range:
+        """How ``opp``'s play narrows its hidden cards, as much as its habits say it does."""
+        stats = self.reads.stats(opp.seat)
+        line = opp.line
+        start = 0.0
+        if line.aggressive[3]:
+            start += range_exponent(stats.steal_rate)
+            start += range_exponent(stats.raise_third) * 0.5 * (line.aggressive[3] - 1)
+        if line.called_wager[3]:
+            start += 0.5 * range_exponent(1.0 - stats.fold_third)
+        elif line.calls[3]:
+            start += 0.3
+        start = min(MAX_EXPONENT, start)
+        bets = range_exponent(stats.open_rate) / range_exponent(PRIOR_BET_CHECKED)
+        calls = stats.fold_later / PRIOR_FOLD_LATER
+        raised = min(1.5, max(0.1, bets))
+        called = min(1.2, max(0.1, calls))
+        checks = sum(line.checks[4:])
+        pressure = raised * line.late_aggression() + 0.35 * called * line.late_calls()
+        pressure = min(4.0, pressure) - 0.25 * checks
+        return Range(opp, start, pressure, self._fold_rate(seen, opp, stats))
 
-    def _loose_open(self, seen: Seen, options: Options) -> Action:
-        """A table that rarely folds: steals are dead, but any hand ahead of theirs is value.
+    def _fold_rate(self, seen: Seen, opp: Opponent, stats: PlayerStats) -> float:
+        """How often ``opp`` folds to my next wager now (less once it has wagered itself)."""
+        if opp.all_in:
+            return 0.0
+        fold = stats.fold_rate(seen.street)
+        if opp.line.aggressive[seen.street]:
+            fold *= 0.5
+        return fold
 
-        Such players see every street, so the share against all of them (their
-        calls say little) decides: complete when ahead of the fair share by a
-        margin, limp when about even (a passive table lets a hand see cards
-        cheaply), fold the rest.
+    # -- expected values ---------------------------------------------------------------------
+
+    def _choices(
+        self, seen: Seen, options: Options, ranges: list[Range], versus: Versus, mine: int
+    ) -> list[Choice]:
+        pot = seen.pot
+        future = self.future * future_bets(seen.street, self._small, self._big)
+        share = versus.now.share
+        opponents = max(1, len(seen.opponents))
+        out: list[Choice] = []
+        if options.fold is not None:
+            out.append(Choice(options.fold, 0.0))
+        passive = options.check or options.call or options.bring_in
+        if passive is not None:
+            cost = passive.to - mine
+            gain = share * (pot + cost + (opponents + 1) * future)
+            out.append(Choice(passive, gain - cost - future))
+        for wager in options.wagers:
+            out.append(Choice(wager, self._wager_value(seen, wager, ranges, versus, mine, future)))
+        return out
+
+    def _wager_value(
+        self,
+        seen: Seen,
+        wager: Action,
+        ranges: list[Range],
+        versus: Versus,
+        mine: int,
+        future: float,
+    ) -> float:
+        """The pot when everyone folds; the called share of a bigger pot otherwise."""
+        cost = wager.to - mine
+        raise_by = wager.to - (mine + seen.to_call)
+        callers = max(1.0, sum(1.0 - r.fold for r in ranges))
+        fold = versus.fold
+        called_pot = seen.pot + cost + callers * raise_by + (callers + 1) * future
+        return fold * seen.pot + (1.0 - fold) * (versus.called * called_pot - cost - future)
+
+    # -- bluffs ------------------------------------------------------------------------------
+
+    def _bluff(
+        self, seen: Seen, options: Options, ranges: list[Range], versus: Versus, mine: int
+    ) -> Action | None:
+        """Bet a hand that would give up, as often as pot odds make unexploitable.
+
+        Against a bet of ``b`` into ``pot``, a caller's bluff-catcher breaks even
+        when bluffs are ``b / (pot + b)`` of the bets; betting that share of the
+        give-up hands keeps the bot's bets hard to read. The frequency is scaled
+        by how often these opponents really fold (none against a station), and
+        halved when the bot's board looks worse than theirs.
         """
-        profile = PROFILES[seen.game]
-        estimate = self._estimate(seen)
-        fair = 1.0 / (len(seen.opponents) + 1)
-        if options.wagers and self._chance(estimate.share - fair - profile.bet_margin):
-            return options.aggressive()
-        if options.bring_in is not None:
-            return options.bring_in
-        start = seen.mine_down[:2] + seen.mine_up[:1]
-        strength = start_percentile(seen.game, start) + liveness(seen)
-        steal = profile.steal + 0.3 * max(0.0, 1.0 - self.reads.folds_to_pressure)
-        if self._steal_spot(seen) and self._chance(strength - steal, 0.08):
-            return options.aggressive()
-        if estimate.share >= 0.95 * fair and self._chance(estimate.share - 0.95 * fair, 0.02):
-            return options.passive()
-        return options.give_up()
-
-    def _limpers(self, seen: Seen) -> int:
-        return sum(1 for o in seen.opponents if o.line.calls[3] and not o.line.brought_in)
-
-    def _steal_spot(self, seen: Seen) -> bool:
-        """My door outranks every door still to act (and the bring-in's), and nobody limped."""
-        game = seen.game
-        mine = door_quality(game, seen.mine_up[0])
-        behind = 0
-        for opp in seen.opponents:
-            line = opp.line
-            if line.calls[3] or line.aggressive[3]:
-                return False
-            if door_quality(game, opp.up[0]) >= mine:
-                return False
-            if not line.brought_in:
-                behind += 1
-        return behind <= 2
-
-    # -- 4th to 7th street ------------------------------------------------------------------
-
-    def _later(self, seen: Seen, options: Options) -> Action:
-        game = seen.game
-        profile = PROFILES[game]
-        estimate = self._estimate(seen)
-        players = len(seen.opponents) + 1
-        fair = 1.0 / players
-        share = estimate.share
-        if game == "stud8" and self._freeroll(estimate, players):
-            return options.aggressive(big=True)
-        # Value bets get thinner at a table that calls too much (a bluff-catcher pays them).
-        thin = 0.4 + 0.6 * min(1.0, self.reads.folds_to_pressure)
-        if seen.to_call == 0:
-            value = share - fair - profile.bet_margin * thin
-            if options.wagers and self._chance(value):
-                return options.aggressive(big=value > 0.12)
-            if options.wagers and self._bluff_spot(seen, estimate, fair):
-                return options.aggressive()
-            return options.give_up()
-        # Facing a bet: raise for value, call on odds, fold the rest.
-        margin = profile.raise_margin * thin + 0.05 * max(0, seen.wagers - 1)
-        if options.wagers and self._chance(share - fair - margin):
-            return options.aggressive(big=True)
-        odds = seen.to_call / (seen.pot + seen.to_call) * STREET_ODDS[seen.street]
-        if share >= odds:
-            return options.passive()
-        if seen.street == 7 and share >= 0.75 * odds and self._rng.random() < 0.25:
-            return options.passive()  # a light call now and then keeps bluffs honest
-        return options.give_up()
-
-    def _freeroll(self, estimate: Estimate, players: int) -> bool:
-        """Stud8: one half nearly locked and a shot at the other: every bet is profit."""
-        return estimate.low > 0.95 and estimate.share > 0.5 + 0.05 * (players == 2)
-
-    def _bluff_spot(self, seen: Seen, estimate: Estimate, fair: float) -> bool:
-        """One opponent who checked, my board looks better than theirs, some equity behind."""
-        if len(seen.opponents) != 1 or estimate.share < fair - 0.2:
-            return False
-        opp: Opponent = seen.opponents[0]
-        if seen.street == 7 and estimate.share < fair - 0.1:
-            chance = PROFILES[seen.game].bluff * 0.5
-        else:
-            chance = PROFILES[seen.game].bluff
-        chance *= self.reads.folds_to_pressure
-        if showing(seen.game, seen.mine_up) <= showing(seen.game, opp.up):
-            return False
-        if seen.game == "razz" and bricked(opp.up):
-            chance *= 4.0  # Razz: attack the player who just caught a brick
-        return self._rng.random() < chance
+        if seen.street == 3 or seen.to_call > 0 or not ranges:
+            return None
+        if versus.now.share >= 0.5:
+            return None  # a hand with showdown value checks; the bluffs are the weakest
+        wager = options.wagers[0]
+        bet = wager.to - mine
+        alpha = bet / (seen.pot + bet)
+        folding = 1.0
+        for r in ranges:
+            folding *= min(1.5, r.fold / PRIOR_FOLD_LATER)
+        chance = alpha * min(1.0, folding)
+        if any(
+            showing(seen.game, seen.mine_up) < showing(seen.game, r.opponent.up) for r in ranges
+        ):
+            chance *= 0.5
+        return wager if self._rng.random() < chance else None
 
 
-def bricked(up: Sequence[int]) -> bool:
-    """Razz: the last up card is a brick (above an eight, or pairs the board)."""
-    if len(up) < 2:
-        return False
-    last = _low_rank(up[-1])
-    return last > 7 or any(_low_rank(c) == last for c in up[:-1])
-
-
-def liveness(seen: Seen) -> float:
-    """How the cards seen elsewhere move my 3rd-street start (a percentile correction).
-
-    Cards I need that lie face up elsewhere are dead: a pair whose trips card is
-    showing, a flush suit spread around the table, low cards in others' doors
-    in the low games. Cards that would pair me being dead helps in Razz.
-    """
-    game = seen.game
-    mine = seen.mine_down[:2] + seen.mine_up[:1]
-    visible = [c for o in seen.opponents for c in o.up] + seen.dead
-    my_ranks = [c >> 2 for c in mine]
-    adjust = 0.0
-    if game in ("razz", "stud8"):
-        my_lows = {_low_rank(c) for c in mine}
-        wanted = [c for c in visible if _low_rank(c) <= 7 and _low_rank(c) not in my_lows]
-        expected = len(visible) * (8 - len([x for x in my_lows if x <= 7])) / 49
-        adjust -= 0.02 * (len(wanted) - expected)
-        if game == "razz":
-            adjust += 0.01 * sum(1 for c in visible if _low_rank(c) in my_lows)
-    if game in ("stud", "stud8"):
-        for rank in set(my_ranks):
-            if my_ranks.count(rank) >= 2:
-                adjust -= 0.08 * sum(1 for c in visible if c >> 2 == rank)
-        suits = [c & 3 for c in mine]
-        if suits.count(suits[0]) == 3:
-            adjust -= 0.025 * sum(1 for c in visible if c & 3 == suits[0])
-    return max(-0.25, min(0.08, adjust))
+def future_bets(street: int, small: int, big: int) -> int:
+    """One bet of each street after ``street``, in chips (the small bet on 4th street)."""
+    smalls = 1 if street < 4 else 0
+    bigs = 7 - max(street, 4)
+    return smalls * small + bigs * big

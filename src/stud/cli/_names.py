@@ -23,8 +23,14 @@ MIN_SEATS: Final = 2
 MAX_SEATS: Final = 8
 """``stud.game.MAX_SEATS``."""
 
-BOTS: Final = ("random", "station", "strong")
+BOTS: Final = (
+    "random", "station", "strong", "strong-v1", "tag", "stealer", "nit", "prober", "bully",
+    "maniac",
+)  # fmt: skip
 """The shipped bots: ``stud.bots.BOTS``."""
+
+GAUNTLET: Final = ("tag", "stealer", "maniac", "nit", "station", "prober", "bully")
+"""The gauntlet's opponents: ``stud.bots.GAUNTLET``."""
 
 STAKES: Final = "2/5/20/40"
 """Ante, bring-in, small and big bet by default: ``str(stud.sim.Stakes())``."""

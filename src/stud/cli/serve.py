@@ -46,6 +46,18 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         default="stud.table.engine:start_engine_hand",
         help="module:function that starts a hand (the engine; tests may plug in another)",
     )
+    parser.add_argument(
+        "--allow-origin", action="append", default=[], metavar="ORIGIN",
+        help="also accept state-changing requests from pages of ORIGIN (repeatable)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--idle-close", type=float, default=900.0, metavar="SECONDS",
+        help="a table a player opened closes after this long with no person seated (900)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--login-failures", type=float, nargs=2, default=(20, 5), metavar=("ADDRESS", "NAME"),
+        help="failed logins allowed in a burst per client address and per name (20 5)",
+    )  # fmt: skip
     parser.add_argument("--log-level", default="warning", help="uvicorn's log level")
     parser.set_defaults(func=run)
     return parser
@@ -55,6 +67,8 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from stud.server.app import create_app
+    from stud.server.limits import Limits
+    from stud.server.logins import LoginConfig
     from stud.server.protocol import MAX_FRAME_BYTES
     from stud.server.room import DEFAULT_TABLES, RoomConfig
     from stud.server.storage import Database, resolve_url
@@ -76,6 +90,11 @@ def run(args: argparse.Namespace) -> int:
         default_tables=() if args.no_default_tables else DEFAULT_TABLES,
         seed=args.seed,
         bot_kind=args.bots,
+        allowed_origins=tuple(args.allow_origin),
+        limits=Limits(idle_seconds=args.idle_close),
+        logins=LoginConfig(
+            failures_per_address=args.login_failures[0], failures_per_name=args.login_failures[1]
+        ),
     )
     app = create_app(Database(url), config, start_hand)
     where = url.split("@")[-1] if "@" in url else url

@@ -11,7 +11,9 @@ Seats are indexed 0..n-1 in table order starting from seat 1 (PHH's ``p1``).
 Cards sit in dealing order: positions 0 and 1 are the third-street down
 cards, 2 the door card, 3-5 the up cards of 4th-6th street, 6 the river card
 (down). A seat that reached the river without a card of its own shares the
-``community`` card instead (rules.md R12).
+``community`` card instead (rules.md R12). A hand the room dealt from a
+committed shuffle carries its ``shuffle`` (seeds and all) so anyone can redo
+the deck (:mod:`stud.history.verify`).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from enum import StrEnum
 from typing import Final, Literal, TypeAlias
 
 from stud.cards import Card
+from stud.fairness import Shuffle
 
 __all__ = [
     "Action",
@@ -184,6 +187,8 @@ class HandRecord:
     mix: str | None = None
     hero: int | None = None
     idle_seats: tuple[Seat, ...] = ()
+    shuffle: Shuffle | None = None
+    """The committed shuffle the hand was dealt from, seeds revealed (docs/fairness.md)."""
     notes: tuple[str, ...] = field(default=(), compare=False)
 
     def __post_init__(self) -> None:

@@ -7,7 +7,7 @@ A PHH hand is TOML: ``variant`` (``F7S``, ``F7S/8`` or ``FR``), ``antes``,
 optional fields ``players``, ``seats``, ``seat_count``, ``table``, ``hand``,
 ``finishing_stacks``, ``winnings``, ``currency``, the time and the level.
 What PHH has no field for (the rake, the pots and who collected each, the
-hero, burn cards, tournament and mixed-game names) goes in user-defined
+hero, burn cards, tournament and mixed-game names, the committed shuffle) goes in user-defined
 fields whose names start with ``_``, which PHH readers such as PokerKit
 skip, so a hand we write reads back the same. Cash amounts are written in
 the currency's main unit (``0.04``); a record keeps them in cents.
@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from stud.cards import Card
+from stud.fairness import FairnessError, Shuffle
 from stud.history.errors import HistoryError
 from stud.history.ledger import Ledger
 from stud.history.model import (
@@ -43,6 +44,7 @@ from stud.history.model import (
 )
 from stud.history.money import CURRENCY_SYMBOLS, fraction_digits, plain, to_units
 from stud.history.pokerstars_read import ReadResult
+from stud.history.text import escape_unprintable
 
 VARIANTS: Final[dict[str, Game]] = {"F7S": "stud", "F7S/8": "stud8", "FR": "razz"}
 CODES: Final[dict[Game, str]] = {game: code for code, game in VARIANTS.items()}
@@ -296,6 +298,7 @@ class _PhhReader:
             tournament=self.tournament(),
             mix=self.get("_mix", str),
             hero=self.hero(),
+            shuffle=self.shuffle(),
         )
 
     @staticmethod
@@ -306,6 +309,18 @@ class _PhhReader:
         if not re.fullmatch(r"p[1-9]\d*", label) or int(label[1:]) > self.n:
             raise _PhhError(f"{label!r} is not a player of this hand (p1..p{self.n})")
         return int(label[1:]) - 1
+
+    def shuffle(self) -> Shuffle | None:
+        data = self.data.get("_shuffle")
+        if data is None:
+            return None
+        try:
+            shuffle = Shuffle.from_dict(data)
+        except FairnessError as error:
+            raise self.field_error("_shuffle", str(error)) from None
+        if len(shuffle.player_seeds) != self.n:
+            raise self.field_error("_shuffle", f"player_seeds must have {self.n} entries")
+        return shuffle
 
     def hero(self) -> int | None:
         hero = self.get("_hero", str)
@@ -468,15 +483,9 @@ def write_phhs(records: Iterable[HandRecord]) -> str:
 
 
 def _toml_string(text: str) -> str:
-    escaped = []
-    for ch in text:
-        if ch in '"\\':
-            escaped.append("\\" + ch)
-        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
-            escaped.append(f"\\u{ord(ch):04x}")
-        else:
-            escaped.append(ch)
-    return '"' + "".join(escaped) + '"'
+    """A TOML basic string: quotes and backslashes escaped, then every unprintable character."""
+    quoted = text.replace("\\", "\\\\").replace('"', '\\"')
+    return '"' + escape_unprintable(quoted) + '"'
 
 
 def _slot(card: Slot) -> str:
@@ -620,4 +629,17 @@ class _Writer:
             put("_tournament", _toml_string(t.id))
             put("_buy_in", _toml_string(t.buy_in) if t.buy_in else None)
             put("_buy_in_currency", _toml_string(t.currency) if t.currency else None)
+        if r.shuffle is not None:
+            put("_shuffle", _shuffle_table(r.shuffle))
         return out
+
+
+def _shuffle_table(shuffle: Shuffle) -> str:
+    """The committed shuffle as one inline table (docs/formats.md, docs/fairness.md)."""
+    seeds = ", ".join(_toml_string(s) for s in shuffle.player_seeds)
+    seats = f", seats = [{', '.join(str(n) for n in shuffle.seats)}]" if shuffle.seats else ""
+    return (
+        f"{{ scheme = {_toml_string(shuffle.scheme)}, hand = {_toml_string(shuffle.hand_id)}, "
+        f"commitment = {_toml_string(shuffle.commitment)}, "
+        f"server_seed = {_toml_string(shuffle.server_seed)}, player_seeds = [{seeds}]{seats} }}"
+    )

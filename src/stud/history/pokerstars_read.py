@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Final
 
 from stud.cards import Card
+from stud.fairness import Shuffle
 from stud.history.errors import HistoryError
 from stud.history.ledger import Ledger
 from stud.history.model import (
@@ -73,6 +74,11 @@ TOTAL = re.compile(
     r"^Total pot (?P<total>\S+)(?P<pots>(?: (?:Main|Side) pot(?:-\d+)? \S+\.)*)"
     r" \| Rake (?P<rake>\S+)$"
 )
+SHUFFLE = re.compile(
+    r"^Shuffle: (?P<scheme>[^ ,]+), hand (?P<hand>[^ ,]+), commitment (?P<commitment>[^ ,]+), "
+    r"server seed (?P<seed>[^ ,]+), seeds \[(?P<seeds>[^\]]*)\]$"
+)
+"""Our own last line: the hand's committed shuffle, seeds revealed (docs/fairness.md)."""
 POT_PART = re.compile(r"(Main|Side) pot(?:-(\d+))? (\S+)\.")
 CARDS = re.compile(r"\[([^\]]*)\]")
 NOISE: Final = tuple(
@@ -177,6 +183,7 @@ class _HandReader:
         self.lines = lines
         self.pos = 0
         self.notes: list[str] = []
+        self.shuffle: Shuffle | None = None
         self.decimals = 0
         self.symbol = ""
 
@@ -585,6 +592,10 @@ class _HandReader:
             if text.startswith("Seat "):
                 self.read_summary_seat(text, number, summary_collected)
                 continue
+            shuffle = SHUFFLE.match(text)
+            if shuffle:
+                self.read_shuffle(shuffle, number)
+                continue
             if _is_noise(text):
                 continue
             raise self.fail(f"unexpected summary line {text!r}", number)
@@ -604,6 +615,25 @@ class _HandReader:
             raise self.fail(
                 f"collected {sum(by_seat)} of pots worth {sum(self.pots)}", self.lines[-1][0]
             )
+
+    def read_shuffle(self, match: re.Match[str], number: int) -> None:
+        """The ``Shuffle:`` line: scheme, hand id, commitment, server seed, each seat's seed."""
+        order: list[int] = []
+        seeds: list[str] = []
+        for part in filter(None, (p.strip() for p in match["seeds"].split(","))):
+            words = part.split()
+            if len(words) != 3 or words[0] != "Seat" or not words[1].isdigit():
+                raise self.fail(
+                    f"unreadable shuffle seed {part!r} (expected 'Seat N SEED')", number
+                )
+            order.append(int(words[1]))
+            seeds.append("" if words[2] == "-" else words[2])
+        if sorted(order) != sorted(seat.number for seat in self.seats):
+            raise self.fail("the shuffle line's seats are not the hand's seats", number)
+        self.shuffle = Shuffle(
+            match["hand"], match["commitment"], match["seed"], tuple(seeds), match["scheme"],
+            tuple(order),
+        )  # fmt: skip
 
     def read_summary_seat(self, text: str, number: int, collected: dict[int, int]) -> None:
         head, _, rest = text.partition(": ")
@@ -658,5 +688,6 @@ class _HandReader:
             mix=self.mix,
             hero=self.hero,
             idle_seats=tuple(self.idle),
+            shuffle=self.shuffle,
             notes=tuple(self.notes),
         )

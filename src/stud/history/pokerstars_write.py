@@ -12,6 +12,7 @@ allowed``, ``Betting is capped``, uncalled bets, the showdown pot by pot,
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from datetime import datetime
 from typing import Final
 
@@ -29,6 +30,7 @@ from stud.history.model import (
     Slot,
 )
 from stud.history.money import CURRENCY_SYMBOLS, plain
+from stud.history.text import escape_unprintable
 
 GAME_TITLES: Final = {"stud": "7 Card Stud", "stud8": "7 Card Stud Hi/Lo", "razz": "Razz"}
 STREET_TITLES: Final = {
@@ -77,7 +79,18 @@ def write_pokerstars_hand(
     record's own hero by default). A show without a description gets one from
     ``describe`` (the evaluator's, by default, when it is installed).
     """
-    return "\n".join(_Writer(record, record.hero if hero is None else hero, describe).lines())
+    hero = record.hero if hero is None else hero
+    return "\n".join(_Writer(_printable_names(record), hero, describe).lines())
+
+
+def _printable_names(record: HandRecord) -> HandRecord:
+    """``record`` with its table's and players' names escaped to printable text (one line each)."""
+    return replace(
+        record,
+        table=None if record.table is None else escape_unprintable(record.table),
+        seats=tuple(replace(s, name=escape_unprintable(s.name)) for s in record.seats),
+        idle_seats=tuple(replace(s, name=escape_unprintable(s.name)) for s in record.idle_seats),
+    )
 
 
 class _Writer:
@@ -110,6 +123,7 @@ class _Writer:
             self.street(street)
         self.showdown()
         self.summary()
+        self.shuffle()
         return self.out
 
     # -- the top of the hand ---------------------------------------------------
@@ -337,6 +351,21 @@ class _Writer:
                     self.out.append(f"{head} mucked")
             else:
                 self.out.append(f"{head} collected ({self.money(collected[seat])})")
+
+    def shuffle(self) -> None:
+        """The committed shuffle's line, last (PokerStars has none; our reader reads it back)."""
+        shuffle = self.r.shuffle
+        if shuffle is None:
+            return
+        numbers = list(shuffle.seats) or [seat.number for seat in self.r.seats]
+        if len(shuffle.player_seeds) != len(numbers):
+            raise self.fail("the shuffle's player seeds do not match the seats")
+        pairs = zip(numbers, shuffle.player_seeds, strict=True)
+        seeds = ", ".join(f"Seat {n} {seed or '-'}" for n, seed in pairs)
+        self.out.append(
+            f"Shuffle: {shuffle.scheme}, hand {shuffle.hand_id}, commitment {shuffle.commitment},"
+            f" server seed {shuffle.server_seed}, seeds [{seeds}]"
+        )
 
 
 def _pot_name(index: int, count: int) -> str:

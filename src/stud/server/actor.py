@@ -22,10 +22,12 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from sqlalchemy import Connection
 
+from stud.server.audience import private_or_public
 from stud.server.bots import Bot
 from stud.server.protocol import dumps
 from stud.server.storage import LedgerError, TableSpec
 from stud.table import Effect, Event, Out, Table, TableError
+from stud.table.table import NEW_HAND
 
 if TYPE_CHECKING:
     from stud.server.room import Room
@@ -59,6 +61,11 @@ class Command:
     done: asyncio.Future[Any] | None = None
 
 
+def _show(shows: list[tuple[Bot, dict[str, Any]]], players: dict[int, int]) -> None:
+    for brain, view in shows:
+        brain.observe(view, players)
+
+
 class TableActor:
     """The asyncio task that alone runs one table."""
 
@@ -69,11 +76,15 @@ class TableActor:
         self.id = spec.id
         self.queue: asyncio.Queue[Command] = asyncio.Queue()
         self.n = 0
-        # (n, text for everyone, text for each seat with a private part): plain strings, so
+        # (n, text for everyone, text for each account with a private part): plain strings, so
         # the log costs the garbage collector nothing to keep.
         self.events: deque[tuple[int, str, dict[int, str]]] = deque(maxlen=LOG_SIZE)
         self.watchers: dict[Watcher, None] = {}
         self.bots: dict[int, Bot] = {}
+        self._dealt: list[int] = []
+        """The accounts dealt into the hand running, in the hand's seat order."""
+        self._seated: dict[int, int] = {}
+        """The account in each table seat of the hand running."""
         self.bot_due: float | None = None
         self.gone: dict[int, float] = {}  # account -> when its seat is given up
         self.hand_id: int | None = None
@@ -81,6 +92,8 @@ class TableActor:
         self.finished: deque[tuple[float, int]] = deque(maxlen=200)  # (time, pot) for the lobby
         self.task: asyncio.Task[None] | None = None
         self._clock: Callable[[], float] = time.time
+        self.closed = False
+        self.person_seen = self._clock()  # when a person (not a bot) was last seated here
 
     # -- the loop --------------------------------------------------------------------------
 
@@ -102,13 +115,23 @@ class TableActor:
     def tell(self, command: Command) -> None:
         self.queue.put_nowait(command)
 
+    def _idle_deadline(self) -> float | None:
+        """When this table closes for want of a person, if an account made it."""
+        if self.spec.created_by is None or self.table.closing:
+            return None
+        if any(not p.bot for _, p in self.table.players()):
+            self.person_seen = self._clock()
+            return None
+        return self.person_seen + self.room.config.limits.idle_seconds
+
     def _wakeup(self) -> float | None:
-        times = [t for t in (self.table.wakeup(), self.bot_due, *self.gone.values()) if t]
+        idle = self._idle_deadline()
+        times = [t for t in (self.table.wakeup(), self.bot_due, idle, *self.gone.values()) if t]
         return min(times) if times else None
 
     async def _run(self) -> None:
         await self._step(self._fill_bots)
-        while True:
+        while not self.closed:
             wake = self._wakeup()
             timeout = None if wake is None else max(0.0, wake - self._clock())
             if self.queue.empty() and (timeout is None or timeout > 0):
@@ -174,6 +197,9 @@ class TableActor:
             self.watchers.pop(command.watcher, None)
             self._disconnected(command.watcher, now)
             return None
+        if kind == "close":
+            await self._apply(self.table.close())
+            return None
         if account is None:
             raise TableError("login_required", "log in or play as a guest first")
         if kind == "sit":
@@ -189,6 +215,8 @@ class TableActor:
             outs = self.table.sit_out(account, now)
         elif kind == "sit_in":
             outs = self.table.sit_in(account, now)
+        elif kind == "seed":
+            outs = self.table.add_seed(account, command.args["commitment"], command.args["seed"])
         else:
             raise TableError("unknown_type", f"unknown command {kind!r}")
         await self._apply(outs)
@@ -199,13 +227,13 @@ class TableActor:
         self.watchers[watcher] = None
         if watcher.account_id is not None:
             self.gone.pop(watcher.account_id, None)
-        seat = self._seat(watcher)
+        account = watcher.account_id
         first = self.events[0][0] if self.events else self.n + 1
         if since is not None and first - 1 <= since <= self.n:
             for n, public, private in self.events:
                 if n > since:
-                    watcher.send(public if seat is None else private.get(seat, public))
-        watcher.send(self._state_text(seat, events=True))
+                    watcher.send(private_or_public(private, public, account))
+        watcher.send(self._state_text(self._seat(watcher), events=True))
 
     def _disconnected(self, watcher: Watcher, now: float) -> None:
         """A seated player with no connection left keeps the seat for the grace period."""
@@ -236,6 +264,11 @@ class TableActor:
     # -- timers: clocks, bots, grace periods -------------------------------------------------
 
     async def _timers(self, now: float) -> None:
+        idle = self._idle_deadline()
+        if idle is not None and now >= idle:
+            log.info("table %s closes: nobody has sat at it for a while", self.id)
+            await self._apply(self.table.close())
+            return
         for account, until in list(self.gone.items()):
             if now >= until:
                 del self.gone[account]
@@ -255,8 +288,9 @@ class TableActor:
                 self.bot_due = now + random.uniform(low, high)
             elif now >= self.bot_due:
                 self.bot_due = None
-                # The bot gets its seat's hand view (no foreign down card), table seats.
-                view = self.table.view(seat)["hand"]
+                # The bot gets its seat's hand view (no foreign down card), table seats,
+                # with the hand's events: the betting is what lets it read its opponents.
+                view = self.table.view(seat, events=True)["hand"]
                 legal = self.table.legal()
                 # A thinking bot runs off the event loop; the table waits for it (nothing
                 # else changes the table meanwhile), the other tables and sockets do not.
@@ -323,12 +357,52 @@ class TableActor:
                 self._publish(out)
         if any(isinstance(o, Event) for o in outs):
             self._send_states()
+        await self._show_bots(outs)
         # A bot that left (made room, or went broke) goes back to the room's pool.
         for account in [a for a in self.bots if self.table.seat_of(a) is None]:
             del self.bots[account]
             self.room.release_bot(account)
+        if self.table.closing and not self.closed and not self.table.players():
+            await self._closed()
+
+    async def _closed(self) -> None:
+        """The table closed and everyone has left: store it closed, tell the watchers, stop."""
+        self.closed = True
+        await self.room.db.write(lambda c: self.room.db.store.close_table(c, self.id))
+        self.room.actors.pop(self.id, None)
+        text = dumps({"type": "table_closed", "table": self.id})
+        for watcher in list(self.watchers):
+            watcher.send(text)
+        self.watchers.clear()
 
     _finished_id: int | None = None
+
+    async def _show_bots(self, outs: list[Out]) -> None:
+        """Each bot in the hand sees its seat's view when the hand is dealt and when it ends.
+
+        So its reads see every action, the folds that end a hand included, and
+        follow players by account. The views are built here; the bots take
+        them in off the event loop.
+        """
+        shows: list[tuple[Bot, dict[str, Any]]] = []
+        for out in outs:
+            if isinstance(out, Event) and out.kind == NEW_HAND and self.table.hand is not None:
+                dealt = out.data["players"]
+                self._dealt = [int(p["account_id"]) for p in dealt]
+                self._seated = {int(p["seat"]): int(p["account_id"]) for p in dealt}
+                for p in dealt:
+                    brain = self.bots.get(int(p["account_id"]))
+                    if brain is not None:
+                        shows.append((brain, self.table.view(int(p["seat"]), events=True)))
+            elif isinstance(out, Effect) and out.kind == "hand_finished":
+                hand = out.data["hand"]
+                for index, account in enumerate(self._dealt):
+                    brain = self.bots.get(account)
+                    if brain is not None:
+                        shows.append((brain, hand.view(index, events=True)))
+        if shows:
+            players = dict(self._seated)
+            await asyncio.to_thread(_show, shows, players)
 
     def _store(
         self, conn: Connection, effects: list[tuple[Effect, dict[int, int]]], hand_id: int | None
@@ -371,8 +445,10 @@ class TableActor:
         account = watcher.account_id
         return None if account is None else self.table.seat_of(account)
 
-    def _event_text(self, n: int, event: Event, seat: int | None) -> str:
-        return dumps({"type": "event", "table": self.id, "n": n, "event": event.for_seat(seat)})
+    def _event_text(self, n: int, event: Event, account: int | None) -> str:
+        return dumps(
+            {"type": "event", "table": self.id, "n": n, "event": event.for_account(account)}
+        )
 
     def _state_text(self, seat: int | None, *, events: bool = False) -> str:
         return self._state_message(self.table.view(seat, events=events))
@@ -384,19 +460,15 @@ class TableActor:
     def _publish(self, event: Event) -> None:
         """Number an event, keep it (as text) for clients that reconnect, send it.
 
-        Each event is encoded once for everyone, and once more for each seat it
-        has a private part for (its owner's down cards, the actor's legal actions).
+        Each event is encoded once for everyone, and once more for each account
+        it has a private part for (its owner's down cards, the actor's legal actions).
         """
         self.n += 1
         public = self._event_text(self.n, event, None)
-        private = {seat: self._event_text(self.n, event, seat) for seat in event.private}
+        private = {acc: self._event_text(self.n, event, acc) for acc in event.private}
         self.events.append((self.n, public, private))
         for watcher in list(self.watchers):
-            if private:
-                seat = self._seat(watcher)
-                watcher.send(public if seat is None else private.get(seat, public))
-            else:
-                watcher.send(public)
+            watcher.send(private_or_public(private, public, watcher.account_id))
 
     def _send_states(self) -> None:
         """Each watcher the table as it may see it now: one view and encoding per seat."""

@@ -8,31 +8,36 @@
 import contextlib
 import gc
 import logging
-import re
 import secrets
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Annotated, Any
-from urllib.parse import urlsplit
 
 from fastapi import Depends, FastAPI, HTTPException, Request, Response, WebSocket
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
+from stud.server.actor import Command
+from stud.server.audience import hand_player
 from stud.server.connection import ClientConnection
-from stud.server.histories import texts_for, viewer_index
+from stud.server.histories import texts_for
 from stud.server.language import router as language_router
+from stud.server.limits import LimitError
+from stud.server.logins import Busy, PasswordGuard, Throttled
+from stud.server.names import account_name, check_text, name_key, table_name
 from stud.server.replay import router as replay_router
 from stud.server.room import Room, RoomConfig
-from stud.server.storage import Account, Database, TableSpec, hash_password, verify_password
+from stud.server.security import OriginCheck, foreign_origin
+from stud.server.storage import Account, Database, TableSpec
+from stud.server.validation import validation_error
 from stud.table import HandFactory
 
 log = logging.getLogger("stud.server")
 
 COOKIE = "stud_session"
 STATIC_DIR = Path(__file__).resolve().parent.parent / "web" / "static"
-NAME_PATTERN = re.compile(r"^[A-Za-z0-9_\-]{3,20}$")
 
 INDEX_HTML = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Stud card room</title></head>
@@ -49,19 +54,23 @@ class Credentials(BaseModel):
 
 
 class NewTable(BaseModel):
-    name: str = Field(min_length=1, max_length=40)
-    game: str = Field(pattern="^(stud|stud8|razz)$")
-    ante: int = Field(ge=0, le=10**6)
-    bring_in: int = Field(ge=1, le=10**6)
-    small_bet: int = Field(ge=1, le=10**6)
-    big_bet: int = Field(ge=1, le=10**6)
-    seats: int = Field(default=8, ge=2, le=8)
+    """A table to open. Game, stakes, size and rake are checked by the engine's own rules
+    (``stud.game.TableConfig``), whose words a refusal (422) carries; the bounds here only
+    keep numbers sane."""
+
+    name: str = Field(max_length=200, description="1-40 printable characters, no line break")
+    game: str = Field(max_length=16, examples=["stud", "stud8", "razz"])
+    ante: int = Field(le=10**6)
+    bring_in: int = Field(le=10**6)
+    small_bet: int = Field(le=10**6)
+    big_bet: int = Field(le=10**6)
+    seats: int = Field(default=8, le=100)
     bots: int = Field(default=0, ge=0, le=8)
-    min_buy_in: int | None = Field(default=None, ge=1)
-    max_buy_in: int | None = Field(default=None, ge=1)
-    rake_percent: float = Field(default=0.0, ge=0, lt=100, description="house cut of each pot")
-    rake_cap: int | None = Field(default=None, ge=0, description="at most this rake per hand")
-    bot_kind: str = Field(default="strong", pattern="^(random|station|strong)$")
+    min_buy_in: int | None = Field(default=None, ge=1, le=10**9)
+    max_buy_in: int | None = Field(default=None, ge=1, le=10**9)
+    rake_percent: float = Field(default=0.0, description="house cut of each pot")
+    rake_cap: int | None = Field(default=None, le=10**9, description="at most this rake per hand")
+    bot_kind: str = Field(default="strong", max_length=16, examples=["strong"])
 
 
 class AccountOut(BaseModel):
@@ -74,6 +83,7 @@ class AccountOut(BaseModel):
 def create_app(db: Database, config: RoomConfig, hand_factory: HandFactory) -> FastAPI:
     """The app for one room; the room starts and stops with the app."""
     room = Room(db=db, config=config, hand_factory=hand_factory)
+    passwords = PasswordGuard(config.logins)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -87,6 +97,7 @@ def create_app(db: Database, config: RoomConfig, hand_factory: HandFactory) -> F
             yield
         finally:
             await room.stop()
+            passwords.close()
             db.close()
 
     app = FastAPI(
@@ -96,7 +107,18 @@ def create_app(db: Database, config: RoomConfig, hand_factory: HandFactory) -> F
         lifespan=lifespan,
     )
     app.state.room = room
+    app.add_middleware(OriginCheck, allowed=config.allowed_origins)
+    app.add_exception_handler(RequestValidationError, validation_error)
     store = db.store
+
+    async def hashing(work: Any) -> Any:
+        """Await a password hash or check; 503 with Retry-After when too many are waiting."""
+        try:
+            return await work
+        except Busy as busy:
+            raise HTTPException(
+                503, str(busy), headers={"Retry-After": str(busy.retry_after)}
+            ) from None
 
     async def session_account(token: str | None) -> Account | None:
         if not token or len(token) > 200:
@@ -132,13 +154,20 @@ def create_app(db: Database, config: RoomConfig, hand_factory: HandFactory) -> F
 
     @app.post("/api/register", tags=["accounts"])
     async def register(body: Credentials, response: Response) -> AccountOut:
-        """Create an account (with the room's starting play money) and log in."""
-        if not NAME_PATTERN.match(body.name) or body.name.lower().startswith(("guest", "bot")):
-            raise HTTPException(422, "names are 3-20 letters, digits, '-' or '_'")
-        encoded = hash_password(body.password)
+        """Create an account (with the room's starting play money) and log in.
+
+        Names are NFKC-normalised and unique without regard to case; names the
+        room uses itself (house, Bot…, Guest…) are reserved (docs/protocol.md).
+        """
+        try:
+            name = account_name(body.name)
+            password = check_text(body.password, "the password")
+        except ValueError as error:
+            raise HTTPException(422, str(error)) from None
+        encoded = await hashing(passwords.hash(password))
 
         def create(c: Any) -> Account:
-            account = store.create_account(c, body.name, "user", encoded)
+            account = store.create_account(c, name, "user", encoded)
             store.grant(c, account.id, config.starting_balance)
             return account
 
@@ -149,9 +178,25 @@ def create_app(db: Database, config: RoomConfig, hand_factory: HandFactory) -> F
         return await open_session(response, account)
 
     @app.post("/api/login", tags=["accounts"])
-    async def login(body: Credentials, response: Response) -> AccountOut:
-        found = await db.read(lambda c: store.account_by_name(c, body.name))
-        if found is None or found[1] is None or not verify_password(found[1], body.password):
+    async def login(body: Credentials, request: Request, response: Response) -> AccountOut:
+        """Log in. Failed logins are throttled per name and per address (429, Retry-After)."""
+        try:
+            check_text(body.name, "the name")
+            check_text(body.password, "the password")
+        except ValueError as error:
+            raise HTTPException(422, str(error)) from None
+        key = name_key(body.name)
+        address = request.client.host if request.client else ""
+        try:
+            passwords.admit(key, address)
+        except Throttled as throttled:
+            raise HTTPException(
+                429, str(throttled), headers={"Retry-After": str(throttled.retry_after)}
+            ) from None
+        found = await db.read(lambda c: store.account_by_name(c, key))
+        encoded = None if found is None else found[1]
+        if not await hashing(passwords.verify(encoded, body.password)) or found is None:
+            passwords.failed(key, address)
             raise HTTPException(401, "wrong name or password")
         return await open_session(response, found[0])
 
@@ -203,28 +248,47 @@ def create_app(db: Database, config: RoomConfig, hand_factory: HandFactory) -> F
     async def create_table(
         body: NewTable, account: Annotated[Account, Depends(required)]
     ) -> dict[str, Any]:
+        """Open a table (a few per account: docs/protocol.md); a 422 says what is wrong."""
+        try:
+            name = table_name(body.name)
+        except ValueError as error:
+            raise HTTPException(422, str(error)) from None
         spec = TableSpec(
-            name=body.name,
+            name=name,
             game=body.game,
             ante=body.ante,
             bring_in=body.bring_in,
             small_bet=body.small_bet,
             big_bet=body.big_bet,
             seats=body.seats,
-            bots=min(body.bots, body.seats),
+            bots=max(0, min(body.bots, body.seats)),
             min_buy_in=body.min_buy_in or body.small_bet * 10,
             max_buy_in=body.max_buy_in or body.small_bet * 100,
             rake_percent=body.rake_percent,
             rake_cap=body.rake_cap,
             bot_kind=body.bot_kind,
         )
-        if spec.min_buy_in > spec.max_buy_in:
-            raise HTTPException(422, "min_buy_in is above max_buy_in")
         try:
-            actor = await room.create_table(spec, account.id)
+            actor = await room.create_table(spec, account)
+        except LimitError as error:
+            raise HTTPException(403, str(error)) from None
         except ValueError as error:
             raise HTTPException(422, str(error)) from None
         return actor.lobby()
+
+    @app.delete("/api/tables/{table_id}", tags=["lobby"])
+    async def close_table(
+        table_id: int, account: Annotated[Account, Depends(required)]
+    ) -> dict[str, Any]:
+        """Close a table you opened: no new hand or player; everyone is cashed out now, or
+        when the hand in progress ends; then it leaves the lobby."""
+        actor = room.actors.get(table_id)
+        if actor is None:
+            raise HTTPException(404, "no such table")
+        if actor.spec.created_by != account.id:
+            raise HTTPException(403, "only the account that opened a table may close it")
+        await actor.call(Command("close", account.id))
+        return {"ok": True, "table": table_id, "closing": actor.table.in_hand}
 
     @app.get("/api/tables/{table_id}", tags=["lobby"])
     async def table(table_id: int) -> dict[str, Any]:
@@ -245,7 +309,7 @@ def create_app(db: Database, config: RoomConfig, hand_factory: HandFactory) -> F
         record = await db.read(lambda c: store.hand(c, hand_id))
         if record is None or record["status"] == "running":
             raise HTTPException(404, "no finished hand with that id")
-        viewer = viewer_index(record["players"], None if account is None else account.id)
+        viewer = hand_player(record["players"], None if account is None else account.id)
         if record["phh"]:
             record["phh"], record["pokerstars"] = texts_for(record["phh"], viewer)
         record["you"] = None if viewer is None else record["players"][viewer]["seat"]
@@ -293,9 +357,7 @@ def create_app(db: Database, config: RoomConfig, hand_factory: HandFactory) -> F
 
     @app.websocket("/ws")
     async def websocket(ws: WebSocket) -> None:
-        origin = ws.headers.get("origin")
-        host = ws.headers.get("host", "")
-        if origin and urlsplit(origin).netloc != host:
+        if foreign_origin(ws.headers, config.allowed_origins) is not None:
             # A page on another site may not use this browser's session (cross-site hijacking).
             await ws.close(code=1008)
             return

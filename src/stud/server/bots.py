@@ -3,12 +3,14 @@
 The actor asks a bot ``choose(view, legal)`` with its seat's hand view (the
 ``hand`` part of the table's view for that seat: a dict, table seats) and the
 table's ``Legal`` actions, and gets one of them back; :class:`stud.bots.RoomBot`
-adapts any :class:`stud.bots.Bot` to that.
+adapts any :class:`stud.bots.Bot` to that. The actor also shows each bot its
+seat's view (with the hand's events) when a hand is dealt and when it ends,
+with the account in each seat: ``observe(view, players)``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, Protocol
 
 from stud.bots import BOTS, RoomBot
@@ -24,6 +26,10 @@ class Bot(Protocol):
 
     def choose(self, view: Mapping[str, Any], legal: Sequence[Legal]) -> Legal:
         """One of ``legal``."""
+        ...
+
+    def observe(self, view: Mapping[str, Any], players: Mapping[int, Hashable]) -> None:
+        """Take in the seat's view (with events); ``players``: the account in each table seat."""
         ...
 
 

@@ -9,17 +9,9 @@ player's own down cards; every other down card, mucked or folded, is unknown
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 from stud.history import HandRecord, Show, read_phh, write_phh, write_pokerstars_hand
 from stud.history.model import is_up
-
-
-def viewer_index(players: list[dict[str, Any]], account_id: int | None) -> int | None:
-    """The caller's place in the hand (the record's seat index), if they played it."""
-    if account_id is None:
-        return None
-    return next((i for i, p in enumerate(players) if p["account_id"] == account_id), None)
 
 
 def for_viewer(record: HandRecord, viewer: int | None) -> HandRecord:

@@ -9,16 +9,20 @@ to the client in an ``error`` message; nothing is changed.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any, Final
 
 import orjson
 
+from stud.server.names import check_text
+
 MAX_MESSAGE_BYTES: Final = 4096
 """Longer messages are refused with ``too_large`` (the transport closes at 64 KiB)."""
 MAX_FRAME_BYTES: Final = 65536
 
-# type -> {field: (kind, required)}; kind is 'int', 'str' or 'int?' (an int or null).
+# type -> {field: (kind, required)}; kind is 'int', 'str', 'int?' (an int or null) or
+# 'hex' (1 to 64 lowercase hex digits: a commitment or a player's seed).
 FIELDS: Final[dict[str, dict[str, tuple[str, bool]]]] = {
     "ping": {},
     "watch": {"table": ("int", True), "since": ("int?", False)},
@@ -33,6 +37,7 @@ FIELDS: Final[dict[str, dict[str, tuple[str, bool]]]] = {
         "to": ("int", False),
         "turn": ("int", True),
     },
+    "seed": {"table": ("int", True), "commitment": ("hex", True), "seed": ("hex", True)},
 }
 ACTIONS: Final = frozenset({"fold", "check", "call", "bring-in", "complete", "bet", "raise"})
 """The engine's action kinds (``stud.game.ActionKind``), as the table's legal actions name them."""
@@ -56,6 +61,16 @@ class Message:
     ref: str | int | None = None
 
 
+_HEX: Final = re.compile(r"[0-9a-f]{1,64}")
+KINDS: Final = {
+    "int": "int",
+    "int?": "int?",
+    "str": "str",
+    "hex": "1 to 64 lowercase hex digits",
+}
+"""How an error message names each kind of field."""
+
+
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and abs(value) < 2**53
 
@@ -72,6 +87,7 @@ def parse(text: str | bytes) -> Message:
         raise ProtocolError("bad_json", f"not JSON: {error}") from None
     if not isinstance(data, dict):
         raise ProtocolError("bad_message", "a message is a JSON object")
+    _check_unicode(data)
     ref = data.get("id")
     if ref is not None and not (
         (isinstance(ref, str) and len(ref) <= 64) or (_is_int(ref) and not isinstance(ref, bool))
@@ -94,9 +110,10 @@ def parse(text: str | bytes) -> Message:
             (want == "int" and _is_int(value))
             or (want == "int?" and (value is None or _is_int(value)))
             or (want == "str" and isinstance(value, str) and len(value) <= 32)
+            or (want == "hex" and isinstance(value, str) and _HEX.fullmatch(value) is not None)
         )
         if not ok:
-            raise ProtocolError("bad_message", f"{kind}: {name} must be {want}", ref)
+            raise ProtocolError("bad_message", f"{kind}: {name} must be {KINDS[want]}", ref)
         fields[name] = value
     missing = [name for name, (_, required) in spec.items() if required and name not in fields]
     if missing:
@@ -106,6 +123,23 @@ def parse(text: str | bytes) -> Message:
         if fields["action"] not in ACTIONS:
             raise ProtocolError("illegal_action", f"unknown action {fields['action']!r}", ref)
     return Message(kind, fields, ref)
+
+
+def _check_unicode(data: dict[str, Any]) -> None:
+    """ProtocolError if a field name or text value is not valid Unicode (a lone surrogate).
+
+    JSON's ``"\\ud800"`` decodes to a string no encoder can write back: refused
+    here, before anything could echo it. (Nested values are refused by their
+    field's type anyway, and never echoed.)
+    """
+    for key, value in data.items():
+        where = f"field {key!r}" if key.isascii() else "a field name"
+        try:
+            check_text(key, "a field name")
+            if isinstance(value, str):
+                check_text(value, where)
+        except ValueError as error:
+            raise ProtocolError("bad_message", str(error)) from None
 
 
 def dumps(message: dict[str, Any]) -> str:

@@ -16,6 +16,7 @@ from fastapi import APIRouter, HTTPException, Request
 
 from stud.game import visible_events
 from stud.history import HistoryError, read_phh, replay
+from stud.server.audience import hand_player
 
 router = APIRouter()
 
@@ -54,10 +55,7 @@ def replay_data(record: dict[str, Any], viewer_account: int | None) -> dict[str,
         report = replay(read_phh(record["phh"] or ""))
     except (HistoryError, ValueError) as error:
         raise HTTPException(409, f"the hand's history cannot be replayed: {error}") from None
-    viewer = next(
-        (i for i, p in enumerate(players) if viewer_account and p["account_id"] == viewer_account),
-        None,
-    )
+    viewer = hand_player(players, viewer_account)
     events = [table_seats(e.to_dict(), seats) for e in visible_events(report.events, viewer)]
     started = events[0] if events else {}
     return {
@@ -69,6 +67,8 @@ def replay_data(record: dict[str, Any], viewer_account: int | None) -> dict[str,
         "players": [{"seat": p["seat"], "name": p["name"], "stack": p["stack"]} for p in players],
         "you": None if viewer is None else seats[viewer],
         "events": events,
+        # Published with the finished hand: the seeds redo every card (docs/fairness.md).
+        "shuffle": None if report.record.shuffle is None else report.record.shuffle.revealed(),
     }
 
 

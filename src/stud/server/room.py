@@ -10,6 +10,8 @@ from typing import Any
 
 from stud.server.actor import TableActor
 from stud.server.bots import Bot, make_bot
+from stud.server.limits import Limits, check_new_table
+from stud.server.logins import LoginConfig
 from stud.server.storage import Account, Database, TableSpec
 from stud.table import HandFactory, Table, TableSettings
 
@@ -50,6 +52,12 @@ class RoomConfig:
     message_burst: float = 40.0
     flood_strikes: int = 60
     session_seconds: float = 30 * 24 * 3600.0
+    logins: LoginConfig = field(default_factory=LoginConfig)
+    """How password hashing is bounded and failed logins throttled."""
+    allowed_origins: tuple[str, ...] = ()
+    limits: Limits = field(default_factory=Limits)
+    """What one account may open: tables, bots; when an idle table closes."""
+    """Origins besides the server's own whose pages may change state (e.g. behind a proxy)."""
 
 
 @dataclass(slots=True)
@@ -64,6 +72,8 @@ class Room:
     _names: dict[int, str] = field(default_factory=dict)
     _bot_names: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
     recovered: dict[str, int] = field(default_factory=dict)
+    _creating: asyncio.Lock = field(default_factory=asyncio.Lock)
+    _hand_numbers: dict[int, int] = field(default_factory=dict)
 
     async def start(self) -> None:
         """Void what a crash left running, cash stacks out, then open the tables with bots."""
@@ -74,6 +84,7 @@ class Room:
         self._idle_bots = await self.db.read(lambda c: store.accounts_of_kind(c, "bot"))
         self._bot_names = itertools.count(len(self._idle_bots) + 1)
         specs = await self.db.read(store.open_tables)
+        self._hand_numbers = await self.db.read(store.last_hand_numbers)
         if not specs:
             for default in self.config.default_tables:
                 specs.append(await self._save_table(default, None))
@@ -106,16 +117,26 @@ class Room:
 
     def _open(self, spec: TableSpec) -> TableActor:
         seed = None if self.config.seed is None else self.config.seed * 7919 + spec.id
-        table = Table(self.settings_for(spec), self.hand_factory, seed=seed)
+        # Hand ids in shuffles are "<table id>-<hand number>" (docs/fairness.md).
+        table = Table(self.settings_for(spec), self.hand_factory, seed=seed, label=str(spec.id))
+        table.hand_number = self._hand_numbers.get(spec.id, 0)  # numbers go on after a restart
         actor = TableActor(self, spec, table)
         self.actors[spec.id] = actor
         actor.start()
         return actor
 
-    async def create_table(self, spec: TableSpec, created_by: int | None) -> TableActor:
-        self.settings_for(spec)  # ValueError on a bad game, stakes, size or rake
+    async def create_table(self, spec: TableSpec, creator: Account | None) -> TableActor:
+        """Open a table; ValueError on bad settings, LimitError over the creator's quota."""
+        self.settings_for(
+            spec
+        )  # ValueError (the engine's words) on a bad game, stakes, size or rake
         make_bot(spec.bot_kind)  # ValueError on an unknown bot
-        return self._open(await self._save_table(spec, created_by))
+        async with self._creating:  # one at a time, so two requests cannot both pass the quota
+            if creator is not None:
+                mine = [a.spec for a in self.actors.values() if a.spec.created_by == creator.id]
+                check_new_table(self.config.limits, creator.kind, mine, spec.bots)
+            creator_id = None if creator is None else creator.id
+            return self._open(await self._save_table(spec, creator_id))
 
     async def _save_table(self, spec: TableSpec, created_by: int | None) -> TableSpec:
         store = self.db.store

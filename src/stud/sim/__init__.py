@@ -7,18 +7,19 @@
 """
 
 from stud.sim.chart import draw_chart
-from stud.sim.run import CHUNK, SimConfig, SimResult, Stakes, play_chunk, simulate
+from stud.sim.run import CHUNK, SESSION, SimConfig, SimResult, Stakes, play_session, simulate
 from stud.sim.stats import Rate, bot_rates, player_rates, summary
 
 __all__ = [
     "CHUNK",
+    "SESSION",
     "Rate",
     "SimConfig",
     "SimResult",
     "Stakes",
     "bot_rates",
     "draw_chart",
-    "play_chunk",
+    "play_session",
     "player_rates",
     "simulate",
     "summary",

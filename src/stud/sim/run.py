@@ -1,10 +1,14 @@
 """Bots against bots, many hands: fixed chunks, seeded per chunk, spread over processes.
 
-Hands are cut into chunks of :data:`CHUNK` whose seeds come from the run's seed
-and the chunk's number alone, so a run gives the same hands and the same
-results whatever the number of workers. Each hand starts from fresh stacks,
-and players move one seat to the left every hand, so each sits in every seat
-(dealer's left first, ...) equally often: position is fair.
+Hands are cut into sessions of ``SimConfig.session`` hands (a sitting at one
+table): the bots of a session are made once and keep what they learn of
+each other from hand to hand, as at a real table. A session's seeds come
+from the run's seed and the session's first hand alone, so a run gives the
+same hands and the same results whatever the number of workers. Each hand
+starts from fresh stacks, and players move one seat to the left every hand,
+so each sits in every seat (dealer's left first, ...) equally often:
+position is fair. Bots that observe (:class:`stud.bots.base.Observer`) are
+told who sits where, so their reads follow a player, not a seat.
 """
 
 from __future__ import annotations
@@ -15,18 +19,25 @@ import random
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
-from stud.bots import Bot, ask, make_bot, parse_bots
+from stud.bots import Bot, make_bot, parse_bots, play_hand
 from stud.cards import Deck
 from stud.game import Hand, TableConfig, variant
 
 CHUNK = 250
-"""Hands per task: small enough for a lively progress bar, big enough to amortise a task."""
+"""Hands between two progress reports of a session played in this process."""
+
+SESSION = 2000
+"""Hands per session by default: long enough for reads to matter, short enough to spread."""
 
 NetArray = npt.NDArray[np.int64]
+
+Progress = Callable[[int], None]
+"""Told how many more hands are done."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +65,10 @@ class Stakes:
         return f"{self.ante}/{self.bring_in}/{self.small_bet}/{self.big_bet}"
 
 
+DEFAULT_STAKES = Stakes()
+"""2/5/20/40."""
+
+
 @dataclass(frozen=True, slots=True)
 class SimConfig:
     """One simulation: the game, the bots in their starting seats, how many hands."""
@@ -65,6 +80,8 @@ class SimConfig:
     stakes: Stakes = Stakes()
     stack_big_bets: int = 100
     """Every player starts every hand with this many big bets (deep: all-ins are rare)."""
+    session: int = SESSION
+    """Hands the same bots play together, keeping what they learn of each other."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "game", variant(self.game).code)
@@ -75,6 +92,8 @@ class SimConfig:
             raise ValueError(f"hands must be at least 1, not {self.hands}")
         if self.stack_big_bets < 1:
             raise ValueError("stack_big_bets must be at least 1")
+        if self.session < 1:
+            raise ValueError(f"session must be at least 1 hand, not {self.session}")
         self.table()  # fail now on impossible stakes, not in a worker
 
     def table(self) -> TableConfig:
@@ -89,42 +108,64 @@ class SimConfig:
             stacks=(stack,) * len(self.bots),
         )
 
-    def chunks(self) -> list[tuple[int, int]]:
-        """(first hand, hand count) of every chunk, in order."""
-        return [(start, min(CHUNK, self.hands - start)) for start in range(0, self.hands, CHUNK)]
+    def sessions(self) -> list[tuple[int, int]]:
+        """(first hand, hand count) of every session, in order."""
+        size = self.session
+        return [(start, min(size, self.hands - start)) for start in range(0, self.hands, size)]
 
 
-def chunk_seeds(seed: int, start: int, players: int) -> tuple[int, list[int]]:
-    """The deck seed and one seed per player for the chunk starting at hand ``start``."""
+def session_seeds(seed: int, start: int, players: int) -> tuple[int, list[int]]:
+    """The deck seed and one seed per player for the session starting at hand ``start``."""
     sequence = np.random.SeedSequence([seed, start])
     words = sequence.generate_state(players + 1, dtype=np.uint64)
     return int(words[0]), [int(w) for w in words[1:]]
 
 
-def play_chunk(config: SimConfig, start: int, count: int) -> NetArray:
-    """Play hands ``start`` .. ``start + count - 1``; each player's net chips per hand."""
+def make_players(names: Sequence[str], seeds: Sequence[int]) -> list[Bot]:
+    """One bot per name, each with its seed."""
+    return [make_bot(name, seed) for name, seed in zip(names, seeds, strict=True)]
+
+
+def play_seated(
+    table: TableConfig, deck: Deck, bots: Sequence[Bot], seats: Sequence[int]
+) -> list[int]:
+    """Play one hand with player ``seats[s]`` in seat ``s``; each player's net chips, by player.
+
+    Observing bots are told who sits where (the players' numbers), so their
+    reads follow a player from seat to seat.
+    """
+    hand = Hand(table, deck=deck)
+    play_hand(hand, [bots[p] for p in seats], seats)
+    result = hand.result
+    assert result is not None
+    net = [0] * len(bots)
+    for seat, player in enumerate(seats):
+        net[player] = result.net[seat]
+    return net
+
+
+def play_session(
+    config: SimConfig, start: int, count: int, progress: Progress | None = None
+) -> NetArray:
+    """Play hands ``start`` .. ``start + count - 1`` with one set of bots; net chips per hand.
+
+    ``progress`` (in this process only) hears every :data:`CHUNK` hands.
+    """
     players = len(config.bots)
-    deck_seed, bot_seeds = chunk_seeds(config.seed, start, players)
-    bots: list[Bot] = [
-        make_bot(name, seed) for name, seed in zip(config.bots, bot_seeds, strict=True)
-    ]
+    deck_seed, bot_seeds = session_seeds(config.seed, start, players)
+    bots = make_players(config.bots, bot_seeds)
     table = config.table()
     shuffler = random.Random(deck_seed)
     out = np.zeros((count, players), dtype=np.int64)
+    reported = 0
     for i in range(count):
         shift = (start + i) % players
         # Player p sits in seat (p + shift) % players; seat 0 is the dealer's left.
-        by_seat = [bots[(seat - shift) % players] for seat in range(players)]
-        hand = Hand(table, deck=Deck(rng=shuffler))
-        while not hand.is_over:
-            seat = hand.to_act
-            assert seat is not None
-            hand.act(ask(by_seat[seat], hand, seat))
-        result = hand.result
-        assert result is not None
-        net = result.net
-        for p in range(players):
-            out[i, p] = net[(p + shift) % players]
+        seats = [(seat - shift) % players for seat in range(players)]
+        out[i] = play_seated(table, Deck(rng=shuffler), bots, seats)
+        if progress is not None and (i + 1 - reported >= CHUNK or i + 1 == count):
+            progress(i + 1 - reported)
+            reported = i + 1
     return out
 
 
@@ -135,10 +176,6 @@ class SimResult:
     config: SimConfig
     net: NetArray
     """Shape (hands, players): player p's chips won or lost in each hand."""
-
-
-Progress = Callable[[int], None]
-"""Told how many more hands are done."""
 
 
 def simulate(
@@ -153,24 +190,41 @@ def simulate(
     ``preload`` names modules every worker imports first: a module that adds
     its bots to :data:`stud.bots.registry.BOTS` makes them playable there.
     """
+    parts = run_sessions(play_session, config, config.sessions(), workers, progress, preload)
+    return SimResult(config, np.concatenate(parts, axis=0))
+
+
+T = TypeVar("T")
+C = TypeVar("C")
+
+
+def run_sessions(
+    play: Callable[[C, int, int, Progress | None], T],
+    config: C,
+    sessions: Sequence[tuple[int, int]],
+    workers: int = 1,
+    progress: Progress | None = None,
+    preload: Sequence[str] = (),
+) -> list[T]:
+    """``play(config, start, count)`` for every session, on ``workers`` processes, in order.
+
+    ``progress`` hears how many more hands are done: every chunk in this
+    process, every session from worker processes.
+    """
     if workers < 1:
         raise ValueError(f"workers must be at least 1, not {workers}")
-    chunks = config.chunks()
-    parts: list[NetArray | None] = [None] * len(chunks)
-    if workers == 1 or len(chunks) == 1:
-        for i, (start, count) in enumerate(chunks):
-            parts[i] = play_chunk(config, start, count)
-            if progress is not None:
-                progress(count)
+    parts: list[Any] = [None] * len(sessions)
+    if workers == 1 or len(sessions) == 1:
+        for i, (start, count) in enumerate(sessions):
+            parts[i] = play(config, start, count, progress)
     else:
-        with _pool(min(workers, len(chunks)), tuple(preload)) as pool:
-            futures: dict[Future[NetArray], int] = {
-                pool.submit(play_chunk, config, start, count): i
-                for i, (start, count) in enumerate(chunks)
+        with _pool(min(workers, len(sessions)), tuple(preload)) as pool:
+            futures: dict[Future[Any], int] = {
+                pool.submit(play, config, start, count, None): i
+                for i, (start, count) in enumerate(sessions)
             }
-            _collect(futures, parts, chunks, progress)
-    done = [p for p in parts if p is not None]
-    return SimResult(config, np.concatenate(done, axis=0))
+            _collect(futures, parts, sessions, progress)
+    return parts
 
 
 def _pool(workers: int, preload: tuple[str, ...]) -> ProcessPoolExecutor:
@@ -199,8 +253,8 @@ def _load(modules: tuple[str, ...]) -> None:
 
 
 def _collect(
-    futures: dict[Future[NetArray], int],
-    parts: list[NetArray | None],
+    futures: dict[Future[Any], int],
+    parts: list[Any],
     chunks: Sequence[tuple[int, int]],
     progress: Progress | None,
 ) -> None:

@@ -14,6 +14,7 @@ from fractions import Fraction
 from typing import Any
 
 from stud.cards import Card, Deck
+from stud.fairness import Shuffle
 from stud.game import (
     Action,
     ActionKind,
@@ -49,9 +50,11 @@ SEAT_KEYS = ("seat", "to_act", "viewer")
 class EngineHand:
     """A :class:`stud.game.Hand` behind the table's :class:`HandPort`."""
 
-    def __init__(self, hand: Hand, seats: list[int]) -> None:
+    def __init__(self, hand: Hand, seats: list[int], shuffle: Shuffle | None = None) -> None:
+        """``shuffle``: the committed shuffle the hand was dealt from, published when it ends."""
         self.hand = hand
         self.seats = seats
+        self.shuffle = shuffle
         self._start = list(hand.config.stacks)
         self._public: dict[str, Any] | None = None
         self._public_key = -1
@@ -208,11 +211,14 @@ class EngineHand:
             self._map(e.to_dict()) for e in self.hand.events if isinstance(e, SUMMARY_EVENTS)
         ]
         ended = [e for e in self.hand.events if isinstance(e, HandEnded)]
-        return {
+        summary = {
             "results": results,
             "rake": self.rake(),
             "ended": self._map(ended[-1].to_dict()) if ended else None,
         }
+        if self.shuffle is not None and self.hand.is_over:
+            summary["shuffle"] = self.shuffle.revealed()  # only ever of a finished hand
+        return summary
 
     def histories(
         self,
@@ -224,8 +230,9 @@ class EngineHand:
         time: datetime | None = None,
     ) -> tuple[str, str]:
         return write_histories(
-            self.hand, hand_id, table_name, names, self.seats, max_seats=max_seats, time=time
-        )
+            self.hand, hand_id, table_name, names, self.seats, max_seats=max_seats, time=time,
+            shuffle=self.shuffle,
+        )  # fmt: skip
 
 
 def start_engine_hand(
@@ -241,15 +248,23 @@ def start_engine_hand(
     rake_percent: float = 0.0,
     rake_cap: int | None = None,
     cards: CardSource | None = None,
+    shuffle: Shuffle | None = None,
 ) -> tuple[HandPort, list[HandEvent]]:
-    """The table's hand factory: a real engine hand, shuffled by seed or by the CSPRNG.
+    """The table's hand factory: a real engine hand, dealt from the table's committed shuffle.
 
-    ``cards`` deals those cards instead of a shuffle (a test's stacked hand).
+    Without a ``shuffle``, a deck shuffled by ``seed`` or the CSPRNG. ``cards``
+    deals those cards instead (a test's stacked hand, which then claims no shuffle).
     """
     config = TableConfig(
         game=variant(game), ante=ante, bring_in=bring_in, small_bet=small_bet, big_bet=big_bet,
         stacks=tuple(stacks), rake_percent=Fraction(str(rake_percent)), rake_cap=rake_cap,
     )  # fmt: skip
-    engine = Hand(config, cards=cards) if cards is not None else Hand(config, deck=Deck(seed))
-    hand = EngineHand(engine, seats)
+    if cards is not None:
+        shuffle = None
+        engine = Hand(config, cards=cards)
+    elif shuffle is not None:
+        engine = Hand(config, deck=shuffle.deck())
+    else:
+        engine = Hand(config, deck=Deck(seed))
+    hand = EngineHand(engine, seats, shuffle)
     return hand, hand.started()

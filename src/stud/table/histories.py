@@ -8,8 +8,10 @@ from it by :mod:`stud.server.histories`.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 
+from stud.fairness import Shuffle
 from stud.game import Hand
 from stud.history import record_from_hand, write_phh, write_pokerstars_hand
 
@@ -23,8 +25,12 @@ def write_histories(
     *,
     max_seats: int | None = None,
     time: datetime | None = None,
+    shuffle: Shuffle | None = None,
 ) -> tuple[str, str]:
-    """(PHH, PokerStars text) of the finished ``hand``; ``seats`` are the table's (0-based)."""
+    """(PHH, PokerStars text) of the finished ``hand``; ``seats`` are the table's (0-based).
+
+    ``shuffle`` is the committed shuffle the hand was dealt from, seeds and all.
+    """
     record = record_from_hand(
         hand,
         names=names,
@@ -35,4 +41,6 @@ def write_histories(
         time=time,
         time_zone=None if time is None else "UTC",
     )
+    if shuffle is not None:
+        record = replace(record, shuffle=shuffle)
     return write_phh(record), write_pokerstars_hand(record)

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
 
+from stud.fairness import Shuffle
+
 
 @dataclass(frozen=True, slots=True)
 class Legal:
@@ -87,6 +89,9 @@ class HandPort(Protocol):
 class HandFactory(Protocol):
     """Starts a hand: game, stakes, stacks and table seats from the dealer's left, a seed.
 
+    The table passes the hand's committed ``shuffle`` (:class:`stud.fairness.Shuffle`)
+    by keyword: a hand dealt from it reports it in its summary (``shuffle``) and
+    histories once over; a hand dealt otherwise (a test's stacked deck) does not.
     A table that takes a rake also passes ``rake_percent`` and ``rake_cap`` by keyword.
     """
 
@@ -100,4 +105,6 @@ class HandFactory(Protocol):
         stacks: list[int],
         seats: list[int],
         seed: int | None,
+        *,
+        shuffle: Shuffle | None = None,
     ) -> tuple[HandPort, list[HandEvent]]: ...

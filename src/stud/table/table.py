@@ -2,7 +2,7 @@
 
 Pure: no I/O and no clock of its own; every call that can depend on time takes
 ``now`` (seconds). Each call returns what happened as an ordered list of
-:class:`Event` (for the players, with private parts per seat) and
+:class:`Event` (for the players, with private parts per account) and
 :class:`Effect` (for the server to store: a hand started, chips went in, a hand
 finished, a stack left the table). The server applies the effects durably
 before it shows the events.
@@ -14,11 +14,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from stud.fairness import FairnessError, Shuffle
 from stud.table.port import HandEvent, HandFactory, HandPort, Legal
+from stud.table.seeds import NextShuffle
 
 AUTO_ACTION_ORDER = ("check", "fold", "bring-in")
 NEW_HAND = "new_hand"
 """The table's event for a hand being dealt (the engine's own ``hand_started`` follows it)."""
+SHUFFLE = "shuffle"
+"""The table's event publishing the next hand's commitment (docs/fairness.md)."""
 
 
 class TableError(ValueError):
@@ -55,16 +59,22 @@ class TableSettings:
     """At most this much rake per hand; None for no cap."""
 
     def __post_init__(self) -> None:
-        if not 2 <= self.seats <= 8:
-            raise ValueError("a stud table has 2 to 8 seats")
-        if self.game not in ("stud", "stud8", "razz"):
-            raise ValueError(f"unknown game {self.game!r}")
-        if not (self.ante >= 0 and 0 < self.bring_in <= self.small_bet <= self.big_bet):
-            raise ValueError("stakes must satisfy 0 <= ante, 0 < bring-in <= small bet <= big bet")
-        if not 0 <= self.rake_percent < 100:
-            raise ValueError("the rake is a percent in [0, 100)")
-        if self.rake_cap is not None and self.rake_cap < 0:
-            raise ValueError("the rake cap cannot be negative")
+        # One rule book for what a table may be: the engine's TableConfig checks the
+        # game, stakes, size and rake (a table it refuses could never deal a hand),
+        # here with a chip for each seat; only the buy-in range is the table's own.
+        from stud.game import TableConfig  # the engine, imported when a table is made
+
+        TableConfig(
+            game=self.game, ante=self.ante, bring_in=self.bring_in, small_bet=self.small_bet,
+            big_bet=self.big_bet, stacks=(1,) * self.seats, rake_percent=self.rake_percent,
+            rake_cap=self.rake_cap,
+        )  # fmt: skip
+        if self.min_buy_in < 0 or self.max_buy_in < 0:
+            raise ValueError("buy-ins cannot be negative")
+        if self.max_buy_in and self.min_buy_in > self.max_buy_in:
+            raise ValueError(
+                f"min_buy_in ({self.min_buy_in}) cannot be above max_buy_in ({self.max_buy_in})"
+            )
 
     def public(self) -> dict[str, Any]:
         return {
@@ -115,17 +125,22 @@ class Player:
 
 @dataclass(slots=True)
 class Event:
-    """A table event: ``data`` for everyone, ``private[seat]`` merged in for that seat only."""
+    """A table event: ``data`` for everyone, ``private[account]`` merged in for that account only.
+
+    A private part (down cards, the legal actions of a turn) belongs to the
+    account it was dealt to, never to the seat: whoever takes the seat later
+    does not inherit it, in a replay of old events or anywhere else.
+    """
 
     kind: str
     data: dict[str, Any]
     private: dict[int, dict[str, Any]] = field(default_factory=dict)
 
-    def for_seat(self, seat: int | None) -> dict[str, Any]:
-        """The event as the player in ``seat`` (None: a spectator) sees it."""
+    def for_account(self, account: int | None) -> dict[str, Any]:
+        """The event as ``account`` (None: a spectator) may see it."""
         out = {"type": self.kind, **self.data}
-        if seat is not None and seat in self.private:
-            out.update(self.private[seat])
+        if account is not None and account in self.private:
+            out.update(self.private[account])
         return out
 
 
@@ -144,12 +159,21 @@ class Table:
     """One table's seats and its hands, run back to back."""
 
     def __init__(
-        self, settings: TableSettings, start_hand: HandFactory, *, seed: int | None = None
+        self,
+        settings: TableSettings,
+        start_hand: HandFactory,
+        *,
+        seed: int | None = None,
+        label: str | None = None,
     ):
+        """``seed`` makes the shuffles reproducible (tests); ``label`` prefixes hand ids."""
         self.settings = settings
         self._settings_public = settings.public()
         self._start_hand = start_hand
         self._seed = seed
+        self._label = label
+        self.next_shuffle: NextShuffle | None = None
+        self.shuffle: Shuffle | None = None  # the hand in progress's
         self.seats: list[Player | None] = [None] * settings.seats
         self.button = -1
         self.hand: HandPort | None = None
@@ -160,6 +184,8 @@ class Table:
         self.next_hand_at: float | None = None
         self._committed: list[int] = []
         self._out: list[Out] = []
+        self.closing = False
+        """Closed by its creator or for idleness: no new hand, no new player."""
 
     # -- queries ---------------------------------------------------------------------------
 
@@ -199,7 +225,7 @@ class Table:
 
     def bots_wanted(self) -> int:
         """How many bots the table asks for now (between hands, to reach ``settings.bots``)."""
-        if self.hand is not None:
+        if self.hand is not None or self.closing:
             return 0
         seated = len(self.players())
         free = self.settings.seats - seated
@@ -240,7 +266,16 @@ class Table:
             "hand_seats": list(self.hand_seats) if self.hand is not None else [],
             "turn": turn,
             "next_hand_at": self.next_hand_at,
+            "shuffle": self._shuffle_view(),
         }
+
+    def _shuffle_view(self) -> dict[str, Any] | None:
+        """The commitment on show: the running hand's, else the next hand's (seeds open)."""
+        if self.hand is not None and self.shuffle is not None:
+            return {**self.shuffle.public(), "number": self.hand_number, "open": False}
+        if self.hand is None and self.next_shuffle is not None:
+            return {**self.next_shuffle.public(), "open": True}
+        return None
 
     def _view(self, shared: dict[str, Any], seat: int | None, *, events: bool) -> dict[str, Any]:
         index: int | None = None
@@ -281,6 +316,8 @@ class Table:
 
     def check_sit(self, player_id: int, stack: int, seat: int | None) -> None:
         """Raise TableError if :meth:`sit` would refuse (checked before the buy-in is taken)."""
+        if self.closing:
+            raise TableError("table_closed", "this table is closing")
         if self.seat_of(player_id) is not None:
             raise TableError("already_seated", "you are already seated at this table")
         if seat is not None:
@@ -306,6 +343,18 @@ class Table:
         else:
             self._remove(seat)
         return self._drain()
+
+    def close(self) -> list[Out]:
+        """Deal no more hands: everyone leaves now, or as soon as the hand in progress ends."""
+        self.closing = True
+        self.next_hand_at = None
+        if self.hand is None:
+            self._remove_everyone()
+        return self._drain()
+
+    def _remove_everyone(self) -> None:
+        for seat, _ in self.players():
+            self._remove(seat)
 
     def sit_out(self, player_id: int, now: float) -> list[Out]:
         """Sit out from the next hand; in the hand in progress the player's turns are passed."""
@@ -373,6 +422,31 @@ class Table:
             self._deal(now)
         return self._drain()
 
+    def add_seed(self, player_id: int, commitment: str, seed: str) -> list[Out]:
+        """A seated player's seed for the next hand, whose ``commitment`` they were shown.
+
+        Taken between hands only, while the next hand's commitment is on show;
+        the last seed an account sends before the deal counts. It stays secret
+        until that hand ends (docs/fairness.md).
+        """
+        self._seat(player_id)
+        pending = self.next_shuffle
+        if self.hand is not None or pending is None:
+            raise TableError(
+                "seeds_closed", "no deal is waiting for seeds (they are taken between hands)"
+            )
+        if commitment != pending.commitment:
+            raise TableError(
+                "stale_seed",
+                f"that commitment is not the next hand's (hand {pending.hand_id} commits to "
+                f"{pending.commitment})",
+            )
+        try:
+            pending.add(player_id, seed)
+        except FairnessError as error:
+            raise TableError("bad_seed", str(error)) from None
+        return self._drain()
+
     # -- internals -------------------------------------------------------------------------
 
     def _seat(self, player_id: int) -> int:
@@ -396,8 +470,19 @@ class Table:
         ]
 
     def _schedule(self, now: float) -> None:
+        if self.closing:
+            return
         if self.hand is None and self.next_hand_at is None and len(self._eligible()) >= 2:
             self.next_hand_at = now + self.settings.pause_between_hands
+            self._commit()
+
+    def _commit(self) -> NextShuffle:
+        """Publish the next hand's commitment (once: it stands until that hand is dealt)."""
+        number = self.hand_number + 1
+        if self.next_shuffle is None or self.next_shuffle.number != number:
+            self.next_shuffle = NextShuffle.fresh(number, self._label, self._seed)
+            self._emit(Event(SHUFFLE, {**self.next_shuffle.public(), "open": True}))
+        return self.next_shuffle
 
     def _remove(self, seat: int) -> None:
         player = self.seats[seat]
@@ -421,6 +506,7 @@ class Table:
                 surplus -= 1
         if len(eligible) < 2:
             return
+        pending = self._commit()
         n = self.settings.seats
         self.button = next(
             s for s in ((self.button + k) % n for k in range(1, n + 1)) if s in eligible
@@ -441,9 +527,12 @@ class Table:
         rake: dict[str, Any] = (
             {"rake_percent": s.rake_percent, "rake_cap": s.rake_cap} if s.rake_percent else {}
         )
+        accounts = [p.id for p in (self.seats[seat] for seat in self.hand_seats) if p is not None]
+        self.shuffle = pending.shuffle(accounts)
+        self.next_shuffle = None
         hand, events = self._start_hand(
             s.game, s.ante, s.bring_in, s.small_bet, s.big_bet, stacks, list(self.hand_seats), seed,
-            **rake,
+            shuffle=self.shuffle, **rake,
         )  # fmt: skip
         self.hand = hand
         self._committed = [0] * len(stacks)
@@ -473,7 +562,7 @@ class Table:
         """Publish a step's events, record chips put in, then finish or pass the turn."""
         assert self.hand is not None
         for event in events:
-            self._emit(Event(event.kind, dict(event.data), dict(event.private)))
+            self._emit(Event(event.kind, dict(event.data), self._owners(event.private)))
         committed = self.hand.committed()
         commits: dict[int, int] = {}
         for index, total in enumerate(committed):
@@ -506,10 +595,22 @@ class Table:
                     "clock_ends": now + self.settings.turn_seconds,
                     "deadline": deadline,
                 },
-                {seat: {"legal": legal}},
+                {player.id: {"legal": legal}},
             )
         )
         self._auto_act(now)
+
+    def _owners(self, by_seat: dict[int, dict[str, Any]]) -> dict[int, dict[str, Any]]:
+        """A hand's private parts (keyed by table seat) keyed by the account in each seat now.
+
+        Called as the hand emits them, so the account is the one that was dealt in.
+        """
+        out: dict[int, dict[str, Any]] = {}
+        for seat, part in by_seat.items():
+            owner = self.seats[seat]
+            if owner is not None:
+                out[owner.id] = part
+        return out
 
     def _auto_act(self, now: float) -> None:
         """Pass the turn at once for a player who is leaving or sitting out."""
@@ -586,10 +687,13 @@ class Table:
             )
         )
         self.hand = None
+        self.shuffle = None
         self.hand_seats = []
         for seat, player in self.players():
             player.index = None
             player.bank = min(self.settings.time_bank, player.bank + self.settings.bank_refill)
             if player.leaving or player.stack <= 0:
                 self._remove(seat)
+        if self.closing:
+            self._remove_everyone()
         self._schedule(now)

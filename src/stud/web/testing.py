@@ -22,6 +22,7 @@ import json
 import os
 from functools import cache
 
+from stud.fairness import Shuffle
 from stud.game import ScriptedCards
 from stud.table.engine import start_engine_hand
 from stud.table.port import HandEvent, HandPort
@@ -60,13 +61,17 @@ def stacked_hand(
     *,
     rake_percent: float = 0.0,
     rake_cap: int | None = None,
+    shuffle: Shuffle | None = None,
 ) -> tuple[HandPort, list[HandEvent]]:
-    """The table's hand factory, dealing the stacked cards of ``game`` when there are enough."""
+    """The table's hand factory, dealing the stacked cards of ``game`` when there are enough.
+
+    A stacked hand is not dealt from the table's ``shuffle`` and says so (no proof).
+    """
     hands, community = stacked_decks().get(game, ([], None))
     cards = None
     if len(hands) >= len(stacks):
         cards = ScriptedCards([list(hand) for hand in hands[: len(stacks)]], community)
     return start_engine_hand(
         game, ante, bring_in, small_bet, big_bet, stacks, seats, seed,
-        rake_percent=rake_percent, rake_cap=rake_cap, cards=cards,
+        rake_percent=rake_percent, rake_cap=rake_cap, cards=cards, shuffle=shuffle,
     )  # fmt: skip

@@ -69,6 +69,8 @@ class TableSpec:
     """At most this much rake per hand (None: no cap)."""
     bot_kind: str = "strong"
     """Which of :mod:`stud.bots` fills the table's empty seats."""
+    created_by: int | None = None
+    """The account that opened the table (None: the room's own); it may close it."""
 
     def public(self) -> dict[str, Any]:
         return {
@@ -122,9 +124,11 @@ class Store:
     def create_account(
         self, conn: Connection, name: str, kind: str, password_hash: str | None = None
     ) -> Account:
-        """Insert an account; a taken name raises ValueError (names are unique)."""
-        taken = conn.execute(select(s.accounts.c.id).where(s.accounts.c.name == name)).first()
-        if taken is not None:
+        """Insert an account; a taken name raises ValueError.
+
+        Names are unique without regard to case: ``ALICE`` is ``alice``'s name.
+        """
+        if self.account_by_name(conn, name) is not None:
             raise ValueError(f"the name {name!r} is taken")
         result = conn.execute(
             insert(s.accounts).values(
@@ -140,8 +144,17 @@ class Store:
         return None if row is None else _row_account(row)
 
     def account_by_name(self, conn: Connection, name: str) -> tuple[Account, str | None] | None:
-        """The account and its password hash, for logging in."""
-        row = conn.execute(select(s.accounts).where(s.accounts.c.name == name)).first()
+        """The account and its password hash, for logging in; the name matched without case.
+
+        Names are ASCII (see stud.server.names), so SQL's ``lower`` folds them as
+        Python does, on SQLite and PostgreSQL alike; the oldest account wins in a
+        database made before names were unique without case.
+        """
+        row = conn.execute(
+            select(s.accounts)
+            .where(func.lower(s.accounts.c.name) == name.lower())
+            .order_by(s.accounts.c.id)
+        ).first()
         return None if row is None else (_row_account(row), row.password_hash)
 
     def accounts_of_kind(self, conn: Connection, kind: str) -> list[Account]:
@@ -307,7 +320,13 @@ class Store:
         )
         pk = result.inserted_primary_key
         assert pk is not None
-        return TableSpec(**{**values, "id": int(pk[0])})
+        return TableSpec(**{**values, "id": int(pk[0]), "created_by": created_by})
+
+    def close_table(self, conn: Connection, table_id: int) -> None:
+        """Mark a table closed: it is not opened again at the next start."""
+        conn.execute(
+            update(s.room_tables).where(s.room_tables.c.id == table_id).values(closed=True)
+        )
 
     def open_tables(self, conn: Connection) -> list[TableSpec]:
         rows = conn.execute(
@@ -319,6 +338,13 @@ class Store:
         return [TableSpec(**{k: row._mapping[k] for k in fields}) for row in rows]
 
     # -- hands -----------------------------------------------------------------------------
+
+    def last_hand_numbers(self, conn: Connection) -> dict[int, int]:
+        """Each table's highest hand number so far, so a restarted table numbers on from it."""
+        rows = conn.execute(
+            select(s.hands.c.table_id, func.max(s.hands.c.number)).group_by(s.hands.c.table_id)
+        ).all()
+        return {int(table): int(number) for table, number in rows}
 
     def start_hand(
         self,

@@ -80,7 +80,9 @@ export function describe(e, names, you, context = {}) {
       };
     }
     case 'hand_finished':
-      return { cls: 'hand-end', parts: [`Hand #${e.number} is over`] };
+      return { cls: 'hand-end', parts: [`Hand #${e.number} is over`, ...shuffleCheck(e)] };
+    case 'shuffle':
+      return { cls: 'note shuffle', parts: [`Hand #${e.number}'s deck is committed: `, h('code', { title: e.commitment }, `${e.commitment.slice(0, 12)}…`)] };
     case 'timeout':
       return { cls: 'note', parts: [who(e.seat), ` ran out of time (${e.action})`] };
     case 'seated':
@@ -96,6 +98,12 @@ export function describe(e, names, you, context = {}) {
     default:
       return null;
   }
+}
+
+/** The finished hand's shuffle, now revealed: a link to the replayer, which checks it. */
+function shuffleCheck(e) {
+  if (!e.summary?.shuffle || e.hand_id === undefined || e.hand_id === null) return [];
+  return [' · ', h('a', { href: `#/replay/${e.hand_id}`, class: 'fair-link' }, 'seed revealed: verify the shuffle')];
 }
 
 function actionText(e, context) {

@@ -3,6 +3,7 @@
 
 import { api } from './api.js';
 import { renderAccount } from './account.js';
+import { Seeder } from './fairview.js';
 import { startClocks } from './clock.js';
 import { h } from './dom.js';
 import { errorText } from './errortext.js';
@@ -21,6 +22,7 @@ class App {
   constructor() {
     this.account = null;
     this.socket = new RoomSocket();
+    this.seeder = new Seeder(this.socket);
     this.models = new Map();
     this.view = null;
     this.viewEl = document.getElementById('view');
@@ -54,6 +56,7 @@ class App {
   onMessage(msg) {
     if (msg.type === 'event' || msg.type === 'state') {
       this.models.get(msg.table)?.handle(msg);
+      if (msg.type === 'state') this.seeder.onState(msg); // our seed for the next hand's deck
       if (msg.type === 'event' && msg.event.type === 'seated') this.refreshAccountSoon();
       if (msg.type === 'event' && msg.event.type === 'left') this.refreshAccountSoon();
     } else if (msg.type === 'error') {

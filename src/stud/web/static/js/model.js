@@ -148,7 +148,7 @@ export class TableModel extends EventTarget {
     const rec = this.recording;
     if (!rec || rec.number !== e.number) return;
     const settings = this.state?.settings ?? {};
-    const data = { id: e.hand_id, table_id: this.id, number: e.number, ...pick(settings), players: rec.players, events: rec.events, you: this.you, source: 'this browser' };
+    const data = { id: e.hand_id, table_id: this.id, number: e.number, ...pick(settings), players: rec.players, events: rec.events, you: this.you, source: 'this browser', shuffle: e.summary?.shuffle ?? null };
     try {
       sessionStorage.setItem(`stud.replay.${e.hand_id}`, JSON.stringify(data));
     } catch {

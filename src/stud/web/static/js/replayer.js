@@ -6,6 +6,7 @@ import { api } from './api.js';
 import { h, fill } from './dom.js';
 import { renderFelt } from './felt.js';
 import { GAMES, stakesLong, street as streetName } from './format.js';
+import { renderFairness } from './fairview.js';
 import { describe, logLine } from './handlog.js';
 import { handLinks } from './history.js';
 import { QUIET, reduce } from './reduce.js';
@@ -95,6 +96,7 @@ export class ReplayerView {
     this.felt = h('div', { class: 'felt' });
     this.caption = h('div', { class: 'replay-caption', 'aria-live': 'polite' });
     this.logEl = h('ol', { class: 'log' });
+    this.fairEl = h('div', { class: 'fair-panel' });
     this.playBtn = button('play', '▶ Play', 'play (space)');
     fill(this.root,
       h('div', { class: 'table-head' },
@@ -113,9 +115,10 @@ export class ReplayerView {
             button('first', '|◀ Start', 'start (Home)'), button('prev-street', '◀◀ Street', 'previous street (↑)'),
             button('prev', '◀ Step', 'previous step (←)'), this.playBtn, button('next', 'Step ▶', 'next step (→)'),
             button('next-street', 'Street ▶▶', 'next street (↓)'), button('last', 'End ▶|', 'end (End)')),
-          this.caption),
+          this.caption, this.fairEl),
         h('aside', { class: 'side' }, h('div', { class: 'tabs' }, h('span', { class: 'tab on' }, 'Hand log')),
           h('div', { class: 'tab-body log-body' }, this.logEl))));
+    renderFairness(this.fairEl, { shuffle: this.data.shuffle, events: this.data.events, players: this.data.players, id: this.id });
     const ctx = { bigBet: s.big_bet, pots: 1 };
     this.steps.forEach((step, i) => {
       for (const e of step.events) {

@@ -1,0 +1,129 @@
+"""Environment steps per second beside the raw engine's actions per second, same workload.
+
+Both play complete 6-handed hands in which every decision is uniform among
+the legal actions (each legal index of the environment is one legal engine
+action, so the two draw from the same distribution), with decks from NumPy
+permutations. The engine loop is ``legal_actions()`` then ``act()``; the
+environment loop is PettingZoo's: ``agent_iter``, ``last()`` (a fresh
+observation with its mask), the policy reading the mask, ``step()``, plus
+``reset()`` and the end-of-hand steps of every agent. Only steps that play an
+action are counted; the time covers everything. Runs alternate in short
+slices of process CPU time so other load hits both alike. Prints steps/s and
+how many times the engine's cost per step the environment's is; the target
+is at most 2x.
+
+    python bench/bench_env.py [--seconds 2.0]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from stud.env import StudEnv
+from stud.game import Hand, TableConfig
+
+PLAYERS = 6
+TARGET = 2.0
+
+
+def engine_hands(game: str, seed: int) -> Callable[[], int]:
+    """One hand of the bare engine per call; returns the actions played."""
+    env = StudEnv(game, players=PLAYERS)  # the same table as the environment's
+    config: TableConfig = env.config
+    generator = np.random.default_rng(seed)
+    pick = random.Random(seed).random
+
+    def play() -> int:
+        hand = Hand(config, deck=generator.permutation(52).tolist())
+        legal_actions = hand.legal_actions
+        act = hand.act
+        steps = 0
+        while not hand.is_over:
+            legal = legal_actions()
+            act(legal[int(pick() * len(legal))])
+            steps += 1
+        return steps
+
+    return play
+
+
+def env_hands(game: str, seed: int, observation: str) -> Callable[[], int]:
+    """One episode (hand) of the environment per call; returns the actions played."""
+    env = StudEnv(game, players=PLAYERS, observation=observation)
+    env.reset(seed=seed)
+    pick = random.Random(seed).random
+    choices: dict[bytes, tuple[int, ...]] = {}  # the policy's own cache: mask -> legal indices
+
+    def play() -> int:
+        env.reset()
+        steps = 0
+        last = env.last
+        step = env.step
+        for _agent in env.agent_iter():
+            observation, _reward, terminated, _truncated, _info = last()
+            if terminated:
+                step(None)
+                continue
+            mask = observation["action_mask"]
+            key = mask.tobytes()
+            legal = choices.get(key)
+            if legal is None:
+                legal = choices[key] = tuple(int(i) for i in np.flatnonzero(mask))
+            step(legal[int(pick() * len(legal))])
+            steps += 1
+        return steps
+
+    return play
+
+
+def rate(play: Callable[[], int], seconds: float) -> tuple[int, float]:
+    """Steps played and CPU time taken in one slice of about ``seconds``."""
+    steps = 0
+    clock = time.process_time
+    start = clock()
+    deadline = start + seconds
+    hands = 0
+    while True:
+        steps += play()
+        hands += 1
+        if hands % 16 == 0 and clock() >= deadline:
+            return steps, clock() - start
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=2.0, help="time per loop per case")
+    parser.add_argument("--slices", type=int, default=4, help="alternating slices per case")
+    args = parser.parse_args(argv)
+    worst = 0.0
+    print(f"{PLAYERS} players, uniform random legal actions")
+    print(f"{'game':6} {'obs':5} {'engine actions/s':>17} {'env steps/s':>12} {'env/engine':>11}")
+    for game in ("stud", "stud8", "razz"):
+        for observation in ("dict", "flat"):
+            loops = (engine_hands(game, 7), env_hands(game, 7, observation))
+            totals = [[0, 0.0], [0, 0.0]]
+            for _ in range(args.slices):
+                for index, play in enumerate(loops):
+                    steps, spent = rate(play, args.seconds / args.slices)
+                    totals[index][0] += steps
+                    totals[index][1] += spent
+            engine_rate = totals[0][0] / totals[0][1]
+            env_rate = totals[1][0] / totals[1][1]
+            cost = engine_rate / env_rate
+            worst = max(worst, cost)
+            print(
+                f"{game:6} {observation:5} {engine_rate:>17,.0f} {env_rate:>12,.0f} {cost:>10.2f}x"
+            )
+    verdict = "meets" if worst <= TARGET else "misses"
+    print(f"worst: the environment costs {worst:.2f}x the engine per step ({verdict} <= {TARGET}x)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,197 @@
+"""Per-opponent reads: what each player at the table does, counted over every hand seen.
+
+A :class:`PlayerReads` keeps one :class:`PlayerStats` per player, keyed by the
+player's identity (the ``players`` a table passes to
+:meth:`stud.bots.base.Observer.observe`; the seat number where it passes
+none). It takes in a seat's views, counting each action once however often a
+view shows it, so it sees the whole hand when the table shows the final view
+(the folds that end a hand included), not only what happened before the
+bot's own turns. Views hold no hidden card, so these are the reads any player
+at the table can make.
+
+Every rate is smoothed towards a prior (a sound tight-aggressive player) with
+the weight of :data:`PRIOR_WEIGHT` decisions, so the first hands against a
+stranger are played as against a solid player, and the read takes over as
+the evidence grows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field
+
+from stud.bots.reads import hand_key
+from stud.game import Acted, ActionKind, HandView, StreetStarted
+
+PRIOR_WEIGHT = 12.0
+"""How many decisions the prior counts for."""
+
+PRIOR_STEAL = 0.30
+"""A solid player completes first in about 30% of the time (not as the bring-in)."""
+PRIOR_FOLD_THIRD = 0.55
+"""... folds a little over half its hands to a completion on 3rd street ..."""
+PRIOR_FOLD_LATER = 0.35
+"""... folds a third of the time to a bet on 4th to 7th street ..."""
+PRIOR_BET_CHECKED = 0.40
+"""... bets four times in ten when it may open the betting on 4th to 7th street ..."""
+PRIOR_RAISE = 0.12
+"""... and raises about one wager in eight."""
+
+
+def _rate(hits: int, chances: int, prior: float) -> float:
+    return (hits + PRIOR_WEIGHT * prior) / (chances + PRIOR_WEIGHT)
+
+
+@dataclass(slots=True)
+class PlayerStats:
+    """One player's decisions, counted by situation."""
+
+    hands: int = 0
+    steal_chances: int = 0
+    """3rd street, nobody has completed yet, and the player is not the bring-in."""
+    steals: int = 0
+    faced_third: int = 0
+    """3rd street, facing a completion or a raise."""
+    folds_third: int = 0
+    raises_third: int = 0
+    may_open: int = 0
+    """4th to 7th street, nobody has bet yet: the player may bet or check."""
+    opens: int = 0
+    faced_later: int = 0
+    """4th to 7th street, facing a bet or a raise."""
+    folds_later: int = 0
+    raises_later: int = 0
+
+    @property
+    def steal_rate(self) -> float:
+        """How often it completes first in (1: a stealer who always does)."""
+        return _rate(self.steals, self.steal_chances, PRIOR_STEAL)
+
+    @property
+    def fold_third(self) -> float:
+        """How often it folds to a completion (or a raise) on 3rd street."""
+        return _rate(self.folds_third, self.faced_third, PRIOR_FOLD_THIRD)
+
+    @property
+    def raise_third(self) -> float:
+        return _rate(self.raises_third, self.faced_third, PRIOR_RAISE)
+
+    @property
+    def open_rate(self) -> float:
+        """How often it bets when it may open the betting on a later street (1: a prober)."""
+        return _rate(self.opens, self.may_open, PRIOR_BET_CHECKED)
+
+    @property
+    def fold_later(self) -> float:
+        """How often it folds to a bet on 4th to 7th street."""
+        return _rate(self.folds_later, self.faced_later, PRIOR_FOLD_LATER)
+
+    @property
+    def raise_later(self) -> float:
+        return _rate(self.raises_later, self.faced_later, PRIOR_RAISE)
+
+    def fold_rate(self, street: int) -> float:
+        """How often it folds to a wager on ``street``."""
+        return self.fold_third if street == 3 else self.fold_later
+
+    @property
+    def decisions(self) -> int:
+        """How many decisions of this player have been counted."""
+        return self.steal_chances + self.faced_third + self.may_open + self.faced_later
+
+
+@dataclass(slots=True)
+class PlayerReads:
+    """Every opponent's :class:`PlayerStats`, fed from one seat's views, hand after hand."""
+
+    players: dict[Hashable, PlayerStats] = field(default_factory=dict)
+    _hand: tuple[int | None, ...] = field(default=(), repr=False)
+    _done: int = field(default=0, repr=False)
+    _seated: tuple[Hashable, ...] = field(default=(), repr=False)
+
+    def identity(self, seat: int) -> Hashable:
+        """Who sits in ``seat`` in the hand seen last (the seat itself if the table did not say)."""
+        if seat < len(self._seated):
+            return self._seated[seat]
+        return ("seat", seat)
+
+    def stats(self, seat: int) -> PlayerStats:
+        """The stats of the player in ``seat`` of the hand seen last (a prior-only one if new)."""
+        key = self.identity(seat)
+        found = self.players.get(key)
+        if found is None:
+            found = self.players[key] = PlayerStats()
+        return found
+
+    def update(self, view: HandView, players: Sequence[Hashable] | None = None) -> None:
+        """Count the actions in ``view`` not counted yet (views of one hand only grow).
+
+        ``players`` names who sits in each seat; given once per hand (when it is
+        dealt) it holds for the rest of that hand.
+        """
+        hand = hand_key(view)
+        if len(hand) == 1:
+            return  # a view without its events (the room may send one) has nothing to count
+        if hand != self._hand:
+            self._hand = hand
+            self._done = 0
+            self._seated = tuple(players) if players is not None else ()
+            for seat in range(len(view.seats)):
+                if seat != view.viewer:
+                    self.stats(seat).hands += 1
+        elif players is not None and not self._seated:
+            self._seated = tuple(players)
+        events = view.events
+        start = self._done
+        if start >= len(events):
+            return
+        self._done = len(events)
+        street = 3
+        level = 0
+        wagers = 0
+        bets: dict[int, int] = {}
+        brought_in: set[int] = set()
+        for i, event in enumerate(events):
+            if isinstance(event, StreetStarted):
+                street = event.street
+                level = 0
+                wagers = 0
+                bets = {}
+                continue
+            if not isinstance(event, Acted):
+                continue
+            seat = event.seat
+            kind = event.kind
+            if i >= start and seat != view.viewer and kind is not ActionKind.BRING_IN:
+                self._count(self.stats(seat), street, kind, level > bets.get(seat, 0), wagers,
+                            seat in brought_in)  # fmt: skip
+            if kind is ActionKind.BRING_IN:
+                brought_in.add(seat)
+            if kind.is_wager:
+                wagers += 1
+            if kind is not ActionKind.FOLD and kind is not ActionKind.CHECK:
+                bets[seat] = event.to
+                level = max(level, event.to)
+
+    @staticmethod
+    def _count(
+        stats: PlayerStats, street: int, kind: ActionKind, facing: bool, wagers: int, bring_in: bool
+    ) -> None:
+        fold = kind is ActionKind.FOLD
+        wager = kind.is_wager
+        if street == 3:
+            if wagers == 0:
+                if not bring_in:
+                    stats.steal_chances += 1
+                    stats.steals += wager
+            elif facing:
+                stats.faced_third += 1
+                stats.folds_third += fold
+                stats.raises_third += wager
+        elif facing:
+            stats.faced_later += 1
+            stats.folds_later += fold
+            stats.raises_later += wager
+        else:
+            stats.may_open += 1
+            stats.opens += wager

@@ -1,0 +1,116 @@
+"""``stud gauntlet GAME``: a bot against every gauntlet opponent, duplicate, with 95% intervals.
+
+Heads-up and six-handed (three seats each side), each deal played from both
+sides with the same cards; prints a summary table (Markdown, so it pastes into
+docs) or JSON with ``--json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from typing import Any
+
+from stud.cli._names import BOTS, GAMES, GAUNTLET, STAKES
+
+
+def register(subparsers: Any) -> argparse.ArgumentParser:
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "gauntlet",
+        help="measure a bot against the gauntlet of styles (duplicate, with CIs)",
+        description=(
+            "Play a bot against each gauntlet opponent (tight-aggressive, stealer, maniac, "
+            "nit, calling station, prober, bully) in duplicate matches: every deal is played "
+            "twice from the same deck, the players moved one seat on, heads-up and "
+            "six-handed. Prints the bot's big bets per 100 hands per seat with 95%% "
+            "confidence intervals. Example: stud gauntlet razz --deals 5000 --workers 2"
+        ),
+    )
+    parser.add_argument("game", help=f"one of {', '.join(GAMES)}")
+    parser.add_argument(
+        "--bot", default="strong", help=f"the bot measured, one of {', '.join(BOTS)}"
+    )
+    parser.add_argument(
+        "--opponents",
+        default=",".join(GAUNTLET),
+        help="comma-separated opponents (default: the whole gauntlet)",
+    )
+    parser.add_argument(
+        "--deals", type=int, default=1000, help="deals per match, each played twice (%(default)s)"
+    )
+    parser.add_argument(
+        "--seats", default="2,6", help="table sizes, even numbers 2 to 8 (%(default)s)"
+    )
+    parser.add_argument(
+        "--reference",
+        default="",
+        metavar="BOTS",
+        help="also play every gauntlet bot against these heads-up (e.g. maniac,nit)",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of the run (%(default)s)")
+    parser.add_argument("--workers", type=int, default=1, help="processes to use (%(default)s)")
+    parser.add_argument(
+        "--stakes", default=STAKES, help="ANTE/BRING-IN/SMALL/BIG in chips (%(default)s)"
+    )
+    parser.add_argument("--json", action="store_true", help="print JSON for programs")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.set_defaults(func=run)
+    return parser
+
+
+def _sizes(text: str) -> tuple[int, ...]:
+    try:
+        sizes = tuple(int(part) for part in text.split(",") if part.strip())
+    except ValueError:
+        sizes = ()
+    if not sizes or any(s not in (2, 4, 6, 8) for s in sizes):
+        raise ValueError(f"--seats {text!r}: give even table sizes from 2 to 8, e.g. 2,6")
+    return sizes
+
+
+def run(args: argparse.Namespace) -> int:
+    from stud.bots import GAUNTLET as OPPONENTS
+    from stud.bots import parse_bots
+    from stud.cli._progress import progress_bar
+    from stud.sim import Stakes
+    from stud.sim.duplicate import MatchConfig
+    from stud.sim.gauntlet import gauntlet_table, run_gauntlet
+
+    opponents = parse_bots(args.opponents)
+    reference = parse_bots(args.reference)
+    seats = _sizes(args.seats)
+    stakes = Stakes.parse(args.stakes)
+    if args.workers < 1:
+        raise ValueError(f"--workers must be at least 1, not {args.workers}")
+    game = MatchConfig(args.game, args.bot, args.bot, max(1, args.deals), 2, stakes=stakes).game
+    bot = parse_bots(args.bot)[0]
+    matches = len(opponents) * len(seats) + sum(
+        len([o for o in OPPONENTS if o != target]) for target in reference
+    )
+    began = time.perf_counter()
+    with progress_bar(disable=args.quiet or args.json, elapsed=True) as bar:
+        task = bar.add_task(f"{game} deals", total=matches * args.deals)
+        gauntlet = run_gauntlet(
+            game,
+            bot,
+            opponents,
+            deals=args.deals,
+            seats=seats,
+            seed=args.seed,
+            stakes=stakes,
+            workers=args.workers,
+            reference=reference,
+            progress=lambda done: bar.advance(task, done),
+        )
+    seconds = time.perf_counter() - began
+    if args.json:
+        data = gauntlet.to_dict()
+        data["seconds"] = round(seconds, 2)
+        data["workers"] = args.workers
+        data["seed"] = args.seed
+        print(json.dumps(data, indent=2))
+        return 0
+    print(gauntlet_table(gauntlet))
+    print(f"\nstakes {stakes}, seed {args.seed}, {args.workers} worker(s), {seconds:.1f} s")
+    return 0

@@ -1,0 +1,48 @@
+"""How much of the room one account may take: open tables, bots, and how long a table idles.
+
+A table costs the server a task, a clock and (with bots) a thinking thread for
+as long as it is open, so an account may open only a few, with a few bots in
+all; its creator may close it; and a table an account made closes itself when
+no person has sat at it for a while (bots alone do not keep it open).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from stud.server.storage import TableSpec
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """Per-account quotas; the room's defaults suit a public server."""
+
+    tables_per_user: int = 3
+    """Open tables a registered account may have made."""
+    tables_per_guest: int = 1
+    """Open tables a guest may have made."""
+    bots_per_account: int = 8
+    """Bots, over all the open tables an account made."""
+    idle_seconds: float = 900.0
+    """A table an account made closes after this long with no person seated."""
+
+
+class LimitError(ValueError):
+    """A request over an account's quota; the message names the quota."""
+
+
+def check_new_table(limits: Limits, kind: str, mine: Sequence[TableSpec], bots: int) -> None:
+    """LimitError if a ``kind`` account with tables ``mine`` may not open one with ``bots``."""
+    allowed = limits.tables_per_guest if kind == "guest" else limits.tables_per_user
+    if len(mine) >= allowed:
+        raise LimitError(
+            f"you have {len(mine)} open table(s), the most a {kind} account may have: "
+            "close one first (DELETE /api/tables/{id})"
+        )
+    total = sum(spec.bots for spec in mine) + bots
+    if total > limits.bots_per_account:
+        raise LimitError(
+            f"that makes {total} bots at your tables; an account may keep at most "
+            f"{limits.bots_per_account} bots playing"
+        )

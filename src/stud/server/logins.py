@@ -1,0 +1,142 @@
+"""Passwords without stalling the tables, and a brake on guessing them.
+
+Argon2 is slow on purpose (tens of milliseconds of CPU and 64 MiB a hash): run
+on the event loop, a few clients looping on ``POST /api/login`` stall every
+table's clock. So hashing runs on a small pool of its own threads (argon2
+releases the GIL), at most :attr:`LoginConfig.hash_workers` at once, and when
+too many wait the caller is told to come back (:class:`Busy`) rather than
+queued without end.
+
+Failed logins are counted per name and per client address in token buckets
+(:class:`stud.server.ratelimit.TokenBucket`); an empty bucket answers
+:class:`Throttled` with the seconds to wait (HTTP 429 with ``Retry-After``)
+before any hash is computed. A name that does not exist costs a verification
+against a dummy hash, the same time as a wrong password, so timing tells no
+one which names exist.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from stud.server.ratelimit import TokenBucket
+from stud.server.storage import hash_password, verify_password
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class LoginConfig:
+    """How hard password guessing is braked; the room's defaults suit a public server."""
+
+    hash_workers: int = 1
+    """Hashes computed at once (each takes a core for its duration)."""
+    hash_queue: int = 32
+    """Hashes allowed to wait for a worker; beyond, the caller gets Busy."""
+    failures_per_name: float = 5
+    """Failed logins a name may have in a burst ..."""
+    name_refill_seconds: float = 20.0
+    """... and one more every this many seconds."""
+    failures_per_address: float = 20
+    """Failed logins one client address may have in a burst ..."""
+    address_refill_seconds: float = 3.0
+    """... and one more every this many seconds."""
+    tracked: int = 100_000
+    """Names and addresses remembered at most (the least recently failed are forgotten)."""
+
+
+class Throttled(Exception):
+    """Too many failed logins for this name or address: try again in ``retry_after`` seconds."""
+
+    def __init__(self, retry_after: float, what: str) -> None:
+        super().__init__(f"too many failed logins for this {what}: try again later")
+        self.retry_after = max(1, math.ceil(retry_after))
+
+
+class Busy(Exception):
+    """Too many passwords waiting to be hashed: the server asks the caller to come back."""
+
+    retry_after = 1
+
+
+class _Buckets:
+    """One failure bucket per key, the least recently used forgotten beyond ``limit``."""
+
+    def __init__(self, burst: float, refill_seconds: float, limit: int) -> None:
+        self.burst = burst
+        self.rate = 1.0 / refill_seconds
+        self.limit = limit
+        self.buckets: OrderedDict[str, TokenBucket] = OrderedDict()
+
+    def wait(self, key: str, now: float) -> float:
+        """Seconds until ``key`` may fail again (0.0: it may try now)."""
+        bucket = self.buckets.get(key)
+        if bucket is None:
+            return 0.0
+        tokens = min(self.burst, bucket.tokens + (now - bucket.stamp) * self.rate)
+        return 0.0 if tokens >= 1.0 else (1.0 - tokens) / self.rate
+
+    def fail(self, key: str, now: float) -> None:
+        bucket = self.buckets.pop(key, None) or TokenBucket(self.rate, self.burst)
+        bucket.take(now)
+        self.buckets[key] = bucket
+        while len(self.buckets) > self.limit:
+            self.buckets.popitem(last=False)
+
+
+class PasswordGuard:
+    """Hashes and checks passwords off the event loop, and throttles failed logins."""
+
+    def __init__(self, config: LoginConfig | None = None) -> None:
+        self.config = config or LoginConfig()
+        c = self.config
+        self._pool = ThreadPoolExecutor(c.hash_workers, thread_name_prefix="stud-argon2")
+        self._slots = asyncio.Semaphore(c.hash_workers + c.hash_queue)
+        self._names = _Buckets(c.failures_per_name, c.name_refill_seconds, c.tracked)
+        self._addresses = _Buckets(c.failures_per_address, c.address_refill_seconds, c.tracked)
+        self._dummy: str | None = None
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+    async def _run(self, fn: Callable[..., T], *args: Any) -> T:
+        if self._slots.locked():
+            raise Busy("the server is busy checking passwords: try again in a moment")
+        async with self._slots:
+            return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
+
+    async def hash(self, password: str) -> str:
+        """An Argon2id hash of ``password``, computed off the event loop."""
+        return await self._run(hash_password, password)
+
+    async def verify(self, encoded: str | None, password: str) -> bool:
+        """Whether ``password`` matches ``encoded``; with no hash (no such name) always False,
+        after the same work as a wrong password."""
+        if encoded is None:
+            if self._dummy is None:
+                self._dummy = await self.hash("no account has this password")
+            await self._run(verify_password, self._dummy, password)
+            return False
+        return await self._run(verify_password, encoded, password)
+
+    def admit(self, name_key: str, address: str, now: float | None = None) -> None:
+        """Throttled if this name or address failed too often lately; checked before hashing."""
+        now = time.monotonic() if now is None else now
+        checks = ((self._addresses, address, "address"), (self._names, name_key, "name"))
+        for buckets, key, what in checks:
+            wait = buckets.wait(key, now)
+            if wait > 0:
+                raise Throttled(wait, what)
+
+    def failed(self, name_key: str, address: str, now: float | None = None) -> None:
+        """Count one failed login against the name and the address."""
+        now = time.monotonic() if now is None else now
+        self._names.fail(name_key, now)
+        self._addresses.fail(address, now)

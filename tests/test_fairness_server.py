@@ -1,0 +1,196 @@
+"""A real room deals every hand from its committed shuffle, and no seed leaks before its hand ends.
+
+Two players (who add their own seeds, as the browser does) and a bot play hands
+at a real server over real websockets while a spectator watches. Every frame
+each of them received is searched for every seed; each finished hand's
+records verify, as downloaded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from stud.fairness import commitment_of
+from stud.history import read_phh, read_pokerstars
+from stud.history.verify import verify
+from stud.server.testing import Client, ServerProcess, fresh_database
+
+ARGS = (
+    "--turn-seconds", "30", "--time-bank", "30", "--pause", "0.3", "--bot-delay", "0.01", "0.03",
+    "--grace", "30", "--no-default-tables", "--bots", "station",
+)  # fmt: skip
+HANDS = 5
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    folder = tmp_path_factory.mktemp("fair-server")
+    env = {"PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+    with (
+        fresh_database("sqlite", folder) as url,
+        ServerProcess(url, folder, extra_args=ARGS, env=env) as proc,
+    ):
+        yield proc
+        assert "Traceback" not in proc.log_path.read_text(errors="replace"), proc.log()
+
+
+def make_table(server: ServerProcess, client: Client, seats: int = 4, bots: int = 1) -> int:
+    response = httpx.post(
+        server.base + "/api/tables",
+        json={"name": "fair", "game": "stud", "ante": 1, "bring_in": 2, "small_bet": 4,
+              "big_bet": 8, "seats": seats, "bots": bots},
+        cookies={"stud_session": client.cookie or ""},
+        timeout=10,
+    )  # fmt: skip
+    assert response.status_code == 201, response.text
+    return int(response.json()["id"])
+
+
+class Player:
+    """A websocket player that seeds every hand it can and checks or calls to the end."""
+
+    def __init__(self, client: Client, table: int) -> None:
+        self.client = client
+        self.table = table
+        self.sent: dict[str, str] = {}  # commitment -> the seed we sent for it
+        self.acted: set[int] = set()
+        self.finished = 0
+
+    async def step(self, message: dict[str, Any]) -> None:
+        if message["type"] == "event" and message["event"]["type"] == "hand_finished":
+            self.finished += 1
+        if message["type"] != "state":
+            return
+        state = message["state"]
+        shuffle = state["shuffle"]
+        open_ = state["you"] is not None and shuffle and shuffle["open"]
+        if open_ and shuffle["commitment"] not in self.sent:
+            seed = secrets.token_hex(32)
+            self.sent[shuffle["commitment"]] = seed
+            message = {"type": "seed", "table": self.table, "commitment": shuffle["commitment"]}
+            await self.client.send({**message, "seed": seed})
+        turn = state["turn"]
+        if (
+            turn
+            and turn["seat"] == state["you"]
+            and state["legal"]
+            and turn["turn"] not in self.acted
+        ):
+            self.acted.add(turn["turn"])
+            legal = state["legal"]
+            passive = [a for a in legal if a["action"] in ("check", "call", "bring-in")]
+            choice = (passive or legal)[0]
+            await self.client.send({"type": "act", "table": self.table, "action": choice["action"],
+                                    "to": choice["to"], "turn": turn["turn"]})  # fmt: skip
+
+
+async def run_players(players: list[Player], spectator: Client, hands: int) -> None:
+    async def drive(player: Player) -> None:
+        while min(p.finished for p in players) < hands:
+            try:
+                message = await player.client.recv(timeout=0.5)
+            except TimeoutError:
+                continue
+            await player.step(message)
+
+    async def watch() -> None:
+        while True:
+            await spectator.recv(timeout=60)
+
+    watching = asyncio.create_task(watch())
+    await asyncio.wait_for(asyncio.gather(*(drive(p) for p in players)), 300)
+    await asyncio.sleep(0.3)
+    watching.cancel()
+
+
+def events(client: Client) -> list[tuple[int, dict[str, Any]]]:
+    """(frame index, event) of every event frame the client got."""
+    return [(i, m["event"]) for i, m in enumerate(client.messages) if m["type"] == "event"]
+
+
+def test_every_hand_is_committed_seeded_and_verifiable(server: ServerProcess) -> None:
+    alice, bob = Client.guest(server.base), Client.guest(server.base)
+    spectator = Client.guest(server.base)
+    table = make_table(server, alice)
+    players = [Player(alice, table), Player(bob, table)]
+
+    async def run() -> None:
+        for client in (alice, bob, spectator):
+            await client.connect()
+        await spectator.send({"type": "watch", "table": table})
+        for client in (alice, bob):
+            await client.send({"type": "sit", "table": table, "buy_in": 300, "id": "sit"})
+            assert (await client.until(lambda m: m.get("id") == "sit"))["type"] == "ok"
+        # Refused seeds change nothing and say why.
+        await spectator.send({"type": "seed", "table": table, "commitment": "a" * 64,
+                              "seed": "ab", "id": "s"})  # fmt: skip
+        refused = await spectator.until(lambda m: m.get("id") == "s")
+        assert refused["type"] == "error" and refused["code"] == "not_seated"
+        await alice.send({"type": "seed", "table": table, "commitment": "a" * 64,
+                          "seed": "NOT HEX", "id": "x"})  # fmt: skip
+        bad = await alice.until(lambda m: m.get("id") == "x")
+        assert bad["code"] == "bad_message" and "hex digits" in bad["message"]
+        await run_players(players, spectator, HANDS)
+        for client in (alice, bob, spectator):
+            await client.close()
+
+    asyncio.run(run())
+    finished = [e for _, e in events(spectator) if e["type"] == "hand_finished"]
+    assert len(finished) >= HANDS
+    shuffles = {e["number"]: e["summary"]["shuffle"] for e in finished}
+    # Both people's own seeds went into each hand they were dealt into, before the deal.
+    for number, shuffle in shuffles.items():
+        assert commitment_of(shuffle["server_seed"]) == shuffle["commitment"]
+        for player in players:
+            sent = player.sent.get(shuffle["commitment"])
+            if sent is not None:
+                assert sent in shuffle["player_seeds"], (number, player.client.account)
+    assert sum(bool(s) for sh in shuffles.values() for s in sh["player_seeds"]) >= 2 * HANDS - 2
+    for client in (alice, bob, spectator):
+        check_frames(client, shuffles)
+        assert not [m for m in client.messages if m["type"] == "error" and m.get("id") is None]
+    check_records(server, alice, finished)
+
+
+def check_frames(client: Client, shuffles: dict[int, dict[str, Any]]) -> None:
+    """Each hand's commitment is shown before it is dealt; no seed of it before it ends."""
+    seen = events(client)
+    ends = {e["number"]: i for i, e in seen if e["type"] == "hand_finished"}
+    deals = {e["number"]: i for i, e in seen if e["type"] == "new_hand"}
+    for number, shuffle in shuffles.items():
+        if number not in ends:
+            continue
+        secrets_ = [shuffle["server_seed"], *(s for s in shuffle["player_seeds"] if s)]
+        for index, text in enumerate(client.texts):
+            if index >= ends[number]:
+                break
+            for secret in secrets_:
+                assert secret not in text, (number, index, text[:200])
+        assert shuffle["server_seed"] in client.texts[ends[number]]
+        if number in deals:
+            before = "".join(client.texts[: deals[number]])
+            assert shuffle["commitment"] in before, number
+
+
+def check_records(server: ServerProcess, player: Client, finished: list[dict[str, Any]]) -> None:
+    cookies = {"stud_session": player.cookie or ""}
+    for event in finished:
+        hand = event["hand_id"]
+        record = httpx.get(f"{server.base}/api/hands/{hand}", cookies=cookies, timeout=10).json()
+        assert record["summary"]["shuffle"] == event["summary"]["shuffle"]
+        phh = httpx.get(f"{server.base}/api/hands/{hand}/phh", cookies=cookies, timeout=10).text
+        stars = httpx.get(f"{server.base}/api/hands/{hand}/pokerstars", timeout=10).text
+        for copy in (read_phh(phh), read_pokerstars(stars).hands[0]):
+            report = verify(copy)
+            assert report.ok and report.checked > 0, report.problems
+        replay = httpx.get(f"{server.base}/api/hands/{hand}/replay", timeout=10).json()
+        assert replay["shuffle"] == event["summary"]["shuffle"]
+        assert json.dumps(replay).count(event["summary"]["shuffle"]["server_seed"]) == 1

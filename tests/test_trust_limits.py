@@ -1,0 +1,136 @@
+"""Issue 13, defect 8: one account cannot fill the room, tables close, and the WAL stays bounded."""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from sqlalchemy import Connection
+
+from stud.server.storage import Database, database
+from stud.server.testing import Client, ServerProcess, fresh_database
+
+ARGS = (
+    "--no-default-tables",
+    "--pause",
+    "0.05",
+    "--bot-delay",
+    "0.01",
+    "0.02",
+    "--idle-close",
+    "2",
+)
+TABLE = {"game": "stud", "ante": 1, "bring_in": 2, "small_bet": 4, "big_bet": 8, "seats": 6}
+
+
+@pytest.fixture
+def room(tmp_path: Path) -> Iterator[tuple[ServerProcess, Database]]:
+    with (
+        fresh_database("sqlite", tmp_path) as url,
+        ServerProcess(url, tmp_path, extra_args=ARGS) as proc,
+    ):
+        db = Database(url)
+        yield proc, db
+        db.engine.dispose()
+
+
+def open_table(server: ServerProcess, cookie: str | None, **extra: Any) -> httpx.Response:
+    return httpx.post(
+        server.base + "/api/tables", json={"name": "mine", **TABLE, **extra},
+        cookies={"stud_session": cookie or ""}, timeout=30,
+    )  # fmt: skip
+
+
+def listed(server: ServerProcess) -> set[int]:
+    return {int(t["id"]) for t in httpx.get(server.base + "/api/tables", timeout=30).json()}
+
+
+def wait_closed(server: ServerProcess, table: int, seconds: float = 30) -> None:
+    deadline = time.monotonic() + seconds
+    while table in listed(server):
+        assert time.monotonic() < deadline, f"table {table} is still open"
+        time.sleep(0.1)
+
+
+def test_tables_and_bots_per_account_are_limited(room: tuple[ServerProcess, Database]) -> None:
+    server, _ = room
+    guest = Client.guest(server.base)
+    assert open_table(server, guest.cookie, bots=2).status_code == 201
+    second = open_table(server, guest.cookie, bots=2)
+    assert second.status_code == 403 and "open table" in second.json()["detail"]
+    user = httpx.post(
+        server.base + "/api/register", json={"name": "tabler", "password": "secret-1"}, timeout=30
+    )
+    cookie = user.cookies.get("stud_session")
+    assert open_table(server, cookie, bots=5).status_code == 201
+    too_many = open_table(server, cookie, bots=4)
+    assert too_many.status_code == 403 and "bots" in too_many.json()["detail"]
+    assert len(listed(server)) == 2
+
+
+def test_the_creator_closes_a_table_and_every_chip_goes_home(
+    room: tuple[ServerProcess, Database],
+) -> None:
+    server, db = room
+    creator, other = Client.guest(server.base), Client.guest(server.base)
+    table = int(open_table(server, creator.cookie, bots=3).json()["id"])
+    refused = httpx.delete(
+        f"{server.base}/api/tables/{table}", cookies={"stud_session": other.cookie or ""},
+        timeout=30,
+    )  # fmt: skip
+    assert refused.status_code == 403 and table in listed(server)
+    # Let some hands play first, so the table has stacks and maybe a hand in progress.
+    deadline = time.monotonic() + 30
+    while httpx.get(f"{server.base}/api/tables/{table}", timeout=30).json()["hands"] < 3:
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    closed = httpx.delete(
+        f"{server.base}/api/tables/{table}", cookies={"stud_session": creator.cookie or ""},
+        timeout=30,
+    )  # fmt: skip
+    assert closed.status_code == 200, closed.text
+    wait_closed(server, table)
+    store = db.store
+    assert db.read_sync(lambda c: store.table_stacks(c, table)) == {}
+    assert db.read_sync(store.ledger_total) == 0
+    assert db.read_sync(lambda c: [t.id for t in store.open_tables(c)]) == []
+    # The quota is free again.
+    assert open_table(server, creator.cookie, bots=1).status_code == 201
+
+
+def test_a_table_nobody_sits_at_closes_itself(room: tuple[ServerProcess, Database]) -> None:
+    server, db = room
+    guest = Client.guest(server.base)
+    table = int(open_table(server, guest.cookie, bots=4).json()["id"])
+    wait_closed(server, table)
+    assert db.read_sync(lambda c: db.store.table_stacks(c, table)) == {}
+    assert db.read_sync(db.store.ledger_total) == 0
+
+
+def test_the_sqlite_wal_stays_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    limit = 256 * 1024
+    monkeypatch.setattr(database, "WAL_LIMIT_BYTES", limit)
+    monkeypatch.setattr(database, "CHECKPOINT_SECONDS", 0.1)
+    db = Database(f"sqlite:///{tmp_path / 'wal.sqlite3'}")
+    db.start()
+    try:
+        account = db.write_sync(lambda c: db.store.create_account(c, "walter", "user"))
+
+        def session(conn: Connection) -> None:
+            db.store.create_session(conn, account.id, secrets.token_hex(16), 60.0)
+
+        for _ in range(1500):  # each its own transaction: a page or more of WAL apiece
+            db.write_sync(session)
+        time.sleep(1.0)  # a few checkpoints
+        db.write_sync(lambda c: db.store.create_session(c, account.id, "last", 60.0))
+        time.sleep(0.5)
+        wal = db.wal_path()
+        assert wal is not None
+        assert wal.stat().st_size <= limit, wal.stat().st_size
+    finally:
+        db.close()

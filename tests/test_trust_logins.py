@@ -1,0 +1,104 @@
+"""Issue 13, defect 2: guessing passwords is braked, and costs the tables nothing.
+
+Against a real server: failed logins per name, then per client address, get
+429 with ``Retry-After`` (and no hash is computed for them); a right password
+still works for another name. In process: an unknown name costs one Argon2
+verification, as a wrong password does, and hashing runs off the event loop.
+(How fast a busy table stays under a login flood is bench/bench_login_flood.py.)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from stud.server import logins
+from stud.server.logins import LoginConfig, PasswordGuard, Throttled
+from stud.server.storage import verify_password
+from stud.server.testing import ServerProcess, fresh_database
+
+ARGS = ("--no-default-tables", "--login-failures", "8", "3")
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[ServerProcess]:
+    with (
+        fresh_database("sqlite", tmp_path) as url,
+        ServerProcess(url, tmp_path, extra_args=ARGS) as proc,
+    ):
+        yield proc
+
+
+def login(server: ServerProcess, name: str, password: str) -> httpx.Response:
+    return httpx.post(
+        server.base + "/api/login", json={"name": name, "password": password}, timeout=30
+    )
+
+
+def test_failed_logins_are_throttled_per_name_then_per_address(server: ServerProcess) -> None:
+    for name in ("carol", "dave"):
+        made = httpx.post(
+            server.base + "/api/register", json={"name": name, "password": "right-one"}, timeout=30
+        )
+        assert made.status_code == 200, made.text
+    codes = [login(server, "carol", "wrong-one").status_code for _ in range(3)]
+    assert codes == [401, 401, 401]
+    throttled = login(server, "carol", "wrong-one")
+    assert throttled.status_code == 429, throttled.text
+    assert int(throttled.headers["Retry-After"]) >= 1
+    assert "this name" in throttled.json()["detail"]
+    # Even the right password waits: the name is braked, not the guess.
+    assert login(server, "carol", "right-one").status_code == 429
+    # Another name still logs in; then this address's own budget (8) runs out too.
+    assert login(server, "dave", "right-one").status_code == 200
+    for guess in range(12):  # each name new, so only the address's budget can run out
+        blocked = login(server, f"nobody{guess}", "wrong-one")
+        if blocked.status_code == 429:
+            break
+        assert blocked.status_code == 401
+    assert blocked.status_code == 429 and "this address" in blocked.json()["detail"]
+    assert guess >= 5 and int(blocked.headers["Retry-After"]) >= 1
+
+
+def test_an_unknown_name_costs_the_same_work_as_a_wrong_password(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    calls: list[str] = []
+    real = verify_password
+
+    def counting(encoded: str, password: str) -> bool:
+        calls.append(threading.current_thread().name)
+        return real(encoded, password)
+
+    monkeypatch.setattr(logins, "verify_password", counting)
+
+    async def run() -> None:
+        guard = PasswordGuard(LoginConfig(hash_workers=1))
+        encoded = await guard.hash("right-one")
+        calls.clear()
+        assert await guard.verify(encoded, "wrong-one") is False
+        assert await guard.verify(None, "wrong-one") is False
+        assert await guard.verify(encoded, "right-one") is True
+        guard.close()
+
+    asyncio.run(run())
+    assert len(calls) == 3, calls  # one Argon2 verification each, the unknown name too
+    assert all(name.startswith("stud-argon2") for name in calls), calls
+
+
+def test_throttle_counts_only_failures_and_forgets_them_in_time() -> None:
+    guard = PasswordGuard(LoginConfig(failures_per_name=2, name_refill_seconds=10))
+    guard.admit("erin", "1.2.3.4", now=100.0)
+    guard.failed("erin", "1.2.3.4", now=100.0)
+    guard.failed("erin", "1.2.3.4", now=100.0)
+    with pytest.raises(Throttled) as refused:
+        guard.admit("erin", "1.2.3.4", now=101.0)
+    assert refused.value.retry_after == 9
+    guard.admit("frank", "1.2.3.4", now=101.0)  # another name is not braked
+    guard.admit("erin", "1.2.3.4", now=110.0)  # one more try after the refill
+    guard.close()
