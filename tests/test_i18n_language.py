@@ -143,3 +143,26 @@ def test_a_database_made_before_the_column_gets_it(backend: str, tmp_path: Path)
             assert db.read_sync(lambda c: store.account(c, account.id)) == account
         finally:
             db.close()
+
+
+def test_a_page_of_another_site_cannot_set_the_language(server: ServerProcess) -> None:
+    """The room's Origin check (stud.server.security) guards this state-changing request too."""
+    cookie = register(server, "origin-check")
+    assert call(server, "PUT", cookie, {"language": "zh-Hant"}).status_code == 200
+    answer = httpx.put(
+        server.base + "/api/me/language",
+        json={"language": "en"},
+        cookies={"stud_session": cookie},
+        headers={"Origin": "https://evil.example"},
+        timeout=10,
+    )
+    assert answer.status_code == 403, answer.text
+    assert call(server, "GET", cookie).json() == {"language": "zh-Hant"}
+    same_site = httpx.put(
+        server.base + "/api/me/language",
+        json={"language": "en"},
+        cookies={"stud_session": cookie},
+        headers={"Origin": server.base},
+        timeout=10,
+    )
+    assert same_site.status_code == 200 and same_site.json() == {"language": "en"}

@@ -15,12 +15,12 @@ from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, Field
 from sqlalchemy import Connection, select, update
 
+from stud.server.session import request_account
 from stud.server.storage import Account
 from stud.server.storage import schema as s
 
 router = APIRouter()
 
-SESSION_COOKIE = "stud_session"
 CATALOGS = Path(__file__).resolve().parent.parent / "web" / "static" / "i18n"
 
 
@@ -51,11 +51,7 @@ def set_account_language(conn: Connection, account_id: int, language: str) -> No
 
 async def _account(request: Request) -> Account:
     """The session's account; 401 without one."""
-    db = request.app.state.room.db
-    token = request.cookies.get(SESSION_COOKIE)
-    account: Account | None = None
-    if token and len(token) <= 200:
-        account = await db.read(lambda c: db.store.session_account(c, token))
+    account = await request_account(request)
     if account is None:
         raise HTTPException(401, "log in or play as a guest first")
     return account
