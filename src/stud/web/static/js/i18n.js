@@ -165,6 +165,11 @@ export function t(key, params = {}) {
   return state.code === PSEUDO ? `${OPEN}${text}${CLOSE}` : text;
 }
 
+/** An ICU message given as text (not a key) rendered now: for tests and tools, not for words. */
+export function formatMessage(source, params = {}) {
+  return render(parse(String(source)), params, null);
+}
+
 /** A key of a family whose member is known only at run time: tOf('game', 'razz') is t('game.razz'). */
 export function tOf(family, member, params = {}) {
   return t(`${family}.${member}`, params);
