@@ -51,7 +51,7 @@ function example(rows, caption = null) {
 }
 
 function section(id, title, ...body) {
-  return h('section', { class: 'rules-section', id: `rules-${id}`, 'aria-labelledby': `rules-${id}-h` },
+  return h('section', { class: 'rules-section', id: `rules-${id}`, 'aria-labelledby': `rules-${id}-h`, tabindex: -1 },
     h('h2', { id: `rules-${id}-h` }, title), body);
 }
 
@@ -205,7 +205,7 @@ function ranking(game) {
     p(t('rules.stud8.quartered')),
     example([
       [['Ah', '2h', '3d', '6h', '7h', 'Jh', 'Kc'], t('rules.stud8.quarter_a', {
-        high: handWords({ category: 'flush', ranks: { top: 'J' } }), low: low(['7', '6', '3', '2', 'A']),
+        high: handWords({ category: 'flush', ranks: { top: 'A' } }), low: low(['7', '6', '3', '2', 'A']),
       })],
       [['Ac', '2s', '3s', '6d', '7c', 'Qd', 'Qs'], t('rules.stud8.quarter_b', {
         low: low(['7', '6', '3', '2', 'A']),
@@ -256,12 +256,19 @@ export class RulesView {
           }, tOf('game', g))))),
       h('nav', { class: 'rules-contents', 'aria-label': t('rules.contents_label') },
         h('ol', {}, contents.map(([id, title]) => h('li', {}, h('a', {
-          href: `#/rules/${game}`, onclick: (e) => { e.preventDefault(); this.root.querySelector(`#rules-${id}`)?.scrollIntoView(); },
+          href: `#/rules/${game}`, dataset: { section: id }, onclick: (e) => { e.preventDefault(); this.show(id); },
         }, title))))),
       overview(game), streets(game), bringIn(game), firstToAct(game), betting(game), ranking(game), pots(game), community());
     this.root = root;
     fill(container, root);
     window.scrollTo(0, 0);
+  }
+
+  /** Bring a section into view and move the keyboard's focus to it. */
+  show(id) {
+    const target = this.root.querySelector(`#rules-${id}`);
+    target?.scrollIntoView({ block: 'start' });
+    target?.focus({ preventScroll: true });
   }
 
   unmount() {
