@@ -311,7 +311,6 @@ def test_screenshot_of_a_rules_page(
     open_rules(page, server.base, "stud8", language)
     page.click(".rules-contents a[data-section='ranking']")
     page.wait_for_function("document.activeElement?.id === 'rules-ranking'")
-    page.evaluate("window.scrollBy(0, -60)")
     shot = tmp_path / f"screenshot-rules-{language}.png"
     page.screenshot(path=str(shot))
     assert shot.stat().st_size > 10_000
