@@ -29,6 +29,8 @@ const state = {
   fallback: {},
   compiled: new Map(),
   listeners: new Set(),
+  catalogs: new Map(), // code -> Promise of its messages
+  requests: 0, // useLanguage calls so far: only the latest one applies
 };
 
 /** Whether `code` is one of the languages the room speaks (the pseudo-locale is not). */
@@ -93,10 +95,18 @@ function intlLocale() {
   return state.code === PSEUDO ? 'en' : state.code;
 }
 
-async function fetchCatalog(code) {
-  const response = await fetch(`/i18n/${code}.json`, { credentials: 'same-origin' });
-  if (!response.ok) throw new Error(`catalog ${code}: HTTP ${response.status}`);
-  return response.json();
+/** A language's catalog, fetched once per page. */
+function catalogOf(code) {
+  let loading = state.catalogs.get(code);
+  if (!loading) {
+    loading = fetch(`/i18n/${code}.json`, { credentials: 'same-origin' }).then((response) => {
+      if (!response.ok) throw new Error(`catalog ${code}: HTTP ${response.status}`);
+      return response.json();
+    });
+    loading.catch(() => state.catalogs.delete(code)); // try again next time
+    state.catalogs.set(code, loading);
+  }
+  return loading;
 }
 
 /**
@@ -105,8 +115,9 @@ async function fetchCatalog(code) {
  */
 export async function useLanguage(code) {
   const wanted = code === PSEUDO || isLanguage(code) ? code : DEFAULT_LANGUAGE;
-  const english = state.fallback.__loaded ? state.fallback : { ...(await fetchCatalog('en')), __loaded: true };
-  const messages = wanted === 'en' || wanted === PSEUDO ? english : await fetchCatalog(wanted);
+  const ticket = ++state.requests;
+  const [english, messages] = await Promise.all([catalogOf('en'), catalogOf(wanted === PSEUDO ? 'en' : wanted)]);
+  if (ticket !== state.requests) return; // a later choice arrived first: it wins
   state.fallback = english;
   state.messages = messages;
   state.code = wanted;
