@@ -14,18 +14,20 @@ from sqlalchemy import text
 
 from stud.server.language import account_language, languages, set_account_language
 from stud.server.storage import Database
-from stud.server.testing import TEST_URL_VARIABLE, ServerProcess, fresh_database, postgres_admin_url
+from stud.server.testing import (
+    TEST_URL_VARIABLE,
+    ServerProcess,
+    fresh_database,
+    postgres_admin_url,
+    sqlite_server,
+)
 
 ARGS = ("--no-default-tables", "--turn-seconds", "20", "--time-bank", "5")
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    folder = tmp_path_factory.mktemp("language-server")
-    with (
-        fresh_database("sqlite", folder) as url,
-        ServerProcess(url, folder, extra_args=ARGS) as proc,
-    ):
+    with sqlite_server(tmp_path_factory.mktemp("language-server"), ARGS) as proc:
         yield proc
 
 

@@ -22,7 +22,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
 
 from stud.evaluate.describe import high_description, low_description
-from stud.server.testing import ServerProcess, fresh_database
+from stud.server.testing import ServerProcess, sqlite_server
 from stud.web.browser import chromium
 from stud.web.pseudo import PSEUDO, escaped_text, latin_words
 
@@ -38,11 +38,7 @@ I18N = "import('/js/i18n.js')"
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    folder = tmp_path_factory.mktemp("i18n-server")
-    with (
-        fresh_database("sqlite", folder) as url,
-        ServerProcess(url, folder, extra_args=ARGS) as proc,
-    ):
+    with sqlite_server(tmp_path_factory.mktemp("i18n-server"), ARGS) as proc:
         yield proc
 
 

@@ -30,7 +30,7 @@ from stud.evaluate import (
     showing_high_value,
     showing_razz_value,
 )
-from stud.server.testing import ServerProcess, fresh_database
+from stud.server.testing import ServerProcess, sqlite_server
 from stud.web.browser import chromium
 
 LANGUAGES = ("en", "zh-Hant", "zh-Hans")
@@ -79,11 +79,7 @@ RANKING_JS = """
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    folder = tmp_path_factory.mktemp("rules-server")
-    with (
-        fresh_database("sqlite", folder) as url,
-        ServerProcess(url, folder, extra_args=ARGS) as proc,
-    ):
+    with sqlite_server(tmp_path_factory.mktemp("rules-server"), ARGS) as proc:
         yield proc
 
 
