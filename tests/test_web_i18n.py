@@ -418,3 +418,46 @@ def test_the_chinese_rules_pages_have_no_english_left(tab: Tab, game: str, code:
     assert names and all(
         not any(ch.isascii() and ch.isalpha() and ch not in "AKQJ" for ch in n) for n in names
     )
+
+
+@pytest.mark.parametrize(
+    ("asked", "expected"),
+    [
+        ("zh-tw", "zh-Hant"),  # any spelling of a tag the matcher knows
+        ("zh_CN", "zh-Hans"),
+        ("xx-pseudo", "en-XA"),
+        ("%3Cscript%3Ealert(1)%3C/script%3E", "en"),  # unknown: the browser's language
+        ("fr", "en"),
+        ("", "en"),
+    ],
+)
+def test_a_lang_in_the_address_is_matched_or_ignored(tab: Tab, asked: str, expected: str) -> None:
+    tab.open("#/rules/razz", query=f"?lang={asked}")
+    assert tab.lang() == expected
+    assert tab.page.locator("article.rules h1").count() == 1
+    assert tab.js("localStorage.getItem('stud.lang')") is None  # nothing remembered
+
+
+def test_a_language_the_server_could_not_save_is_still_used_and_said(
+    browser: Browser, server: ServerProcess
+) -> None:
+    tab = Tab(browser, server.base, locale="en-US")
+    try:
+        tab.open("#/lobby")
+        register(tab, "unsaved")
+        tab.page.route(
+            "**/api/me/language",
+            lambda route: (
+                route.fulfill(status=503, json={"detail": "down"})
+                if route.request.method == "PUT"
+                else route.continue_()
+            ),
+        )
+        tab.page.select_option("#language-menu", "zh-Hant")
+        toast = tab.page.wait_for_selector(".toast")
+        assert toast is not None
+        assert toast.text_content() == catalog("zh-Hant")["lang.not_saved"]
+        assert tab.lang() == "zh-Hant"
+        assert tab.js("localStorage.getItem('stud.lang')") == "zh-Hant"
+    finally:
+        tab.close()

@@ -312,3 +312,20 @@ def test_screenshot_of_a_rules_page(
     assert shot.stat().st_size > 10_000
     if os.environ.get("STUD_WEB_SCREENSHOTS") == "1":
         shutil.copy(shot, DOCS / shot.name)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_phone_reads_the_rules_without_scrolling_sideways(
+    browser: Browser, server: ServerProcess, language: str
+) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    try:
+        phone = context.new_page()
+        phone.set_default_timeout(TIMEOUT)
+        open_rules(phone, server.base, "stud8", language)
+        width = phone.evaluate("document.documentElement.scrollWidth")
+        assert width <= 390
+        box = phone.locator(".rules-ranking li").first.bounding_box()
+        assert box is not None and box["x"] + box["width"] <= 390
+    finally:
+        context.close()
