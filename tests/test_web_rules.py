@@ -32,6 +32,7 @@ from stud.evaluate import (
 )
 from stud.server.testing import ServerProcess, sqlite_server
 from stud.web.browser import chromium
+from stud.web.pseudo import PSEUDO, escaped_text
 
 LANGUAGES = ("en", "zh-Hant", "zh-Hans")
 GAMES = ("stud", "stud8", "razz")
@@ -263,6 +264,10 @@ def test_a_table_links_to_its_games_rules_in_a_new_tab(
         rules.wait_for_selector("article.rules[data-game='stud8'] h1")
         assert rules.inner_text(".rules h1") == "七張高低梭哈怎麼玩"
         assert tab.url.endswith(f"#/table/{table}")  # the table stays where it was
+        # In the pseudo-locale the link's words all come from the catalog.
+        tab.goto(f"{server.base}/?lang={PSEUDO}#/table/{table}")
+        tab.wait_for_selector(".table-name .rules-link")
+        assert escaped_text(tab, ".table-name .rules-link") == []
     finally:
         context.close()
 
