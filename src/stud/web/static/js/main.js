@@ -80,10 +80,10 @@ class App {
 
   setAccount(account) {
     this.account = account;
+    adoptAccountLanguage(this); // its language, if it has one: the page is drawn again in it
     renderAccount(this.accountEl, this);
     this.socket.reconnect(); // the socket speaks for the account its cookie names
     this.route();
-    adoptAccountLanguage(this);
   }
 
   async guest() {
