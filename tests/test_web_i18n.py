@@ -461,3 +461,23 @@ def test_a_language_the_server_could_not_save_is_still_used_and_said(
         assert tab.js("localStorage.getItem('stud.lang')") == "zh-Hant"
     finally:
         tab.close()
+
+
+def test_the_menu_works_from_the_keyboard(tab: Tab) -> None:
+    """Tab to the menu and choose with the arrow keys: the page follows each choice."""
+    tab.open("#/rules/stud")
+    tab.page.focus("#account button")
+    tab.page.keyboard.press("Shift+Tab")
+    assert tab.js("document.activeElement.id") == "language-menu"
+    name = tab.js(
+        "(() => { const s = document.getElementById('language-menu');"
+        " return [...s.labels].map(l => l.textContent).join(' ').trim(); })()"
+    )
+    assert name == "Language"
+    tab.page.keyboard.press("ArrowDown")
+    tab.page.wait_for_function("document.documentElement.lang === 'zh-Hant'")
+    tab.page.wait_for_selector(".rules h1:text-is('七張梭哈怎麼玩')")
+    assert tab.js("document.activeElement.id") == "language-menu"  # the page redrawn, focus kept
+    tab.page.keyboard.press("ArrowDown")
+    tab.page.wait_for_function("document.documentElement.lang === 'zh-Hans'")
+    assert tab.js("document.querySelector('.lang-box label').textContent.trim()") == "语言"
