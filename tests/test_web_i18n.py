@@ -175,19 +175,13 @@ def test_the_menu_switches_every_page_and_the_choice_is_remembered(
     assert tab.js("localStorage.getItem('stud.lang')") == "zh-Hans"
 
 
-def register(tab: Tab, name: str) -> None:
-    tab.page.click("#account [data-do='register']")
-    tab.page.fill("dialog form[data-mode='register'] input[name='name']", name)
-    tab.page.fill("dialog form[data-mode='register'] input[name='password']", "secret-pass")
-    tab.page.click("dialog form[data-mode='register'] button[type='submit']")
-    tab.page.wait_for_selector(f"#account .account-name:text-is('{name}')")
-
-
-def log_in(tab: Tab, name: str) -> None:
-    tab.page.click("#account [data-do='login']")
-    tab.page.fill("dialog form[data-mode='login'] input[name='name']", name)
-    tab.page.fill("dialog form[data-mode='login'] input[name='password']", "secret-pass")
-    tab.page.click("dialog form[data-mode='login'] button[type='submit']")
+def sign_in(tab: Tab, name: str, mode: str) -> None:
+    """Register (``mode='register'``) or log in through the top bar's dialog."""
+    form = f"dialog form[data-mode='{mode}']"
+    tab.page.click(f"#account [data-do='{mode}']")
+    tab.page.fill(f"{form} input[name='name']", name)
+    tab.page.fill(f"{form} input[name='password']", "secret-pass")
+    tab.page.click(f"{form} button[type='submit']")
     tab.page.wait_for_selector(f"#account .account-name:text-is('{name}')")
 
 
@@ -197,7 +191,7 @@ def test_the_language_follows_the_account_to_another_browser(
     home = new_tab()
     away = new_tab()
     home.open("#/rules/stud8")
-    register(home, "polyglot")
+    sign_in(home, "polyglot", "register")
     home.page.select_option("#language-menu", "zh-Hans")
     home.page.wait_for_function("document.documentElement.lang === 'zh-Hans'")
     cookie = next(c["value"] for c in home.context.cookies() if c["name"] == "stud_session")
@@ -208,7 +202,7 @@ def test_the_language_follows_the_account_to_another_browser(
     # Another browser (nothing in its storage, English preferences) logs in: 简体中文.
     away.open("#/rules/stud8")
     assert away.lang() == "en"
-    log_in(away, "polyglot")
+    sign_in(away, "polyglot", "login")
     away.page.wait_for_function("document.documentElement.lang === 'zh-Hans'")
     away.page.wait_for_selector(".rules h1:text-is('七张高低梭哈怎么玩')")
     assert away.page.input_value("#language-menu") == "zh-Hans"
@@ -224,7 +218,7 @@ def test_a_new_account_takes_the_language_chosen_before_logging_in(
     tab.open("#/lobby")
     tab.page.select_option("#language-menu", "zh-Hant")
     tab.page.wait_for_function("document.documentElement.lang === 'zh-Hant'")
-    register(tab, "carried")
+    sign_in(tab, "carried", "register")
     cookie = next(c["value"] for c in tab.context.cookies() if c["name"] == "stud_session")
 
     def saved() -> Any:
@@ -441,7 +435,7 @@ def test_a_language_the_server_could_not_save_is_still_used_and_said(
 ) -> None:
     tab = new_tab()
     tab.open("#/lobby")
-    register(tab, "unsaved")
+    sign_in(tab, "unsaved", "register")
     tab.page.route(
         "**/api/me/language",
         lambda route: (
