@@ -253,11 +253,12 @@ def test_a_table_links_to_its_games_rules_in_a_new_tab(
         tab = context.new_page()
         tab.set_default_timeout(TIMEOUT)
         tab.goto(f"{server.base}/#/table/{table}")
-        link = tab.wait_for_selector(".table-name .rules-link")
-        assert link is not None
+        # A locator, not an element: the header is drawn again at every step of the table.
+        link = tab.locator(".table-name .rules-link")
+        link.wait_for()
         assert link.get_attribute("href") == "#/rules/stud8"
         assert link.get_attribute("target") == "_blank"
-        assert link.get_attribute("aria-label") == "七張高低梭哈的規則"
+        assert link.get_attribute("aria-label") == "七張高低梭哈的規則（在新分頁開啟）"
         with context.expect_page() as opened:
             link.click()
         rules = opened.value

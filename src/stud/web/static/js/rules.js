@@ -17,10 +17,10 @@ export function rulesHref(game) {
   return `#/rules/${RULE_GAMES.includes(game) ? game : 'stud'}`;
 }
 
-/** A link to a game's rules (the table's header); `newTab` keeps a seated player at the table. */
-export function rulesLink(game, { newTab = false } = {}) {
+/** A link to a game's rules for the table's header: a new tab, so a seated player stays at the table. */
+export function rulesLink(game) {
   return h('a', {
-    class: 'rules-link', href: rulesHref(game), target: newTab ? '_blank' : null, rel: newTab ? 'noopener' : null,
+    class: 'rules-link', href: rulesHref(game), target: '_blank', rel: 'noopener',
     'aria-label': t('rules.link_label', { game: tOf('game', game) }),
   }, t('rules.link'));
 }

@@ -166,7 +166,7 @@ export class TableView {
       h('div', { class: 'table-name' },
         h('h1', {}, s.name),
         h('span', { class: 'game-badge', dataset: { game: s.game } }, GAMES[s.game] ?? s.game),
-        rulesLink(s.game, { newTab: true }),
+        rulesLink(s.game),
         h('span', { class: 'muted' }, stakesLong(s)),
         state.hand_number ? h('span', { class: 'muted hand-number' }, `· hand #${state.hand_number}`) : null),
       h('div', { class: 'table-buttons' }, buttons));
