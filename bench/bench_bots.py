@@ -104,7 +104,12 @@ def main() -> None:
     print()
     print("decision times, ms (wall | CPU):  p50     p90     p99     max  >50ms wall  decisions")
     for game in GAMES:
-        for name, sizes in (("random", (4,)), ("station", (4,)), ("strong", (2, 4, 8))):
+        for name, sizes in (
+            ("random", (4,)),
+            ("station", (4,)),
+            ("strong", (2, 4, 8)),
+            ("strong-v1", (8,)),
+        ):
             for players in sizes:
                 wall, cpu = decision_times(game, name, players, args.tables)
                 over = sum(1 for t in wall if t > BUDGET)

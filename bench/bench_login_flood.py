@@ -16,11 +16,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import signal
 import statistics
 import sys
 import tempfile
 import threading
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -38,31 +40,61 @@ def percentile(values: list[float], q: float) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[int(q) - 1]
 
 
-async def measure(server: ServerProcess, table: int, me: Client, actions: int) -> list[float]:
-    """Seconds from each of the person's actions to its event coming back."""
-    latencies: list[float] = []
+async def measure(table: int, me: Client, actions: int, seconds: float) -> Phase:
+    """Seconds from each of the person's actions to its event coming back, for at most
+    ``seconds``; turns the person lost to the clock are counted (and it sits back in)."""
+    phase = Phase()
     acted: set[int] = set()
     sent: dict[int, float] = {}
-    while len(latencies) < actions:
-        message = await me.recv(timeout=60)
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    while len(phase.latencies) < actions and loop.time() < deadline:
+        try:
+            message = await me.recv(timeout=max(0.1, deadline - loop.time()))
+        except TimeoutError:
+            break
         if message["type"] == "event":
             event = message["event"]
-            if event["type"] == "action" and sent and event["seat"] in sent:
-                latencies.append(time.perf_counter() - sent.pop(event["seat"]))
+            if event["type"] == "timeout" and event["seat"] in sent:
+                phase.timeouts += 1
+                sent.pop(event["seat"])
+            elif event["type"] == "action" and event["seat"] in sent:
+                phase.latencies.append(time.perf_counter() - sent.pop(event["seat"]))
             continue
         if message["type"] != "state":
             continue
         state = message["state"]
+        mine = state["you"]
+        if mine is not None and state["seats"][mine]["sitting_out"]:
+            await me.send({"type": "sit_in", "table": table})
         turn = state["turn"]
-        if turn and state["you"] == turn["seat"] and state["legal"] and turn["turn"] not in acted:
+        if turn and mine == turn["seat"] and state["legal"] and turn["turn"] not in acted:
             acted.add(turn["turn"])
             legal = state["legal"]
             passive = [a for a in legal if a["action"] in ("check", "call", "bring-in")]
             choice = (passive or legal)[0]
-            sent[state["you"]] = time.perf_counter()
+            sent[mine] = time.perf_counter()
             await me.send({"type": "act", "table": table, "action": choice["action"],
                            "to": choice["to"], "turn": turn["turn"]})  # fmt: skip
-    return latencies
+    return phase
+
+
+@dataclass
+class Phase:
+    """One phase's action latencies (seconds) and turns lost to the clock."""
+
+    latencies: list[float] = field(default_factory=list)
+    timeouts: int = 0
+
+    def line(self, label: str, anchor: Phase | None = None) -> str:
+        if not self.latencies:
+            return f"{label} no action came back; {self.timeouts} turns lost to the clock"
+        p50, p99 = (percentile(self.latencies, q) * 1000 for q in (50, 99))
+        text = f"{label} action p50 {p50:7.1f} ms  p99 {p99:7.1f} ms  ({len(self.latencies)})"
+        if anchor is not None and anchor.latencies:
+            a50, a99 = (percentile(anchor.latencies, q) * 1000 for q in (50, 99))
+            text += f"   x{p50 / a50:.1f} / x{p99 / a99:.1f} the anchor"
+        return text + (f"; {self.timeouts} turns lost to the clock" if self.timeouts else "")
 
 
 def flood(base: str, stop: threading.Event, counts: dict[int, int]) -> None:
@@ -76,7 +108,7 @@ def flood(base: str, stop: threading.Event, counts: dict[int, int]) -> None:
             counts[code.status_code] = counts.get(code.status_code, 0) + 1
 
 
-async def run(server: ServerProcess, actions: int, flooders: int) -> dict[str, Any]:
+async def run(server: ServerProcess, actions: int, flooders: int, seconds: float) -> dict[str, Any]:
     victim = {"name": "victim", "password": "right-password"}
     httpx.post(server.base + "/api/register", json=victim, timeout=30).raise_for_status()
     guest = Client.guest(server.base)
@@ -89,8 +121,8 @@ async def run(server: ServerProcess, actions: int, flooders: int) -> dict[str, A
     table = int(response.json()["id"])
     await guest.connect()
     await guest.send({"type": "sit", "table": table, "buy_in": 400})
-    await measure(server, table, guest, 5)  # warm up
-    quiet = await measure(server, table, guest, actions)
+    await measure(table, guest, 5, seconds)  # warm up
+    quiet = await measure(table, guest, actions, seconds)
     stop = threading.Event()
     counts: dict[int, int] = {}
     threads = [
@@ -101,7 +133,7 @@ async def run(server: ServerProcess, actions: int, flooders: int) -> dict[str, A
         thread.start()
     await asyncio.sleep(1.0)
     started = time.perf_counter()
-    loud = await measure(server, table, guest, actions)
+    loud = await measure(table, guest, actions, seconds)
     seconds = time.perf_counter() - started
     stop.set()
     for thread in threads:
@@ -114,26 +146,26 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--actions", type=int, default=150, help="actions measured per phase")
     parser.add_argument("--flooders", type=int, default=8)
+    parser.add_argument("--seconds", type=float, default=120, help="longest phase (seconds)")
     parser.add_argument("--server-src", default=None, help="run the server from this src/ tree")
     parser.add_argument("--no-throttle", action="store_true", help="lift the login throttle")
     args = parser.parse_args()
+    # Killed (a time limit, ^C from a wrapper): still stop the server through the finally below.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     env = {"PYTHONPATH": args.server_src} if args.server_src else {}
     extra = ARGS + (("--login-failures", "1e9", "1e9") if args.no_throttle else ())
     with tempfile.TemporaryDirectory() as folder, fresh_database("sqlite", Path(folder)) as url:
         server = ServerProcess(url, Path(folder), extra_args=extra, env=env).start()
         try:
-            result = asyncio.run(run(server, args.actions, args.flooders))
+            result = asyncio.run(run(server, args.actions, args.flooders, args.seconds))
         finally:
             server.stop()
     quiet, loud = result["quiet"], result["flood"]
-    q50, q99 = percentile(quiet, 50) * 1000, percentile(quiet, 99) * 1000
-    f50, f99 = percentile(loud, 50) * 1000, percentile(loud, 99) * 1000
     where = args.server_src or "this tree"
     throttle = "throttle lifted" if args.no_throttle else "throttle on"
     print(f"server: {where} ({throttle}); {args.flooders} login flooders; cpus {os.cpu_count()}")
-    print(f"no flood (anchor): action p50 {q50:7.1f} ms  p99 {q99:7.1f} ms")
-    print(f"login flood:       action p50 {f50:7.1f} ms  p99 {f99:7.1f} ms"
-          f"   (x{f50 / q50:.1f} / x{f99 / q99:.1f} the anchor)")  # fmt: skip
+    print(quiet.line("no flood (anchor):"))
+    print(loud.line("login flood:      ", quiet))
     rate = sum(result["logins"].values()) / max(result["seconds"], 1e-9)
     print(f"login answers during the flood: {dict(sorted(result['logins'].items()))} "
           f"({rate:.0f}/s)")  # fmt: skip

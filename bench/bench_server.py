@@ -242,7 +242,8 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as folder, fresh_database("sqlite", Path(folder)) as url:
         server = ServerProcess(
             url, Path(folder),
-            extra_args=("--no-default-tables", "--pause", "0.5", "--turn-seconds", "30", *factory),
+            extra_args=("--no-default-tables", "--pause", "0.5", "--turn-seconds", "30",
+                        "--signups", "1e9", *factory),  # every guest from one address
             env={"PYTHONPATH": str(Path(__file__).resolve().parent.parent)},
         ).start()  # fmt: skip
         try:

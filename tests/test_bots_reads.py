@@ -132,7 +132,8 @@ def test_reads_follow_players_from_seat_to_seat_and_last_across_hands() -> None:
     nit_stats = strong.reads.players["nit"]
     assert maniac_stats.hands == nit_stats.hands == 30
     assert maniac_stats.steal_rate > 0.75
-    assert maniac_stats.fold_third < 0.2 < 0.7 < nit_stats.fold_third
+    assert maniac_stats.faced_back > 10 and maniac_stats.folds_back == 0
+    assert maniac_stats.fold_back < 0.2 < 0.7 < nit_stats.fold_third
 
 
 class Counting:

@@ -39,7 +39,19 @@ def test_stud_help_imports_no_heavy_module() -> None:
     assert loaded == []
 
 
-COMMANDS = ("convert", "deal", "equity", "eval", "play", "replay", "serve", "sim", "verify")
+COMMANDS = (
+    "convert",
+    "deal",
+    "equity",
+    "eval",
+    "gauntlet",
+    "play",
+    "replay",
+    "serve",
+    "sim",
+    "tourney",
+    "verify",
+)
 
 
 @pytest.mark.parametrize("command", COMMANDS)
@@ -55,13 +67,17 @@ def test_the_parsers_light_names_agree_with_their_sources() -> None:
     from stud.equity.api import DEFAULT_SAMPLES, EXACT_LIMIT
     from stud.equity.showdown import GAME_NAMES
     from stud.game import MAX_SEATS, MIN_SEATS, VARIANTS
-    from stud.sim import Stakes
+    from stud.sim import SESSION, Stakes
 
     assert tuple(VARIANTS) == _names.GAMES
     assert GAME_NAMES == _names.GAME_NAMES
     assert (MIN_SEATS, MAX_SEATS) == (_names.MIN_SEATS, _names.MAX_SEATS)
     assert set(_names.BOTS) <= set(BOTS)  # a test may register more bots
+    from stud.bots import GAUNTLET
+
+    assert GAUNTLET == _names.GAUNTLET
     assert str(Stakes()) == _names.STAKES
+    assert SESSION == _names.SESSION
     assert (EXACT_LIMIT, DEFAULT_SAMPLES) == (_names.EXACT_LIMIT, _names.DEFAULT_SAMPLES)
 
 

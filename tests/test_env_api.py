@@ -128,6 +128,13 @@ def test_dead_agents_step_only_with_none() -> None:
     environment.step(None)
     environment.step(None)
     assert environment.agents == []
+    with pytest.raises(RuntimeError, match="reset"):
+        environment.step(None)
+
+
+def test_stepping_before_reset_says_so() -> None:
+    with pytest.raises(RuntimeError, match="reset"):
+        StudEnv("razz").step(1)
 
 
 def test_the_4th_street_double_bet_is_its_own_action_with_its_exact_amount() -> None:

@@ -92,7 +92,9 @@ class Player:
                                     "to": choice["to"], "turn": turn["turn"]})  # fmt: skip
 
 
-async def run_players(players: list[Player], spectator: Client, hands: int) -> None:
+async def run_players(
+    players: list[Player], spectator: Client, hands: int, polled: list[str] | None = None
+) -> None:
     async def drive(player: Player) -> None:
         while min(p.finished for p in players) < hands:
             try:
@@ -105,10 +107,20 @@ async def run_players(players: list[Player], spectator: Client, hands: int) -> N
         while True:
             await spectator.recv(timeout=60)
 
+    async def poll() -> None:
+        """The table's REST view, read all along (it shows commitments, never a seed)."""
+        table = players[0].table
+        async with httpx.AsyncClient(base_url=spectator.base, timeout=10) as http:
+            while polled is not None:
+                polled.append((await http.get(f"/api/tables/{table}")).text)
+                await asyncio.sleep(0.05)
+
     watching = asyncio.create_task(watch())
+    polling = asyncio.create_task(poll())
     await asyncio.wait_for(asyncio.gather(*(drive(p) for p in players)), 300)
     await asyncio.sleep(0.3)
     watching.cancel()
+    polling.cancel()
 
 
 def events(client: Client) -> list[tuple[int, dict[str, Any]]]:
@@ -121,6 +133,7 @@ def test_every_hand_is_committed_seeded_and_verifiable(server: ServerProcess) ->
     spectator = Client.guest(server.base)
     table = make_table(server, alice)
     players = [Player(alice, table), Player(bob, table)]
+    polled: list[str] = []
 
     async def run() -> None:
         for client in (alice, bob, spectator):
@@ -138,7 +151,7 @@ def test_every_hand_is_committed_seeded_and_verifiable(server: ServerProcess) ->
                           "seed": "NOT HEX", "id": "x"})  # fmt: skip
         bad = await alice.until(lambda m: m.get("id") == "x")
         assert bad["code"] == "bad_message" and "hex digits" in bad["message"]
-        await run_players(players, spectator, HANDS)
+        await run_players(players, spectator, HANDS, polled)
         for client in (alice, bob, spectator):
             await client.close()
 
@@ -154,6 +167,11 @@ def test_every_hand_is_committed_seeded_and_verifiable(server: ServerProcess) ->
             if sent is not None:
                 assert sent in shuffle["player_seeds"], (number, player.client.account)
     assert sum(bool(s) for sh in shuffles.values() for s in sh["player_seeds"]) >= 2 * HANDS - 2
+    assert len(polled) > 10 and any('"commitment"' in text for text in polled)
+    every_seed = [
+        s for sh in shuffles.values() for s in (sh["server_seed"], *sh["player_seeds"]) if s
+    ]
+    assert not [seed for seed in every_seed for text in polled if seed in text]
     for client in (alice, bob, spectator):
         check_frames(client, shuffles)
         assert not [m for m in client.messages if m["type"] == "error" and m.get("id") is None]
@@ -194,3 +212,28 @@ def check_records(server: ServerProcess, player: Client, finished: list[dict[str
         replay = httpx.get(f"{server.base}/api/hands/{hand}/replay", timeout=10).json()
         assert replay["shuffle"] == event["summary"]["shuffle"]
         assert json.dumps(replay).count(event["summary"]["shuffle"]["server_seed"]) == 1
+
+
+def test_hand_ids_in_shuffles_go_on_after_a_restart(tmp_path: Path) -> None:
+    """A table's hand numbers (and so its shuffles' hand ids) never repeat across restarts."""
+
+    async def one_hand(base: str, table: int) -> dict[str, Any]:
+        spectator = Client(base)
+        await spectator.connect()
+        await spectator.send({"type": "watch", "table": table})
+        event = await spectator.until(
+            lambda m: m["type"] == "event" and m["event"]["type"] == "hand_finished"
+        )
+        await spectator.close()
+        return dict(event["event"])
+
+    with fresh_database("sqlite", tmp_path) as url:
+        with ServerProcess(url, tmp_path, extra_args=ARGS) as first:
+            owner = Client.guest(first.base)
+            table = make_table(first, owner, seats=2, bots=2)
+            before = asyncio.run(one_hand(first.base, table))
+        with ServerProcess(url, tmp_path, extra_args=ARGS) as second:
+            after = asyncio.run(one_hand(second.base, table))
+    assert after["number"] > before["number"]
+    ids = (before["summary"]["shuffle"]["hand"], after["summary"]["shuffle"]["hand"])
+    assert ids == (f"{table}-{before['number']}", f"{table}-{after['number']}")

@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from stud.fairness import Shuffle
+from stud.history import Tournament
 from stud.table import HandEvent, HandPort, Legal, Table, TableSettings
 
 
@@ -98,6 +99,7 @@ class DoubleHand:
         *,
         max_seats: int | None = None,
         time: datetime | None = None,
+        tournament: Tournament | None = None,
     ) -> tuple[str, str]:
         return f"hand {hand_id}", f"Hand #{hand_id}"
 

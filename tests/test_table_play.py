@@ -114,22 +114,21 @@ def test_a_player_who_sits_mid_hand_is_dealt_in_from_the_next_hand() -> None:
     assert 4 in table.hand_seats
 
 
-def test_sitting_out_skips_hands_and_passes_turns_then_sitting_in_deals_again() -> None:
+def test_sitting_out_takes_effect_at_the_next_hand_then_sitting_in_deals_again() -> None:
     clock = Clock()
     table = Table(settings(), start_engine_hand, seed=3)
     seated(table, 3, clock)
     deal(table, clock)
     in_hand = table.hand_seats
-    # Whoever sits out mid-hand has each turn passed at once: checked, folded, or the
-    # bring-in posted (the bring-in seat may not fold).
+    # Whoever sits out mid-hand plays the hand on: their turns wait for them as before.
     away = table.seats[in_hand[0]]
     assert away is not None
     outs = table.sit_out(away.id, clock())
-    assert events(outs, "sat_out")[0].data["seat"] == in_hand[0]
-    assert table.actor_seat != in_hand[0]
-    passed = [e for e in events(finish_hand(table, clock) + outs, "action")]
-    mine = [e.data["kind"] for e in passed if e.data["seat"] == in_hand[0]]
-    assert set(mine) <= {"check", "fold", "bring-in"}
+    assert events(outs, "sat_out")[0].data == {"seat": in_hand[0], "next_hand": True}
+    assert not events(outs, "action")
+    played = events(finish_hand(table, clock), "action")
+    mine = [e.data["kind"] for e in played if e.data["seat"] == in_hand[0]]
+    assert mine and "fold" not in mine  # the passive player called the hand down
     deal(table, clock)
     assert in_hand[0] not in table.hand_seats and len(table.hand_seats) == 2
     finish_hand(table, clock)
@@ -164,8 +163,9 @@ def test_leaving_mid_hand_folds_the_player_and_cashes_out_after_the_hand() -> No
     assert events(outs, "leaving")[0].data["seat"] == leaver_seat
     assert table.seats[leaver_seat] is leaver  # still there until the hand is over
     outs += finish_hand(table, clock)
+    # Leaving folds the hand (at the player's turn: a free check is not taken).
     folds = [e for e in events(outs, "action") if e.data["seat"] == leaver_seat]
-    assert [e.data["kind"] for e in folds] in (["fold"], ["check", "fold"], ["check"] * len(folds))
+    assert [e.data["kind"] for e in folds] == ["fold"]
     cash = effects(outs, "cash_out")
     assert cash == [Effect("cash_out", {"account_id": leaver.id, "amount": leaver.stack})]
     assert table.seats[leaver_seat] is None
@@ -200,8 +200,9 @@ def test_a_busted_player_leaves_the_table_with_nothing_to_cash_out() -> None:
     assert table.tick(clock(PAUSE * 2)) == [] and table.hand is None
 
 
-def test_bots_give_up_their_seats_as_people_sit_down() -> None:
+def test_bots_give_up_their_seats_one_hand_at_a_time_as_people_sit_down() -> None:
     clock = Clock()
+    # Six seats aiming at three players (two to four).
     table = Table(settings(bots=3), start_engine_hand, seed=7)
     assert table.bots_wanted() == 3
     for i in range(3):
@@ -210,20 +211,22 @@ def test_bots_give_up_their_seats_as_people_sit_down() -> None:
     deal(table, clock)
     table.sit(1, "alice", 200, clock())
     table.sit(2, "bob", 200, clock())
-    finish_hand(table, clock)
-    outs = deal(table, clock)
-    # Five players for a table that wants three: two bots left before the deal.
-    gone = [e.data["seat"] for e in events(outs, "left")]
-    assert len(gone) == 2
-    people = {p.id for _, p in table.players() if not p.bot}
-    assert people == {1, 2} and len(table.players()) == 3
+    # Five players for a table that keeps two to four: one bot leaves after the hand.
+    outs = finish_hand(table, clock)
+    assert len(events(outs, "left")) == 1
     assert {a.data["account_id"] for a in effects(outs, "cash_out")} <= {100, 101, 102}
+    deal(table, clock)
+    assert len(table.hand_seats) == 4
+    outs = finish_hand(table, clock)
+    assert not events(outs, "left")  # four is within the band
     # People never make way for bots.
     table.sit(3, "carol", 200, clock())
-    finish_hand(table, clock)
-    deal(table, clock)
-    assert {p.id for _, p in table.players() if not p.bot} == {1, 2, 3}
-    assert len(table.players()) == 3
+    table.sit(4, "dan", 200, clock())
+    for _ in range(3):
+        deal(table, clock)
+        finish_hand(table, clock)
+    assert {p.id for _, p in table.players() if not p.bot} == {1, 2, 3, 4}
+    assert len(table.players()) == 4
 
 
 def test_the_clock_then_the_time_bank_then_a_time_out() -> None:
@@ -343,7 +346,11 @@ def test_chips_are_conserved_over_many_hands(game: str, rake: float) -> None:
     """Random play with people coming and going: stacks + cash-outs + rake = buy-ins."""
     rng = random.Random(f"{game}{rake}")
     clock = Clock()
-    table = Table(settings(game=game, rake_percent=rake, rake_cap=3), start_engine_hand, seed=12)
+    table = Table(
+        settings(game=game, rake_percent=rake, rake_cap=3, max_buy_in=300),
+        start_engine_hand,
+        seed=12,
+    )
     bought = cashed = raked = hands = 0
     next_id = 1
     for seat in range(4):
@@ -372,6 +379,13 @@ def test_chips_are_conserved_over_many_hands(game: str, rake: float) -> None:
                 outs = table.sit_out(player.id, clock())
             elif roll < 0.03:
                 outs = table.tick(clock(100.0))  # a time-out
+            elif roll < 0.05:
+                # Chips bought during the hand, added to the stack when it ends.
+                seat, someone = rng.choice(table.players())
+                outs = []
+                if someone.stack + someone.pending + 20 <= table.settings.max_buy_in:
+                    outs = table.top_up(someone.id, 20, clock())
+                    bought += 20
             else:
                 choice = rng.choice(table.legal())
                 outs = table.act(player.id, choice.action, choice.to, table.turn_id, clock(0.1))

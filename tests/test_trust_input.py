@@ -85,6 +85,9 @@ def test_the_cli_and_the_table_layer_use_the_same_rule(capsys: pytest.CaptureFix
     assert stud_main(["deal", "razz", "--ante", "0", "--bring-in", "5", "--small-bet", "5",
                       "--big-bet", "5"]) != 0  # fmt: skip
     assert "must be above the small bet" in capsys.readouterr().err
+    # ``stud play`` refused such a table only once its first hand was dealt, in the TUI.
+    assert stud_main(["play", "razz", "--stakes", "0/5/5/5", "--bots", "random"]) == 2
+    assert "must be above the small bet" in capsys.readouterr().err
 
 
 # -- defect 4: names that inject lines into histories ----------------------------------------

@@ -134,3 +134,18 @@ def test_the_sqlite_wal_stays_bounded(tmp_path: Path, monkeypatch: pytest.Monkey
         assert wal.stat().st_size <= limit, wal.stat().st_size
     finally:
         db.close()
+
+
+def test_one_address_cannot_farm_guests_past_the_quota(
+    room: tuple[ServerProcess, Database],
+) -> None:
+    server, _ = room
+    codes = []
+    for _ in range(40):
+        response = httpx.post(server.base + "/api/guest", timeout=30)
+        codes.append(response.status_code)
+        if response.status_code == 429:
+            assert int(response.headers["Retry-After"]) >= 1
+            assert "new accounts" in response.json()["detail"]
+            break
+    assert codes[-1] == 429 and codes.count(200) >= 30, codes

@@ -18,11 +18,13 @@ import httpx
 import pytest
 
 from stud.server import logins
-from stud.server.logins import LoginConfig, PasswordGuard, Throttled
+from stud.server.logins import LoginConfig, PasswordGuard
+from stud.server.ratelimit import Throttled
 from stud.server.storage import verify_password
 from stud.server.testing import ServerProcess, fresh_database
 
-ARGS = ("--no-default-tables", "--login-failures", "8", "3")
+# Refills slow enough that no load on the machine lets a bucket fill back mid-test.
+ARGS = ("--no-default-tables", "--login-failures", "8", "3", "--login-refill", "600", "600")
 
 
 @pytest.fixture

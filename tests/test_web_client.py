@@ -150,7 +150,7 @@ new MutationObserver(() => {
 """
 TIMEOUT = 60_000
 # A room with short clocks for the time bank: 2 s a turn, then a 2 s bank. Three Stud players
-# (seats 0, 1 and 3): the bring-in is the last from the button's left, never the person, so each
+# (seats 0, 1 and 2): the bring-in is the last from the button's left, never the person, so each
 # time-out folds them.
 QUICK_ARGS = (
     "--turn-seconds", "2", "--time-bank", "2", "--pause", "1.5", "--grace", "60",
@@ -833,7 +833,8 @@ def test_time_bank_runs_out(quick_server: ServerProcess, browser: Browser, tmp_p
         player.open()
         page.click(".welcome .btn.primary")  # play as a guest
         page.wait_for_selector("#account .account-name")
-        table = create_table(player, "Clock", "stud", bots=3, seats=4)
+        # Two bots (a table that keeps 2 to 3 players): the person makes three, in seat 2.
+        table = create_table(player, "Clock", "stud", bots=2, seats=4)
         settings = player.js(f"() => window.studApp.models.get({table}).state.settings")
         assert (settings["turn_seconds"], settings["time_bank"]) == (2.0, 2.0), settings
         timed_out = "() => document.querySelector('.log').innerText.match(/ran out of time/g)"

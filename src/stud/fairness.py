@@ -24,7 +24,7 @@ import hashlib
 import hmac
 import re
 import secrets
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -89,7 +89,7 @@ def check_hand_id(text: str) -> str:
     return text
 
 
-def _stream(key: bytes, context: bytes) -> Any:
+def _stream(key: bytes, context: bytes) -> Iterator[int]:
     """The HMAC-SHA256 stream as 4-byte big-endian numbers."""
     block = 0
     while True:

@@ -174,13 +174,17 @@ class Estimator:
         run = self._run(seen, ranges, n)
         return run.estimate()
 
-    def against(self, seen: Seen, ranges: list[Range], *, samples: int | None = None) -> Versus:
+    def against(
+        self, seen: Seen, ranges: list[Range], *, samples: int | None = None, hindsight: float = 0.5
+    ) -> Versus:
         """My chances against ``ranges``, and when they call a wager (see :class:`Versus`)."""
         n = samples or self.samples
         if not ranges:
             return Versus(Estimate(1.0, 1.0, 1.0 if self.game == "stud8" else 0.0, n, float(n)),
                           1.0, 1.0)  # fmt: skip
-        return self._run(seen, ranges, n).versus([r.fold for r in ranges])
+        return self._run(seen, ranges, n).versus(
+            [r.fold for r in ranges], [r.raises for r in ranges], hindsight
+        )
 
     def _run(self, seen: Seen, ranges: list[Range], n: int) -> _Run:
         """Deal ``n`` run-outs, score them, and weigh each by the opponents' ranges."""
@@ -234,8 +238,13 @@ class Estimator:
         strengths = np.empty((len(opps), n))
         for i, (r, h, cols) in enumerate(zip(ranges, hidden, now_cols, strict=True)):
             now_cards = pool[:, cols]
-            strengths[i] = strength(self.game, now_cards)
-            logw += self._log_weight(r, now_cards, h, strengths[i])
+            power = strength(self.game, now_cards)
+            logw += self._log_weight(r, now_cards, h, power)
+            opp = r.opponent
+            if len(opp.up) == 1 and h >= 2:
+                # 3rd street: the start tables rank three-card hands better than ``strength``.
+                power = self._start[now_cards[:, 0], now_cards[:, 1], opp.up[0]].astype(np.float64)
+            strengths[i] = power
         weights = np.exp(logw - logw.max())
         low_share: FloatArray | None = None
         if self.game == "stud8":
@@ -281,17 +290,29 @@ class Range:
     start: float
     pressure: float
     fold: float = 0.0
+    raises: float = 0.0
+    """How often it raises a wager now: it raises with the strongest ``raises`` of its range."""
 
 
 @dataclass(frozen=True, slots=True)
 class Versus:
-    """My chances against ranges, now and when the wager I am about to make is called."""
+    """My chances against ranges, now and in each answer to the wager I am about to make.
+
+    Each opponent folds the weakest ``fold`` of its range, raises with the
+    strongest ``raises`` and calls with the rest: the chance of each answer
+    (any raise counts first, then any call) and my share against the hands
+    that give it.
+    """
 
     now: Estimate
     called: float
-    """My share of the pot when at least one opponent calls (its range cut to the calling part)."""
+    """My share of the pot when it is called and not raised."""
     fold: float
     """The chance that every opponent folds to the wager."""
+    raised: float = 0.0
+    """My share of the pot when it is raised."""
+    raise_chance: float = 0.0
+    """The chance that some opponent raises."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -313,28 +334,43 @@ class _Run:
         low = 0.0 if self.low_share is None else float((self.low_share > 0) @ w / total)
         return Estimate(share, scoop, low, len(w), effective)
 
-    def versus(self, folds: list[float]) -> Versus:
-        """Cut each range to the part that calls: each opponent folds its weakest ``fold``."""
+    def versus(self, folds: list[float], raises: list[float], hindsight: float = 0.5) -> Versus:
+        """Cut each range by strength: its weakest ``fold`` folds, its strongest ``raises`` raise.
+
+        Strength is a blend of the opponent's hand now and, with the weight
+        ``hindsight``, how the run-out ends for me: players fold the hands that
+        look weak and, more often than not, would lose.
+        """
         w = self.weights
         total = float(w.sum())
-        called = np.zeros(len(w), dtype=bool)
-        for i, fold in enumerate(folds):
-            power = self.strengths[i]
-            if fold <= 0.0:
-                called[:] = True
-                break
-            order = np.argsort(power, kind="stable")
-            cumulative = np.cumsum(w[order]) / total
-            calls = np.empty(len(w), dtype=bool)
-            calls[order] = cumulative > min(fold, 1.0)
-            called |= calls
-        called_weight = float(w @ called)
-        fold_all = max(0.0, 1.0 - called_weight / total)
-        if called_weight > 0:
-            share_called = float((self.share * called) @ w / called_weight)
-        else:
-            share_called = float(self.share @ w / total)
-        return Versus(self.estimate(), share_called, fold_all)
+        stays = np.zeros(len(w), dtype=bool)
+        raised = np.zeros(len(w), dtype=bool)
+        for i, (fold, raising) in enumerate(zip(folds, raises, strict=True)):
+            key = (1.0 - hindsight) * self.strengths[i] + hindsight * (1.0 - self.share)
+            order = np.argsort(key, kind="stable")
+            cumulative = np.empty(len(w))
+            cumulative[order] = np.cumsum(w[order]) / total
+            stays |= cumulative > min(max(fold, 0.0), 1.0)
+            raised |= cumulative > 1.0 - min(max(raising, 0.0), 1.0)
+        called = stays & ~raised
+        mine = self.share
+        fold_all = max(0.0, 1.0 - float(w @ stays) / total)
+        overall = float(mine @ w / total)
+        return Versus(
+            self.estimate(),
+            _part(mine, w, called, overall),
+            fold_all,
+            _part(mine, w, raised, overall),
+            float(w @ raised) / total,
+        )
+
+
+def _part(
+    share: FloatArray, weights: FloatArray, mask: npt.NDArray[np.bool_], whole: float
+) -> float:
+    """My weighted share over the run-outs in ``mask`` (``whole`` when there are none)."""
+    weight = float(weights @ mask)
+    return float((share * mask) @ weights / weight) if weight > 0 else whole
 
 
 def _shares(values: npt.NDArray[np.integer]) -> FloatArray:

@@ -35,7 +35,9 @@ PRIOR_FOLD_LATER = 0.35
 PRIOR_BET_CHECKED = 0.40
 """... bets four times in ten when it may open the betting on 4th to 7th street ..."""
 PRIOR_RAISE = 0.12
-"""... and raises about one wager in eight."""
+"""... raises about one wager in eight ..."""
+PRIOR_FOLD_BACK = 0.15
+"""... and rarely folds when raised after wagering itself."""
 
 
 def _rate(hits: int, chances: int, prior: float) -> float:
@@ -61,6 +63,9 @@ class PlayerStats:
     """4th to 7th street, facing a bet or a raise."""
     folds_later: int = 0
     raises_later: int = 0
+    faced_back: int = 0
+    """Any street, raised after having completed, bet or raised on it itself."""
+    folds_back: int = 0
 
     @property
     def steal_rate(self) -> float:
@@ -90,14 +95,28 @@ class PlayerStats:
     def raise_later(self) -> float:
         return _rate(self.raises_later, self.faced_later, PRIOR_RAISE)
 
-    def fold_rate(self, street: int) -> float:
-        """How often it folds to a wager on ``street``."""
+    @property
+    def fold_back(self) -> float:
+        """How often it folds when raised after wagering itself."""
+        return _rate(self.folds_back, self.faced_back, PRIOR_FOLD_BACK)
+
+    def fold_rate(self, street: int, *, wagered: bool = False) -> float:
+        """How often it folds to a wager on ``street`` (``wagered``: after wagering itself)."""
+        if wagered:
+            return self.fold_back
         return self.fold_third if street == 3 else self.fold_later
+
+    def raise_rate(self, street: int) -> float:
+        """How often it raises a wager on ``street``."""
+        return self.raise_third if street == 3 else self.raise_later
 
     @property
     def decisions(self) -> int:
         """How many decisions of this player have been counted."""
-        return self.steal_chances + self.faced_third + self.may_open + self.faced_later
+        return (
+            self.steal_chances + self.faced_third + self.may_open + self.faced_later
+            + self.faced_back
+        )  # fmt: skip
 
 
 @dataclass(slots=True)
@@ -151,24 +170,32 @@ class PlayerReads:
         wagers = 0
         bets: dict[int, int] = {}
         brought_in: set[int] = set()
+        wagered: set[int] = set()
         for i, event in enumerate(events):
             if isinstance(event, StreetStarted):
                 street = event.street
                 level = 0
                 wagers = 0
                 bets = {}
+                wagered = set()
                 continue
             if not isinstance(event, Acted):
                 continue
             seat = event.seat
             kind = event.kind
             if i >= start and seat != view.viewer and kind is not ActionKind.BRING_IN:
-                self._count(self.stats(seat), street, kind, level > bets.get(seat, 0), wagers,
-                            seat in brought_in)  # fmt: skip
+                facing = level > bets.get(seat, 0)
+                if facing and seat in wagered:
+                    stats = self.stats(seat)
+                    stats.faced_back += 1
+                    stats.folds_back += kind is ActionKind.FOLD
+                else:
+                    self._count(self.stats(seat), street, kind, facing, wagers, seat in brought_in)
             if kind is ActionKind.BRING_IN:
                 brought_in.add(seat)
             if kind.is_wager:
                 wagers += 1
+                wagered.add(seat)
             if kind is not ActionKind.FOLD and kind is not ActionKind.CHECK:
                 bets[seat] = event.to
                 level = max(level, event.to)

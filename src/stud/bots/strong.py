@@ -76,6 +76,11 @@ class StrongBot:
     """Range-tracking, equity- and EV-driven, exploiting each opponent from its own reads."""
 
     name = "strong"
+    hindsight = 1.0
+    """From 4th street: how much an opponent's folds and raises follow how its hand ends.
+
+    (See :class:`stud.bots.estimate.Versus`; on 3rd street they follow its start.)
+    """
 
     def __init__(
         self, seed: int | None = None, *, samples: int = 192, future: float = FUTURE_BETS
@@ -117,7 +122,8 @@ class StrongBot:
             return legal[0]
         options = Options(legal)
         ranges = [self._range(seen, opp) for opp in seen.opponents]
-        versus = self._estimator(seen.game).against(seen, ranges)
+        hindsight = 0.0 if seen.street == 3 else self.hindsight
+        versus = self._estimator(seen.game).against(seen, ranges, hindsight=hindsight)
         mine = view.seats[seen.me].bet
         self._small, self._big = view.small_bet, view.big_bet
         choices = self._choices(seen, options, ranges, versus, mine)
@@ -150,16 +156,15 @@ class StrongBot:
         checks = sum(line.checks[4:])
         pressure = raised * line.late_aggression() + 0.35 * called * line.late_calls()
         pressure = min(4.0, pressure) - 0.25 * checks
-        return Range(opp, start, pressure, self._fold_rate(seen, opp, stats))
+        fold = self._fold_rate(seen, opp, stats)
+        raises = 0.0 if opp.all_in else stats.raise_rate(seen.street)
+        return Range(opp, start, pressure, fold, raises)
 
     def _fold_rate(self, seen: Seen, opp: Opponent, stats: PlayerStats) -> float:
         """How often ``opp`` folds to my next wager now (less once it has wagered itself)."""
         if opp.all_in:
             return 0.0
-        fold = stats.fold_rate(seen.street)
-        if opp.line.aggressive[seen.street]:
-            fold *= 0.5
-        return fold
+        return stats.fold_rate(seen.street, wagered=opp.line.aggressive[seen.street] > 0)
 
     # -- expected values ---------------------------------------------------------------------
 
@@ -191,13 +196,22 @@ class StrongBot:
         mine: int,
         future: float,
     ) -> float:
-        """The pot when everyone folds; the called share of a bigger pot otherwise."""
+        """The pot when everyone folds, the called share of a bigger pot, or a raise to face.
+
+        Raised, the bot calls the raise or folds, whichever is worth more.
+        """
+        pot = seen.pot
         cost = wager.to - mine
         raise_by = wager.to - (mine + seen.to_call)
-        callers = max(1.0, sum(1.0 - r.fold for r in ranges))
-        fold = versus.fold
-        called_pot = seen.pot + cost + callers * raise_by + (callers + 1) * future
-        return fold * seen.pot + (1.0 - fold) * (versus.called * called_pot - cost - future)
+        callers = max(1.0, sum(1.0 - r.fold - r.raises for r in ranges))
+        called_pot = pot + cost + callers * raise_by + (callers + 1) * future
+        called = versus.called * called_pot - cost - future
+        unit = seen.unit
+        raised_pot = pot + cost + raise_by + 2 * unit + 2 * future
+        raised = max(-cost, versus.raised * raised_pot - cost - unit - future)
+        fold, raising = versus.fold, versus.raise_chance
+        calling = max(0.0, 1.0 - fold - raising)
+        return fold * pot + calling * called + raising * raised
 
     # -- bluffs ------------------------------------------------------------------------------
 

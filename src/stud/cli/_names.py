@@ -32,6 +32,9 @@ BOTS: Final = (
 GAUNTLET: Final = ("tag", "stealer", "maniac", "nit", "station", "prober", "bully")
 """The gauntlet's opponents: ``stud.bots.GAUNTLET``."""
 
+SESSION: Final = 2000
+"""Hands per simulated session by default: ``stud.sim.SESSION``."""
+
 STAKES: Final = "2/5/20/40"
 """Ante, bring-in, small and big bet by default: ``str(stud.sim.Stakes())``."""
 

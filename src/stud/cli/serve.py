@@ -31,8 +31,8 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("--pause", type=float, default=3.0, help="seconds between hands")
     parser.add_argument("--grace", type=float, default=60.0, help="seat kept after a disconnect")
     parser.add_argument(
-        "--bot-delay", type=float, nargs=2, default=(0.6, 1.6), metavar=("MIN", "MAX"),
-        help="seconds a bot takes to act",
+        "--bot-delay", type=float, nargs=2, default=(0.7, 7.0), metavar=("MIN", "MAX"),
+        help="bounds of the seconds a bot thinks (a human-like draw, see stud.server.thinking)",
     )  # fmt: skip
     parser.add_argument(
         "--bots", default=None, metavar="KIND",
@@ -57,6 +57,14 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument(
         "--login-failures", type=float, nargs=2, default=(20, 5), metavar=("ADDRESS", "NAME"),
         help="failed logins allowed in a burst per client address and per name (20 5)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--login-refill", type=float, nargs=2, default=(3.0, 20.0), metavar=("ADDRESS", "NAME"),
+        help="seconds until one more failed login is allowed, per address and per name (3 20)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--signups", type=float, default=30, metavar="N",
+        help="new accounts (guests too) one address may make in a burst, then 1 per 10 s (30)",
     )  # fmt: skip
     parser.add_argument("--log-level", default="warning", help="uvicorn's log level")
     parser.set_defaults(func=run)
@@ -91,9 +99,12 @@ def run(args: argparse.Namespace) -> int:
         seed=args.seed,
         bot_kind=args.bots,
         allowed_origins=tuple(args.allow_origin),
-        limits=Limits(idle_seconds=args.idle_close),
+        limits=Limits(idle_seconds=args.idle_close, signups_per_address=args.signups),
         logins=LoginConfig(
-            failures_per_address=args.login_failures[0], failures_per_name=args.login_failures[1]
+            failures_per_address=args.login_failures[0],
+            failures_per_name=args.login_failures[1],
+            address_refill_seconds=args.login_refill[0],
+            name_refill_seconds=args.login_refill[1],
         ),
     )
     app = create_app(Database(url), config, start_hand)

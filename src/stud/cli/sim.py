@@ -12,7 +12,7 @@ import json
 import time
 from typing import TYPE_CHECKING, Any
 
-from stud.cli._names import BOTS, GAMES, STAKES
+from stud.cli._names import BOTS, GAMES, SESSION, STAKES
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -49,6 +49,12 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument(
         "--stack", type=int, default=100, help="starting stack in big bets (%(default)s)"
     )
+    parser.add_argument(
+        "--session",
+        type=int,
+        default=SESSION,
+        help="hands the same bots play together, keeping their reads (%(default)s)",
+    )
     parser.add_argument("--chart", default=None, metavar="FILE.png", help="draw running totals")
     parser.add_argument("--json", action="store_true", help="print JSON for programs")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -70,6 +76,7 @@ def run(args: argparse.Namespace) -> int:
         seed=args.seed,
         stakes=Stakes.parse(args.stakes),
         stack_big_bets=args.stack,
+        session=args.session,
     )
     if args.workers < 1:
         raise ValueError(f"--workers must be at least 1, not {args.workers}")

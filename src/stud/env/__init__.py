@@ -33,6 +33,7 @@ from stud.env.actions import (
 )
 from stud.env.aec import OBSERVATION_MODES, StudEnv, table_config
 from stud.env.layout import SEGMENTS, SIZE, flatten, unflatten
+from stud.env.single import SingleSeatEnv
 
 __all__ = [
     "ACTION_NAMES",
@@ -44,6 +45,7 @@ __all__ = [
     "SEGMENTS",
     "SIZE",
     "WAGER",
+    "SingleSeatEnv",
     "StudEnv",
     "env",
     "flatten",

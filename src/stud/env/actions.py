@@ -9,7 +9,9 @@ its exact amount (``Action.to``), which the observation's ``amounts`` shows.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import numpy as np
 
@@ -59,6 +61,47 @@ def index_actions(legal: Sequence[Action]) -> tuple[list[Action | None], int]:
         by_index[index] = action
         bits |= 1 << index
     return by_index, bits
+
+
+class Turn(NamedTuple):
+    """A seat's legal actions as the environment uses them."""
+
+    by_index: list[Action | None]
+    """The engine action of each index, None where illegal."""
+    mask: MaskArray
+    """The action mask (shared and read-only)."""
+    amounts: array[float]
+    """Each index's street total in big bets, 0 where illegal (for the observation)."""
+    call: int
+    """The street total a call brings the seat to (0 if it cannot call)."""
+
+
+class Turns:
+    """:func:`index_actions` remembered for each list of legal actions the engine gives.
+
+    The engine hands out shared Action objects, so a list is known by the
+    identities of its actions; the cache keeps the actions alive, so an
+    identity is never reused while it is a key.
+    """
+
+    LIMIT = 50_000
+
+    def __init__(self, big_bet: int) -> None:
+        self._big = big_bet
+        self._known: dict[tuple[int, ...], Turn] = {}
+
+    def of(self, legal: Sequence[Action]) -> Turn:
+        key = tuple(map(id, legal))
+        turn = self._known.get(key)
+        if turn is None:
+            if len(self._known) >= self.LIMIT:
+                self._known.clear()
+            by_index, bits = index_actions(legal)
+            amounts = array("f", [0.0 if a is None else a.to / self._big for a in by_index])
+            call = by_index[CHECK_CALL]
+            turn = Turn(by_index, MASKS[bits], amounts, call.to if call is not None else 0)
+            self._known[key] = turn
+        return turn
 
 
 def describe(index: int, action: Action | None) -> str:

@@ -11,18 +11,19 @@ raises :class:`~stud.game.IllegalActionError` and changes nothing.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal, overload
 
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from stud.cards import Card
-from stud.env.actions import EMPTY, MASKS, describe, index_actions
+from stud.env.actions import EMPTY, MASKS, Turns, describe
 from stud.env.encoder import Encoder
-from stud.env.layout import ACTION_COUNT, SEGMENTS, Layout, MaskArray
+from stud.env.layout import ACTION_COUNT, Layout, MaskArray, views
 from stud.game import (
     MAX_SEATS,
+    Acted,
     Action,
     Hand,
     IllegalActionError,
@@ -31,6 +32,7 @@ from stud.game import (
 )
 
 Observation = dict[str, np.ndarray]
+Info = dict[str, Any]
 
 OBSERVATION_MODES = ("dict", "flat")
 
@@ -126,6 +128,7 @@ class StudEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         self.config = config
         self.render_mode = render_mode
         self.observation_mode = observation
+        self._flat = observation == "flat"
         n = config.seats
         self.possible_agents = [f"player_{s}" for s in range(n)]
         self._seat_of = {agent: s for s, agent in enumerate(self.possible_agents)}
@@ -141,6 +144,7 @@ class StudEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
             agent: spaces.Discrete(ACTION_COUNT) for agent in self.possible_agents
         }
         self._encoder = Encoder(n, config.big_bet)
+        self._turns = Turns(config.big_bet)
         self._rng: np.random.Generator | None = None
         self._by_index: Sequence[Action | None] = EMPTY
         self._mask = MASKS[0]
@@ -179,12 +183,17 @@ class StudEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
 
     def step(self, action: int | np.integer[Any] | None) -> None:
         """Play ``action`` (an index the mask allows) for ``agent_selection``."""
+        hand = self.hand
+        if hand is None:
+            raise RuntimeError("call reset() to deal a hand before step()")
         agent = self.agent_selection
-        if self.terminations[agent]:
+        try:
+            done = self.terminations[agent]
+        except KeyError:
+            raise RuntimeError("the hand is over and every agent has left: call reset()") from None
+        if done:
             self._was_dead_step(action)
             return
-        hand = self.hand
-        assert hand is not None
         index = action if type(action) is int else _index(agent, action)
         if not 0 <= index < ACTION_COUNT:
             raise IllegalActionError(
@@ -197,7 +206,10 @@ class StudEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
                 f"action {describe(index, None)} is not legal for {agent} now; legal: {legal}"
             )
         events = hand.act(chosen)
-        self._encoder.apply(events, hand)
+        if len(events) == 1 and type(events[0]) is Acted:  # the usual case: no card dealt
+            self._encoder.acted(events[0])
+        else:
+            self._encoder.apply(events, hand)
         if hand.is_over:
             self._end(hand)
         else:
@@ -206,10 +218,11 @@ class StudEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
     def _next_turn(self, hand: Hand) -> None:
         seat = hand.to_act
         assert seat is not None  # a dealt hand always knows whose turn it is
-        self._by_index, bits = index_actions(hand.legal_actions())
-        self._mask = MASKS[bits]
+        turn = self._turns.of(hand.legal_actions())
+        self._by_index = turn.by_index
+        self._mask = turn.mask
         self._acting = seat
-        self._encoder.set_turn(seat, self._by_index)
+        self._encoder.set_turn(seat, turn.amounts, turn.call)
         self.agent_selection = self.possible_agents[seat]
 
     def _end(self, hand: Hand) -> None:
@@ -250,12 +263,29 @@ class StudEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         """What ``agent`` may see now (see docs/rl.md), with its action mask."""
         seat = self._seat_of[agent]
         flat = self._encoder.observe(seat)
-        mask: MaskArray = (self._mask if seat == self._acting else MASKS[0]).copy()
-        if self.observation_mode == "flat":
+        mask: MaskArray = self._mask if seat == self._acting else MASKS[0]  # read-only
+        if self._flat:
             return {"observation": flat, "action_mask": mask}
-        out: Observation = {segment.name: Layout.view(flat, segment) for segment in SEGMENTS}
+        out: Observation = views(flat)
         out["action_mask"] = mask
         return out
+
+    @overload
+    def last(
+        self, observe: Literal[True] = True
+    ) -> tuple[Observation, float, bool, bool, Info]: ...
+    @overload
+    def last(self, observe: Literal[False]) -> tuple[None, float, bool, bool, Info]: ...
+    def last(self, observe: bool = True) -> tuple[Observation | None, float, bool, bool, Info]:
+        """The selected agent's observation, reward so far, termination, truncation, info."""
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def legal_actions(self) -> list[tuple[int, Action]]:
         """The selected agent's legal indices with the engine action each stands for."""

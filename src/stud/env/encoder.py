@@ -4,8 +4,9 @@ The table's public state lives in preallocated buffers that the engine's
 events update in place: a *ring* of seat rows (every seat's row stored twice,
 so any seat's relative view — itself first, then the seats to its left — is
 one contiguous slice), the table part, and one private part per seat. An
-observation is three slice copies into a new array. Buffers are
-``array.array`` (cheap item writes) shared with NumPy views (cheap copies).
+observation is one ``concatenate`` of a seat's pieces into a new array.
+Buffers are ``array.array`` (cheap item writes) shared with NumPy views
+(cheap copies).
 
 Privacy: the event handlers read no down card. A seat's down cards enter
 only its own private part, from the engine's ``Hand.down_cards(seat)`` (what
@@ -16,12 +17,11 @@ and burn cards are not encoded at all.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
 import numpy as np
 
 from stud.env.layout import (
-    ACTION_COUNT,
     AGGRESSOR,
     ALL_IN,
     AMOUNTS,
@@ -41,7 +41,6 @@ from stud.env.layout import (
     PUBLIC,
     ROW,
     SEATS,
-    SIZE,
     STACK,
     STREET,
     TABLE,
@@ -52,7 +51,6 @@ from stud.env.layout import (
 )
 from stud.game import (
     Acted,
-    Action,
     ActionKind,
     AntePosted,
     BettingCapped,
@@ -89,6 +87,10 @@ _CAPPED, _DOUBLE, _STREET, _COMMUNITY = (
 )
 
 
+_concatenate = np.concatenate
+_NO_TURN = array("f", bytes(4 * (SEATS - TO_CALL)))
+
+
 def _buffer(size: int) -> tuple[array[float], FloatArray]:
     """A zeroed float32 buffer for item writes, and a NumPy view of the same memory."""
     items = array("f", bytes(4 * size))
@@ -104,9 +106,21 @@ class Encoder:
         self._half = seats * ROW  # the ring's second copy starts here
         self._ring, self._ring_view = _buffer(2 * seats * ROW)
         self._table, self._table_view = _buffer(PUBLIC)
+        self._pad = np.zeros(TABLE - SEATS - self._half, dtype=np.float32)  # absent seats
         own = [_buffer(PRIVATE) for _ in range(seats)]
         self._own = [items for items, _ in own]
         self._own_view = [view for _, view in own]
+        # Each seat's observation is these pieces end to end: its own part, its
+        # relative seat rows (one slice of the ring), zero rows, the table part.
+        self._parts = [
+            (
+                self._own_view[seat],
+                self._ring_view[seat * ROW : seat * ROW + self._half],
+                self._pad,
+                self._table_view,
+            )
+            for seat in range(seats)
+        ]
         self._stack = [0] * seats
         self._bet = [0] * seats
         self._committed = [0] * seats
@@ -117,6 +131,10 @@ class Encoder:
         self._street = 3
         self._aggressor = -1
         self._turn = -1
+        self._antes = -1  # events up to 3rd street, known after the first hand
+        self._fresh: tuple[
+            array[float], array[float], list[array[float]], list[int], list[int], int
+        ] = (array("f"), array("f"), [], [], [], 0)
 
     # ------------------------------------------------------------------ writing
 
@@ -132,7 +150,45 @@ class Encoder:
         self._seat(seat, ALL_IN, 1.0 if stack == 0 and self._live[seat] else 0.0)
 
     def start(self, hand: Hand) -> None:
-        """Clear the buffers for a new hand and apply its first events (antes, 3rd street)."""
+        """Clear the buffers for a new hand and apply its first events (antes, 3rd street).
+
+        The antes are the same every hand at one table, so the state they leave
+        is kept after the first hand and copied back for the next ones.
+        """
+        events = hand.events
+        antes = self._antes
+        if antes < 0:
+            antes = next(i for i, e in enumerate(events) if type(e) is StreetStarted)
+            self._clear(hand)
+            self.apply(events[:antes], hand)
+            self._antes = antes
+            self._fresh = (
+                array("f", self._ring),
+                array("f", self._table),
+                [array("f", own) for own in self._own],
+                self._stack[:],
+                self._committed[:],
+                self._pot,
+            )
+        else:
+            ring, table, own, stack, committed, pot = self._fresh
+            self._ring[:] = ring
+            self._table[:] = table
+            for seat, items in enumerate(self._own):
+                items[:] = own[seat]
+            self._stack[:] = stack
+            self._committed[:] = committed
+            self._pot = pot
+            for seat in range(self.seats):
+                self._live[seat] = True
+                self._bet[seat] = 0
+            self._level = self._wagers = 0
+            self._aggressor = self._turn = -1
+            self._street = 3
+        self.apply(events[antes:], hand)
+
+    def _clear(self, hand: Hand) -> None:
+        """Every buffer as before the antes of the first hand."""
         self._ring_view.fill(0.0)
         self._table_view.fill(0.0)
         for seat, view in enumerate(self._own_view):
@@ -147,14 +203,13 @@ class Encoder:
             self._seat(seat, PRESENT, 1.0)
             self._seat(seat, LIVE, 1.0)
             self._set_stack(seat, stack)
-        self.apply(hand.events, hand)
 
     def apply(self, events: Iterable[Event], hand: Hand) -> None:
         """Bring the buffers up to date with ``events`` (what one action caused)."""
         for event in events:
             kind = type(event)
             if kind is Acted:
-                self._acted(event)  # type: ignore[arg-type]
+                self.acted(event)  # type: ignore[arg-type]
             elif kind is CardsDealt:
                 self._dealt(event, hand)  # type: ignore[arg-type]
             elif kind is AntePosted:
@@ -176,7 +231,8 @@ class Encoder:
                 for seat, stack in enumerate(event.stacks):  # type: ignore[attr-defined]
                     self._set_stack(seat, stack)
 
-    def _acted(self, event: Acted) -> None:
+    def acted(self, event: Acted) -> None:
+        """Apply one Acted event (what most actions cause alone)."""
         seat = event.seat
         kind = event.kind
         ring = self._ring
@@ -224,7 +280,8 @@ class Encoder:
         seat = event.seat
         for card in event.up:
             if card is not None:
-                self._seat(seat, UP + card, 1.0)
+                i = seat * ROW + UP + card
+                self._ring[i] = self._ring[i + self._half] = 1.0
         if event.street in (3, 7):
             # The seat's own down cards, from the engine, into its own part only.
             own = self._own[seat]
@@ -268,38 +325,30 @@ class Encoder:
 
     # ------------------------------------------------------------------ the turn
 
-    def set_turn(self, seat: int, actions: Sequence[Action | None]) -> None:
-        """Show ``seat`` what calling costs it and each legal action's amount (its turn)."""
-        self.clear_turn()
+    def set_turn(self, seat: int, amounts: array[float], call: int) -> None:
+        """Show ``seat`` what calling costs it and each legal action's amount (its turn).
+
+        ``amounts`` holds each action's street total in big bets (0 where
+        illegal), ``call`` the street total a call brings it to (0: no call).
+        """
+        previous = self._turn
+        if previous >= 0:
+            self._own[previous][TO_CALL:SEATS] = _NO_TURN
         own = self._own[seat]
-        big = self._big
-        stack = self._stack[seat]
-        owed = self._level - self._bet[seat]
-        own[TO_CALL] = (owed if owed < stack else stack) / big
-        for index in range(ACTION_COUNT):
-            action = actions[index]
-            if action is not None and action.to:
-                own[AMOUNTS + index] = action.to / big
+        own[AMOUNTS:SEATS] = amounts
+        bet = self._bet[seat]
+        own[TO_CALL] = (call - bet) / self._big if call > bet else 0.0
         self._turn = seat
 
     def clear_turn(self) -> None:
         """No seat's turn (the last actor's amounts are cleared)."""
         seat = self._turn
         if seat >= 0:
-            own = self._own[seat]
-            for i in range(TO_CALL, SEATS):
-                own[i] = 0.0
+            self._own[seat][TO_CALL:SEATS] = _NO_TURN
             self._turn = -1
 
     # ------------------------------------------------------------------ reading
 
     def observe(self, seat: int) -> FloatArray:
         """``seat``'s observation: a new flat array (see :mod:`stud.env.layout`)."""
-        out = np.empty(SIZE, dtype=np.float32)
-        out[:SEATS] = self._own_view[seat]
-        end = SEATS + self._half
-        out[SEATS:end] = self._ring_view[seat * ROW : seat * ROW + self._half]
-        if end < TABLE:
-            out[end:TABLE] = 0.0
-        out[TABLE:] = self._table_view
-        return out
+        return _concatenate(self._parts[seat])

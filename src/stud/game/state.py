@@ -820,10 +820,7 @@ class Hand:
         """Whether a live seat other than ``s`` still has chips to bet with."""
         live = self._live
         stacks = self._stacks
-        for j in range(self._n):
-            if j != s and live[j] and stacks[j]:
-                return True
-        return False
+        return any(j != s and live[j] and stacks[j] for j in range(self._n))
 
     def _close_round(self) -> None:
         """R17: return the part of the top wager nobody called; clear the street's bets."""

@@ -34,6 +34,7 @@ __all__ = [
     "HandRecord",
     "Kind",
     "Muck",
+    "Placing",
     "Seat",
     "Show",
     "Slot",
@@ -121,13 +122,29 @@ class Seat:
 
 
 @dataclass(frozen=True, slots=True)
+class Placing:
+    """A seat that finished the tournament in this hand: its place, and its prize if paid.
+
+    PokerStars closes such a hand with ``NAME finished the tournament in 28th
+    place`` (``and received $5.70.`` in the money), or for the winner ``NAME
+    wins the tournament and receives $12.00 - congratulations!``.
+    """
+
+    seat: int
+    place: int
+    prize: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Tournament:
-    """Tournament identity as the site writes it: id, buy-in text, level (roman numerals)."""
+    """Tournament identity as the site writes it: id, buy-in text, level (roman numerals),
+    and the players who finished the tournament in the hand."""
 
     id: str
     buy_in: str | None = None
     currency: str | None = None
     level: str | None = None
+    placings: tuple[Placing, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,6 +35,7 @@ from stud.history.model import (
     Game,
     HandRecord,
     Muck,
+    Placing,
     Seat,
     Show,
     Slot,
@@ -353,7 +354,25 @@ class _PhhReader:
             self.get("_buy_in", str),
             self.get("_buy_in_currency", str),
             roman(level) if isinstance(level, int) and level > 0 else None,
+            self.placings(),
         )
+
+    def placings(self) -> tuple[Placing, ...]:
+        """``_placings``: ``[player, place]`` or ``[player, place, prize]`` for each."""
+        out = []
+        for entry in self.get("_placings", list) or []:
+            if not (
+                isinstance(entry, list)
+                and len(entry) in (2, 3)
+                and isinstance(entry[0], str)
+                and all(
+                    isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in entry[1:2]
+                )
+            ):
+                raise self.field_error("_placings", f"{entry!r} is not [player, place, prize]")
+            prize = self.units("_placings", entry[2]) if len(entry) == 3 else None
+            out.append(Placing(self.player(entry[0]), entry[1], prize))
+        return tuple(out)
 
     def play(self, stacks: Sequence[int]) -> None:
         """Follow the actions with a ledger: cards per seat, amounts, uncalled bets, shows."""
@@ -629,6 +648,14 @@ class _Writer:
             put("_tournament", _toml_string(t.id))
             put("_buy_in", _toml_string(t.buy_in) if t.buy_in else None)
             put("_buy_in_currency", _toml_string(t.currency) if t.currency else None)
+            if t.placings:
+                entries = (
+                    f'["p{p.seat + 1}", {p.place}'
+                    + ("" if p.prize is None else f", {self.amount(p.prize)}")
+                    + "]"
+                    for p in t.placings
+                )
+                put("_placings", "[" + ", ".join(entries) + "]")
         if r.shuffle is not None:
             put("_shuffle", _shuffle_table(r.shuffle))
         return out

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Final
@@ -28,6 +28,7 @@ from stud.history.model import (
     HandRecord,
     Kind,
     Muck,
+    Placing,
     Seat,
     Show,
     Slot,
@@ -102,6 +103,11 @@ NOISE: Final = tuple(
     )
 )
 ALL_IN: Final = " and is all-in"
+PLACED: Final = re.compile(
+    r"^(?P<place>\d+)(?:st|nd|rd|th) place(?: and received (?P<prize>.+?)\.?)?$"
+)
+WON: Final = re.compile(r"^(?P<prize>.+?)(?: - congratulations!)?$")
+PLAIN: Final = re.compile(r"^\d{1,3}(?:,?\d{3})*$")
 
 
 @dataclass
@@ -305,9 +311,15 @@ class _HandReader:
             raise self.fail("two seats have the same name")
 
     def find_players(self) -> None:
-        """Seats in the hand are those that post an ante or are dealt a door card."""
+        """Seats in the hand are those that post an ante or are dealt a door card.
+
+        They are taken in the order they first appear there, which is the deal's
+        order from the dealer's left (PokerStars starts at seat 1; a room whose
+        button moves starts at the button's left), so ties for the first to act
+        fall as they did at the table (rules.md R6).
+        """
         names = sorted((s.name for s in self.listed), key=len, reverse=True)
-        playing: set[str] = set()
+        playing: dict[str, int] = {}
         third = False
         for _, text in self.lines[self.pos :]:
             if text.startswith("*** "):
@@ -318,9 +330,11 @@ class _HandReader:
                 if text.startswith(name + ": posts the ante ") or (
                     third and text.startswith(f"Dealt to {name} [")
                 ):
-                    playing.add(name)
+                    playing.setdefault(name, len(playing))
                     break
-        self.seats = [s for s in self.listed if s.name in playing]
+        self.seats = sorted(
+            (s for s in self.listed if s.name in playing), key=lambda s: playing[s.name]
+        )
         self.idle = [s for s in self.listed if s.name not in playing]
         if not 2 <= len(self.seats) <= 8:
             raise self.fail(f"{len(self.seats)} players in the hand; stud needs 2 to 8")
@@ -334,6 +348,7 @@ class _HandReader:
         self.shows: list[Show | Muck] = []
         self.collects: list[Collect] = []
         self.no_low: list[int] = []
+        self.placings: list[Placing] = []
         self.antes: list[int] = []
         self.bring_in: int | None = None
         self.showdown = False
@@ -382,7 +397,7 @@ class _HandReader:
                 return
             elif section == "summary":
                 raise self.fail(f"unexpected line: {text!r}", number)
-            elif _is_noise(text):
+            elif self.read_placing(text) or _is_noise(text):
                 continue
             elif not self.read_finish_line(text, number):
                 if section != "street" or self.collects:
@@ -517,6 +532,29 @@ class _HandReader:
         if old != seen:
             raise self.fail(f"the Dealt line's earlier cards {groups[0]!r} disagree", number)
         slots[street - 1] = new[0]
+
+    def read_placing(self, text: str) -> bool:
+        """A tournament's ``finished the tournament in 28th place`` or ``wins the tournament``.
+
+        A prize in plain chips or play money is kept; one in a currency is
+        another unit than the hand's chips, and the record leaves it out.
+        """
+        if self.tournament is None:
+            return False
+        found = self.name_prefix(text, " finished the tournament in ")
+        placed = PLACED.match(found[1]) if found is not None else None
+        if found is not None and placed is not None:
+            place, prize = int(placed["place"]), placed["prize"]
+        else:
+            found = self.name_prefix(text, " wins the tournament and receives ")
+            won = WON.match(found[1]) if found is not None else None
+            if found is None or won is None:
+                return False
+            place, prize = 1, won["prize"]
+        plain = prize is not None and PLAIN.match(prize) is not None
+        amount = int(prize.replace(",", "")) if plain else None
+        self.placings.append(Placing(found[0], place, amount))
+        return True
 
     def read_finish_line(self, text: str, number: int) -> bool:
         collected = COLLECTED.match(text)
@@ -684,7 +722,9 @@ class _HandReader:
             time=self.time,
             time_zone=self.zone,
             time_et=self.time_et,
-            tournament=self.tournament,
+            tournament=self.tournament
+            if self.tournament is None or not self.placings
+            else replace(self.tournament, placings=tuple(self.placings)),
             mix=self.mix,
             hero=self.hero,
             idle_seats=tuple(self.idle),

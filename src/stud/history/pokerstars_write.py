@@ -122,6 +122,7 @@ class _Writer:
         for street in self.streets():
             self.street(street)
         self.showdown()
+        self.placings()
         self.summary()
         self.shuffle()
         return self.out
@@ -296,6 +297,24 @@ class _Writer:
             if not 0 <= collect.pot < count:
                 self.collect(collect)
 
+    def placings(self) -> None:
+        """Who finished the tournament in this hand, as the client closes the hand."""
+        t = self.r.tournament
+        for placing in () if t is None else t.placings:
+            name = self.name(placing.seat)
+            prize = self.money(placing.prize or 0)
+            if placing.place == 1:
+                self.out.append(
+                    f"{name} wins the tournament and receives {prize} - congratulations!"
+                )
+            elif placing.prize:
+                self.out.append(
+                    f"{name} finished the tournament in {ordinal(placing.place)} place "
+                    f"and received {prize}."
+                )
+            else:
+                self.out.append(f"{name} finished the tournament in {ordinal(placing.place)} place")
+
     def show(self, event: Show | Muck, *, at_showdown: bool) -> None:
         name = self.name(event.seat)
         if isinstance(event, Muck):
@@ -366,6 +385,13 @@ class _Writer:
             f"Shuffle: {shuffle.scheme}, hand {shuffle.hand_id}, commitment {shuffle.commitment},"
             f" server seed {shuffle.server_seed}, seeds [{seeds}]"
         )
+
+
+def ordinal(number: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th``, ... ``11th``, ``12th``, ``13th``, ``21st``."""
+    if 10 <= number % 100 <= 20:
+        return f"{number}th"
+    return f"{number}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(number % 10, 'th') }"
 
 
 def _pot_name(index: int, count: int) -> str:

@@ -127,10 +127,17 @@ def table_config(record: HandRecord) -> TableConfig:
     """The engine table a record was played at.
 
     A record that never shows its bring-in amount (the bring-in seat
-    completed at once) gets half the small bet, which no action then uses.
+    completed at once) gets half the small bet, which no action then uses;
+    if that seat went all-in for less (more than the bring-in, short of the
+    small bet), a bring-in below its wager, so the wager stays a completion.
     """
     stakes = record.stakes
-    bring_in = stakes.bring_in if stakes.bring_in is not None else max(1, stakes.small_bet // 2)
+    bring_in = stakes.bring_in
+    if bring_in is None:
+        bring_in = max(1, stakes.small_bet // 2)
+        opening = next(record.actions_on(3), None)
+        if opening is not None and opening.kind in WAGERS and opening.to <= bring_in:
+            bring_in = max(1, opening.to - 1)
     return TableConfig(
         game=variant(record.game),
         ante=stakes.ante,

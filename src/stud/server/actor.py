@@ -22,10 +22,14 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from sqlalchemy import Connection
 
+from stud.server import seating
 from stud.server.audience import private_or_public
 from stud.server.bots import Bot
+from stud.server.chat import ChatLimiter, clean_text
 from stud.server.protocol import dumps
 from stud.server.storage import LedgerError, TableSpec
+from stud.server.thinking import think_seconds
+from stud.server.waitlist import WaitingList
 from stud.table import Effect, Event, Out, Table, TableError
 from stud.table.table import NEW_HAND
 
@@ -36,6 +40,9 @@ log = logging.getLogger("stud.server")
 
 FAULT_BACKOFF = 0.25
 """Seconds a table waits after a failed timer step before it tries again."""
+
+TABLE_SERVICES = frozenset({"top_up", "auto_rebuy", "chat", "wait", "unwait", "rename"})
+"""Commands handled by :meth:`TableActor._service` rather than the table itself."""
 
 LOG_SIZE = 1000
 """Events kept per table (a dozen hands) for clients that reconnect; older gaps get a resync."""
@@ -91,6 +98,10 @@ class TableActor:
         self.pot: dict[int, int] = {}  # chips each account put into the hand in progress
         self.finished: deque[tuple[float, int]] = deque(maxlen=200)  # (time, pot) for the lobby
         self.task: asyncio.Task[None] | None = None
+        self.waiting = WaitingList()
+        self.chat = ChatLimiter()
+        seed = room.config.seed
+        self.rng = random.Random(None if seed is None else seed * 31 + spec.id)
         self._clock: Callable[[], float] = time.time
         self.closed = False
         self.person_seen = self._clock()  # when a person (not a bot) was last seated here
@@ -198,12 +209,12 @@ class TableActor:
             self._disconnected(command.watcher, now)
             return None
         if kind == "close":
-            await self._apply(self.table.close())
+            await self.apply(self.table.close())
             return None
         if account is None:
             raise TableError("login_required", "log in or play as a guest first")
         if kind == "sit":
-            await self._sit(account, command.args, now)
+            await self.sit(account, command.args, now)
             return None
         if kind == "act":
             args = command.args
@@ -217,10 +228,41 @@ class TableActor:
             outs = self.table.sit_in(account, now)
         elif kind == "seed":
             outs = self.table.add_seed(account, command.args["commitment"], command.args["seed"])
+        elif kind in TABLE_SERVICES:
+            return await self._service(kind, account, command.args, now)
         else:
             raise TableError("unknown_type", f"unknown command {kind!r}")
-        await self._apply(outs)
+        await self.apply(outs)
         return None
+
+    async def _service(self, kind: str, account: int, args: dict[str, Any], now: float) -> Any:
+        """Chips, chat and the waiting list (issue 14): the commands beside playing a hand."""
+        if kind == "top_up":
+            await seating.top_up(self, account, int(args["amount"]), now)
+        elif kind == "auto_rebuy":
+            self.table.set_auto_rebuy(account, bool(args["on"]))
+            self.send_states()
+        elif kind == "chat":
+            text = clean_text(str(args["text"]))
+            self.chat.admit(account, now)
+            name = await self.room.account_name(account)
+            data = {"account_id": account, "name": name, "seat": self.table.seat_of(account)}
+            self._publish(Event("chat", {**data, "text": text, "at": now}))
+        elif kind == "wait":
+            return {"place": await seating.join_waiting_list(self, account, int(args["buy_in"]))}
+        elif kind == "unwait":
+            seating.leave_waiting_list(self, account)
+        elif kind == "rename":
+            await self.apply(self.table.rename(account, str(args["name"])))
+            self.waiting.rename(account, str(args["name"]))
+        return None
+
+    def notify(self, account: int, error: TableError) -> None:
+        """Tell every connection of ``account`` watching this table about a refusal."""
+        text = dumps({"type": "error", "code": error.code, "message": str(error), "table": self.id})
+        for watcher in self.watchers:
+            if watcher.account_id == account:
+                watcher.send(text)
 
     def _watch(self, watcher: Watcher, since: int | None) -> None:
         """Subscribe; send what the watcher missed since ``since``, or a full state."""
@@ -244,7 +286,7 @@ class TableActor:
             return
         self.gone[account] = now + self.room.config.grace_seconds
 
-    async def _sit(self, account: int, args: dict[str, Any], now: float) -> None:
+    async def sit(self, account: int, args: dict[str, Any], now: float) -> None:
         buy_in = int(args["buy_in"])
         seat = args.get("seat")
         self.table.check_sit(account, buy_in, seat)
@@ -259,7 +301,10 @@ class TableActor:
         except TableError:
             await self.room.db.write(lambda c: store.cash_out(c, account, self.id, buy_in))
             raise
-        await self._apply(outs)
+        self.table.set_auto_rebuy(account, bool(args.get("auto_rebuy", False)))
+        self.waiting.drop(account)
+        self.table.waiting = len(self.waiting)
+        await self.apply(outs)
 
     # -- timers: clocks, bots, grace periods -------------------------------------------------
 
@@ -267,25 +312,27 @@ class TableActor:
         idle = self._idle_deadline()
         if idle is not None and now >= idle:
             log.info("table %s closes: nobody has sat at it for a while", self.id)
-            await self._apply(self.table.close())
+            await self.apply(self.table.close())
             return
         for account, until in list(self.gone.items()):
             if now >= until:
                 del self.gone[account]
                 if self.table.seat_of(account) is not None:
-                    await self._apply(self.table.leave(account, now))
+                    await self.apply(self.table.leave(account, now))
         due = self.table.next_hand_at
         outs = self.table.tick(now)
-        await self._apply(outs)
+        await self.apply(outs)
         dealt = any(isinstance(o, Event) for o in outs)
         if due is not None and self.table.next_hand_at is None and not dealt:
-            self._send_states()  # no hand to deal after all: the clients stop counting down
+            self.send_states()  # no hand to deal after all: the clients stop counting down
         seat = self.table.actor_seat
         player = None if seat is None else self.table.seats[seat]
         if player is not None and player.bot and player.id in self.bots:
             if self.bot_due is None:
-                low, high = self.room.config.bot_delay
-                self.bot_due = now + random.uniform(low, high)
+                # A human-like think time for this spot (stud.server.thinking).
+                spot = self.table.view(seat)["hand"]
+                bounds = self.room.config.bot_delay
+                self.bot_due = now + think_seconds(self.rng, spot, self.table.legal(), bounds)
             elif now >= self.bot_due:
                 self.bot_due = None
                 # The bot gets its seat's hand view (no foreign down card), table seats,
@@ -296,11 +343,14 @@ class TableActor:
                 # else changes the table meanwhile), the other tables and sockets do not.
                 choice = await asyncio.to_thread(self.bots[player.id].choose, view, legal)
                 outs = self.table.act(player.id, choice.action, choice.to, self.table.turn_id, now)
-                await self._apply(outs)
+                await self.apply(outs)
                 await self._timers(self._clock())
                 return
         else:
             self.bot_due = None
+        if self.table.hand is None:
+            await seating.auto_rebuys(self, now)
+        await seating.seat_waiters(self, now)
         await self._fill_bots(now)
 
     async def _fill_bots(self, now: float) -> None:
@@ -316,11 +366,11 @@ class TableActor:
                 await self.room.return_bot(self, account.id, stack)
                 return
             self.bots[account.id] = brain
-            await self._apply(outs)
+            await self.apply(outs)
 
     # -- effects and events ----------------------------------------------------------------
 
-    async def _apply(self, outs: list[Out]) -> None:
+    async def apply(self, outs: list[Out]) -> None:
         """Store a step's effects, then number and send its events.
 
         Chips put into the pot stay in memory until the hand ends, then go to the
@@ -352,11 +402,14 @@ class TableActor:
                 self.finished.append((self._clock(), total))
         for out in outs:
             if isinstance(out, Event):
+                # One number for a hand everywhere: its id, as in its downloads and replay.
                 if out.kind == "hand_finished":
                     out.data["hand_id"] = self._finished_id
+                elif out.kind == NEW_HAND:
+                    out.data["hand_id"] = self.hand_id
                 self._publish(out)
         if any(isinstance(o, Event) for o in outs):
-            self._send_states()
+            self.send_states()
         await self._show_bots(outs)
         # A bot that left (made room, or went broke) goes back to the room's pool.
         for account in [a for a in self.bots if self.table.seat_of(a) is None]:
@@ -455,7 +508,15 @@ class TableActor:
 
     def _state_message(self, view: dict[str, Any]) -> str:
         """The ``state`` message carrying one seat's (or a watcher's) view."""
-        return dumps({"type": "state", "table": self.id, "n": self.n, "state": view})
+        return dumps({"type": "state", "table": self.id, "n": self.n, "state": self.add_room(view)})
+
+    def add_room(self, view: dict[str, Any]) -> dict[str, Any]:
+        """A table view with what the table does not know: the running hand's id (the number
+        it goes by everywhere), the last finished hand's, the waiting list."""
+        view["hand_id"] = self.hand_id if self.table.hand is not None else None
+        view["last_hand_id"] = self._finished_id
+        view["waiting"] = self.waiting.public()
+        return view
 
     def _publish(self, event: Event) -> None:
         """Number an event, keep it (as text) for clients that reconnect, send it.
@@ -470,7 +531,7 @@ class TableActor:
         for watcher in list(self.watchers):
             watcher.send(private_or_public(private, public, watcher.account_id))
 
-    def _send_states(self) -> None:
+    def send_states(self) -> None:
         """Each watcher the table as it may see it now: one view and encoding per seat."""
         watchers = [(watcher, self._seat(watcher)) for watcher in self.watchers]
         views = self.table.views(seat for _, seat in watchers)
@@ -495,4 +556,6 @@ class TableActor:
             "hands_per_hour": round(per_hour, 1),
             "hands": self.table.hand_number,
             "watchers": len(self.watchers),
+            "waiting": len(self.waiting),
+            "target_players": self.table.crowd.target,
         }

@@ -24,9 +24,10 @@ from stud.server.audience import hand_player
 from stud.server.connection import ClientConnection
 from stud.server.histories import texts_for
 from stud.server.language import router as language_router
-from stud.server.limits import LimitError
-from stud.server.logins import Busy, PasswordGuard, Throttled
+from stud.server.limits import LimitError, SignupLimit
+from stud.server.logins import Busy, PasswordGuard
 from stud.server.names import account_name, check_text, name_key, table_name
+from stud.server.ratelimit import Throttled
 from stud.server.replay import router as replay_router
 from stud.server.room import Room, RoomConfig
 from stud.server.security import OriginCheck, foreign_origin
@@ -78,12 +79,14 @@ class AccountOut(BaseModel):
     name: str
     kind: str
     balance: int
+    at_tables: int = Field(default=0, description="chips in front of the account at tables")
 
 
 def create_app(db: Database, config: RoomConfig, hand_factory: HandFactory) -> FastAPI:
     """The app for one room; the room starts and stops with the app."""
     room = Room(db=db, config=config, hand_factory=hand_factory)
     passwords = PasswordGuard(config.logins)
+    signups = SignupLimit(config.limits)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -110,6 +113,18 @@ def create_app(db: Database, config: RoomConfig, hand_factory: HandFactory) -> F
     app.add_middleware(OriginCheck, allowed=config.allowed_origins)
     app.add_exception_handler(RequestValidationError, validation_error)
     store = db.store
+
+    def address(request: Request) -> str:
+        return request.client.host if request.client else ""
+
+    def throttle(check: Any, *args: str) -> None:
+        """Run a throttle's check; 429 with Retry-After when it says to wait."""
+        try:
+            check(*args)
+        except Throttled as throttled:
+            raise HTTPException(
+                429, str(throttled), headers={"Retry-After": str(throttled.retry_after)}
+            ) from None
 
     async def hashing(work: Any) -> Any:
         """Await a password hash or check; 503 with Retry-After when too many are waiting."""
@@ -147,13 +162,18 @@ def create_app(db: Database, config: RoomConfig, hand_factory: HandFactory) -> F
         return await account_out(account)
 
     async def account_out(account: Account) -> AccountOut:
-        balance = await db.read(lambda c: store.balance(c, account.id))
-        return AccountOut(id=account.id, name=account.name, kind=account.kind, balance=balance)
+        balance, at_tables = await db.read(
+            lambda c: (store.balance(c, account.id), store.wallet(c, account.id, "table"))
+        )
+        return AccountOut(
+            id=account.id, name=account.name, kind=account.kind, balance=balance,
+            at_tables=at_tables,
+        )  # fmt: skip
 
     # -- accounts --------------------------------------------------------------------------
 
     @app.post("/api/register", tags=["accounts"])
-    async def register(body: Credentials, response: Response) -> AccountOut:
+    async def register(body: Credentials, request: Request, response: Response) -> AccountOut:
         """Create an account (with the room's starting play money) and log in.
 
         Names are NFKC-normalised and unique without regard to case; names the
@@ -164,6 +184,7 @@ def create_app(db: Database, config: RoomConfig, hand_factory: HandFactory) -> F
             password = check_text(body.password, "the password")
         except ValueError as error:
             raise HTTPException(422, str(error)) from None
+        throttle(signups.admit, address(request))
         encoded = await hashing(passwords.hash(password))
 
         def create(c: Any) -> Account:
@@ -175,7 +196,29 @@ def create_app(db: Database, config: RoomConfig, hand_factory: HandFactory) -> F
             account = await db.write(create)
         except ValueError as error:
             raise HTTPException(409, str(error)) from None
+        signups.made(address(request))
         return await open_session(response, account)
+
+    @app.post("/api/register-guest", tags=["accounts"])
+    async def register_guest(
+        body: Credentials, account: Annotated[Account, Depends(required)]
+    ) -> AccountOut:
+        """A guest registers in place: a name and password for the same account, chips and hands.
+
+        The name and password are checked as for ``/api/register``.
+        """
+        try:
+            name = account_name(body.name)
+            password = check_text(body.password, "the password")
+        except ValueError as error:
+            raise HTTPException(422, str(error)) from None
+        encoded = await hashing(passwords.hash(password))
+        try:
+            upgraded = await db.write(lambda c: store.upgrade_guest(c, account.id, name, encoded))
+        except ValueError as error:
+            raise HTTPException(409, str(error)) from None
+        room.rename(upgraded.id, upgraded.name)
+        return await account_out(upgraded)
 
     @app.post("/api/login", tags=["accounts"])
     async def login(body: Credentials, request: Request, response: Response) -> AccountOut:
@@ -185,24 +228,19 @@ def create_app(db: Database, config: RoomConfig, hand_factory: HandFactory) -> F
             check_text(body.password, "the password")
         except ValueError as error:
             raise HTTPException(422, str(error)) from None
-        key = name_key(body.name)
-        address = request.client.host if request.client else ""
-        try:
-            passwords.admit(key, address)
-        except Throttled as throttled:
-            raise HTTPException(
-                429, str(throttled), headers={"Retry-After": str(throttled.retry_after)}
-            ) from None
+        key, client = name_key(body.name), address(request)
+        throttle(passwords.admit, key, client)
         found = await db.read(lambda c: store.account_by_name(c, key))
         encoded = None if found is None else found[1]
         if not await hashing(passwords.verify(encoded, body.password)) or found is None:
-            passwords.failed(key, address)
+            passwords.failed(key, client)
             raise HTTPException(401, "wrong name or password")
         return await open_session(response, found[0])
 
     @app.post("/api/guest", tags=["accounts"])
-    async def guest(response: Response) -> AccountOut:
+    async def guest(request: Request, response: Response) -> AccountOut:
         """Play at once under a generated name, with the starting play money."""
+        throttle(signups.admit, address(request))
 
         def create(c: Any) -> Account:
             name = f"Guest-{secrets.token_hex(3)}"
@@ -210,7 +248,9 @@ def create_app(db: Database, config: RoomConfig, hand_factory: HandFactory) -> F
             store.grant(c, account.id, config.starting_balance)
             return account
 
-        return await open_session(response, await db.write(create))
+        account = await db.write(create)
+        signups.made(address(request))
+        return await open_session(response, account)
 
     @app.post("/api/logout", tags=["accounts"])
     async def logout(request: Request, response: Response) -> dict[str, bool]:
@@ -296,7 +336,7 @@ def create_app(db: Database, config: RoomConfig, hand_factory: HandFactory) -> F
         actor = room.actors.get(table_id)
         if actor is None:
             raise HTTPException(404, "no such table")
-        return {**actor.lobby(), "state": actor.table.view(None), "n": actor.n}
+        return {**actor.lobby(), "state": actor.add_room(actor.table.view(None)), "n": actor.n}
 
     @app.get("/api/tables/{table_id}/hands", tags=["hands"])
     async def table_hands(table_id: int) -> list[dict[str, Any]]:

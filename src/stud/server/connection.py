@@ -144,14 +144,15 @@ class ClientConnection:
             self.error("login_required", "log in or play as a guest first", ref)
             return
         try:
-            await actor.call(Command(kind, self.account_id, args=fields, watcher=self))
+            result = await actor.call(Command(kind, self.account_id, args=fields, watcher=self))
         except TableError as error:
             self.error(error.code, str(error), ref)
             return
-        if kind == "sit" and table_id not in self.tables:
+        if kind in ("sit", "wait") and table_id not in self.tables:
             await self._watch(actor, "watch", None, None)
         if kind != "act":
-            self.reply({"type": "ok", "for": kind, "table": table_id}, ref)
+            extra = result if isinstance(result, dict) else {}
+            self.reply({"type": "ok", "for": kind, "table": table_id, **extra}, ref)
 
     async def _watch(self, actor: TableActor, kind: str, since: Any, ref: Any) -> None:
         if kind == "watch":

@@ -8,9 +8,11 @@ no person has sat at it for a while (bots alone do not keep it open).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from stud.server.ratelimit import KeyedBuckets, Throttled
 from stud.server.storage import TableSpec
 
 
@@ -26,6 +28,10 @@ class Limits:
     """Bots, over all the open tables an account made."""
     idle_seconds: float = 900.0
     """A table an account made closes after this long with no person seated."""
+    signups_per_address: float = 30
+    """New accounts (guests and registrations) one client address may make in a burst ..."""
+    signup_refill_seconds: float = 10.0
+    """... and one more every this many seconds (else one guest per table evades the quota)."""
 
 
 class LimitError(ValueError):
@@ -46,3 +52,20 @@ def check_new_table(limits: Limits, kind: str, mine: Sequence[TableSpec], bots: 
             f"that makes {total} bots at your tables; an account may keep at most "
             f"{limits.bots_per_account} bots playing"
         )
+
+
+class SignupLimit:
+    """New accounts per client address: a farm of guests would sidestep the per-account quota."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.buckets = KeyedBuckets(limits.signups_per_address, limits.signup_refill_seconds)
+
+    def admit(self, address: str) -> None:
+        """Throttled if ``address`` made too many accounts lately."""
+        wait = self.buckets.wait(address, time.monotonic())
+        if wait > 0:
+            raise Throttled(wait, "too many new accounts from this address: try again later")
+
+    def made(self, address: str) -> None:
+        """Count an account ``address`` made."""
+        self.buckets.spend(address, time.monotonic())

@@ -3,9 +3,9 @@
 Argon2 is slow on purpose (tens of milliseconds of CPU and 64 MiB a hash): run
 on the event loop, a few clients looping on ``POST /api/login`` stall every
 table's clock. So hashing runs on a small pool of its own threads (argon2
-releases the GIL), at most :attr:`LoginConfig.hash_workers` at once, and when
-too many wait the caller is told to come back (:class:`Busy`) rather than
-queued without end.
+releases the GIL) at the lowest CPU priority, at most
+:attr:`LoginConfig.hash_workers` at once, and when too many wait the caller
+is told to come back (:class:`Busy`) rather than queued without end.
 
 Failed logins are counted per name and per client address in token buckets
 (:class:`stud.server.ratelimit.TokenBucket`); an empty bucket answers
@@ -18,15 +18,16 @@ one which names exist.
 from __future__ import annotations
 
 import asyncio
-import math
+import contextlib
+import os
+import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from stud.server.ratelimit import TokenBucket
+from stud.server.ratelimit import KeyedBuckets, Throttled
 from stud.server.storage import hash_password, verify_password
 
 T = TypeVar("T")
@@ -52,43 +53,17 @@ class LoginConfig:
     """Names and addresses remembered at most (the least recently failed are forgotten)."""
 
 
-class Throttled(Exception):
-    """Too many failed logins for this name or address: try again in ``retry_after`` seconds."""
-
-    def __init__(self, retry_after: float, what: str) -> None:
-        super().__init__(f"too many failed logins for this {what}: try again later")
-        self.retry_after = max(1, math.ceil(retry_after))
-
-
 class Busy(Exception):
     """Too many passwords waiting to be hashed: the server asks the caller to come back."""
 
     retry_after = 1
 
 
-class _Buckets:
-    """One failure bucket per key, the least recently used forgotten beyond ``limit``."""
-
-    def __init__(self, burst: float, refill_seconds: float, limit: int) -> None:
-        self.burst = burst
-        self.rate = 1.0 / refill_seconds
-        self.limit = limit
-        self.buckets: OrderedDict[str, TokenBucket] = OrderedDict()
-
-    def wait(self, key: str, now: float) -> float:
-        """Seconds until ``key`` may fail again (0.0: it may try now)."""
-        bucket = self.buckets.get(key)
-        if bucket is None:
-            return 0.0
-        tokens = min(self.burst, bucket.tokens + (now - bucket.stamp) * self.rate)
-        return 0.0 if tokens >= 1.0 else (1.0 - tokens) / self.rate
-
-    def fail(self, key: str, now: float) -> None:
-        bucket = self.buckets.pop(key, None) or TokenBucket(self.rate, self.burst)
-        bucket.take(now)
-        self.buckets[key] = bucket
-        while len(self.buckets) > self.limit:
-            self.buckets.popitem(last=False)
+def _yield_to_the_tables() -> None:
+    """Run this hashing thread (and the lane threads Argon2 starts from it) at the lowest
+    CPU priority: on a busy machine the event loop that runs the tables goes first."""
+    with contextlib.suppress(AttributeError, OSError):  # Linux: a thread's own nice value
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
 
 
 class PasswordGuard:
@@ -97,10 +72,12 @@ class PasswordGuard:
     def __init__(self, config: LoginConfig | None = None) -> None:
         self.config = config or LoginConfig()
         c = self.config
-        self._pool = ThreadPoolExecutor(c.hash_workers, thread_name_prefix="stud-argon2")
+        self._pool = ThreadPoolExecutor(
+            c.hash_workers, thread_name_prefix="stud-argon2", initializer=_yield_to_the_tables
+        )
         self._slots = asyncio.Semaphore(c.hash_workers + c.hash_queue)
-        self._names = _Buckets(c.failures_per_name, c.name_refill_seconds, c.tracked)
-        self._addresses = _Buckets(c.failures_per_address, c.address_refill_seconds, c.tracked)
+        self._names = KeyedBuckets(c.failures_per_name, c.name_refill_seconds, c.tracked)
+        self._addresses = KeyedBuckets(c.failures_per_address, c.address_refill_seconds, c.tracked)
         self._dummy: str | None = None
 
     def close(self) -> None:
@@ -133,10 +110,10 @@ class PasswordGuard:
         for buckets, key, what in checks:
             wait = buckets.wait(key, now)
             if wait > 0:
-                raise Throttled(wait, what)
+                raise Throttled(wait, f"too many failed logins for this {what}: try again later")
 
     def failed(self, name_key: str, address: str, now: float | None = None) -> None:
         """Count one failed login against the name and the address."""
         now = time.monotonic() if now is None else now
-        self._names.fail(name_key, now)
-        self._addresses.fail(address, now)
+        self._names.spend(name_key, now)
+        self._addresses.spend(address, now)

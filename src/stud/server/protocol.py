@@ -21,13 +21,22 @@ MAX_MESSAGE_BYTES: Final = 4096
 """Longer messages are refused with ``too_large`` (the transport closes at 64 KiB)."""
 MAX_FRAME_BYTES: Final = 65536
 
-# type -> {field: (kind, required)}; kind is 'int', 'str', 'int?' (an int or null) or
+MAX_TEXT_CHARS: Final = 1000
+"""A ``text`` field's longest value here; chat's own, shorter cap gives a clearer error."""
+
+# type -> {field: (kind, required)}; kind is 'int', 'str' (at most 32 characters), 'text'
+# (at most MAX_TEXT_CHARS), 'bool', 'int?' (an int or null) or
 # 'hex' (1 to 64 lowercase hex digits: a commitment or a player's seed).
 FIELDS: Final[dict[str, dict[str, tuple[str, bool]]]] = {
     "ping": {},
     "watch": {"table": ("int", True), "since": ("int?", False)},
     "unwatch": {"table": ("int", True)},
-    "sit": {"table": ("int", True), "seat": ("int?", False), "buy_in": ("int", True)},
+    "sit": {
+        "table": ("int", True),
+        "seat": ("int?", False),
+        "buy_in": ("int", True),
+        "auto_rebuy": ("bool", False),
+    },
     "leave": {"table": ("int", True)},
     "sit_out": {"table": ("int", True)},
     "sit_in": {"table": ("int", True)},
@@ -37,6 +46,11 @@ FIELDS: Final[dict[str, dict[str, tuple[str, bool]]]] = {
         "to": ("int", False),
         "turn": ("int", True),
     },
+    "top_up": {"table": ("int", True), "amount": ("int", True)},
+    "auto_rebuy": {"table": ("int", True), "on": ("bool", True)},
+    "chat": {"table": ("int", True), "text": ("text", True)},
+    "wait": {"table": ("int", True), "buy_in": ("int", True)},
+    "unwait": {"table": ("int", True)},
     "seed": {"table": ("int", True), "commitment": ("hex", True), "seed": ("hex", True)},
 }
 ACTIONS: Final = frozenset({"fold", "check", "call", "bring-in", "complete", "bet", "raise"})
@@ -67,6 +81,8 @@ KINDS: Final = {
     "int?": "int?",
     "str": "str",
     "hex": "1 to 64 lowercase hex digits",
+    "text": f"a string of at most {MAX_TEXT_CHARS} characters",
+    "bool": "true or false",
 }
 """How an error message names each kind of field."""
 
@@ -110,6 +126,8 @@ def parse(text: str | bytes) -> Message:
             (want == "int" and _is_int(value))
             or (want == "int?" and (value is None or _is_int(value)))
             or (want == "str" and isinstance(value, str) and len(value) <= 32)
+            or (want == "text" and isinstance(value, str) and len(value) <= MAX_TEXT_CHARS)
+            or (want == "bool" and isinstance(value, bool))
             or (want == "hex" and isinstance(value, str) and _HEX.fullmatch(value) is not None)
         )
         if not ok:

@@ -8,7 +8,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-from stud.server.actor import TableActor
+from stud.server.actor import Command, TableActor
 from stud.server.bots import Bot, make_bot
 from stud.server.limits import Limits, check_new_table
 from stud.server.logins import LoginConfig
@@ -23,14 +23,15 @@ DEFAULT_TABLES: tuple[TableSpec, ...] = tuple(
         seats=seats, bots=bots, min_buy_in=small * 10, max_buy_in=small * 100,
     )
     for name, game, ante, bring_in, small, big, seats, bots in (
-        ("Ada", "stud", 1, 2, 5, 10, 8, 3),
-        ("Babbage", "stud", 5, 10, 20, 40, 6, 2),
-        ("Curie", "stud8", 1, 2, 5, 10, 8, 3),
-        ("Dirac", "stud8", 5, 10, 20, 40, 6, 2),
-        ("Euler", "razz", 1, 2, 5, 10, 8, 3),
-        ("Fermi", "razz", 5, 10, 20, 40, 6, 2),
+        ("Ada", "stud", 1, 2, 5, 10, 8, 6),
+        ("Babbage", "stud", 5, 10, 20, 40, 6, 4),
+        ("Curie", "stud8", 1, 2, 5, 10, 8, 6),
+        ("Dirac", "stud8", 5, 10, 20, 40, 6, 4),
+        ("Euler", "razz", 1, 2, 5, 10, 8, 6),
+        ("Fermi", "razz", 5, 10, 20, 40, 6, 4),
     )
 )  # fmt: skip
+"""The first tables; the last number is the players bots keep each at (5-7 of 8, 3-5 of 6)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +43,8 @@ class RoomConfig:
     timeouts_to_sit_out: int = 2
     pause_between_hands: float = 3.0
     grace_seconds: float = 60.0
-    bot_delay: tuple[float, float] = (0.6, 1.6)
+    bot_delay: tuple[float, float] = (0.7, 7.0)
+    """Bounds of a bot's think time (drawn as :mod:`stud.server.thinking` says)."""
     bot_kind: str | None = None
     """Every table's bots are of this kind when set (the bench, tests); else each table's own."""
     starting_balance: int = 10_000
@@ -144,6 +146,13 @@ class Room:
 
     def lobby(self) -> list[dict[str, Any]]:
         return [actor.lobby() for actor in self.actors.values()]
+
+    def rename(self, account_id: int, name: str) -> None:
+        """An account's new name (a guest who registered), at every table it sits or waits at."""
+        self._names[account_id] = name
+        for actor in self.actors.values():
+            if actor.table.seat_of(account_id) is not None or account_id in actor.waiting:
+                actor.tell(Command("rename", account_id, args={"name": name}))
 
     async def account_name(self, account_id: int) -> str:
         name = self._names.get(account_id)

@@ -34,6 +34,7 @@ from stud.game import (
     variant,
     visible_events,
 )
+from stud.history import Tournament
 from stud.table.histories import write_histories
 from stud.table.port import HandEvent, HandPort, Legal
 from stud.table.table import TableError
@@ -228,10 +229,11 @@ class EngineHand:
         *,
         max_seats: int | None = None,
         time: datetime | None = None,
+        tournament: Tournament | None = None,
     ) -> tuple[str, str]:
         return write_histories(
             self.hand, hand_id, table_name, names, self.seats, max_seats=max_seats, time=time,
-            shuffle=self.shuffle,
+            shuffle=self.shuffle, tournament=tournament,
         )  # fmt: skip
 
 

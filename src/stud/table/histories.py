@@ -13,7 +13,7 @@ from datetime import datetime
 
 from stud.fairness import Shuffle
 from stud.game import Hand
-from stud.history import record_from_hand, write_phh, write_pokerstars_hand
+from stud.history import Tournament, record_from_hand, write_phh, write_pokerstars_hand
 
 
 def write_histories(
@@ -26,10 +26,12 @@ def write_histories(
     max_seats: int | None = None,
     time: datetime | None = None,
     shuffle: Shuffle | None = None,
+    tournament: Tournament | None = None,
 ) -> tuple[str, str]:
     """(PHH, PokerStars text) of the finished ``hand``; ``seats`` are the table's (0-based).
 
-    ``shuffle`` is the committed shuffle the hand was dealt from, seeds and all.
+    ``shuffle`` is the committed shuffle the hand was dealt from, seeds and all;
+    ``tournament`` (id, buy-in, level) makes it a tournament hand, in chips.
     """
     record = record_from_hand(
         hand,
@@ -40,6 +42,7 @@ def write_histories(
         max_seats=max_seats,
         time=time,
         time_zone=None if time is None else "UTC",
+        tournament=tournament,
     )
     if shuffle is not None:
         record = replace(record, shuffle=shuffle)

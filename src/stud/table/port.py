@@ -10,7 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from stud.history import Tournament
 
 from stud.fairness import Shuffle
 
@@ -82,8 +85,12 @@ class HandPort(Protocol):
         *,
         max_seats: int | None = None,
         time: datetime | None = None,
+        tournament: Tournament | None = None,
     ) -> tuple[str, str]:
-        """When over: the hand's PHH and PokerStars text, every card in them (the house's copy)."""
+        """When over: the hand's PHH and PokerStars text, every card in them (the house's copy).
+
+        ``tournament`` (id, buy-in, level) writes a tournament hand's header.
+        """
 
 
 class HandFactory(Protocol):

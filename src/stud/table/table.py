@@ -11,10 +11,11 @@ before it shows the events.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from stud.fairness import FairnessError, Shuffle
+from stud.table.crowd import Crowd
 from stud.table.port import HandEvent, HandFactory, HandPort, Legal
 from stud.table.seeds import NextShuffle
 
@@ -47,7 +48,7 @@ class TableSettings:
     min_buy_in: int = 0
     max_buy_in: int = 0
     bots: int = 0
-    """Bots top the table up to this many players, and leave as people take the seats."""
+    """The players the table aims for with bots (0: no bots); see :mod:`stud.table.crowd`."""
     turn_seconds: float = 20.0
     time_bank: float = 30.0
     bank_refill: float = 2.0
@@ -57,6 +58,9 @@ class TableSettings:
     """The house takes this percent of each pot (rounded down), 0 for none."""
     rake_cap: int | None = None
     """At most this much rake per hand; None for no cap."""
+    tournament: bool = False
+    """A tournament table: players who are away are still dealt in (they ante, and their
+    turns pass at once: anteing off), bots stay seated, and no buy-in limits apply."""
 
     def __post_init__(self) -> None:
         # One rule book for what a table may be: the engine's TableConfig checks the
@@ -91,6 +95,7 @@ class TableSettings:
             "time_bank": self.time_bank,
             "rake_percent": self.rake_percent,
             "rake_cap": self.rake_cap,
+            "tournament": self.tournament,
         }
 
 
@@ -108,6 +113,13 @@ class Player:
     timeouts: int = 0
     index: int | None = None  # position in the hand in progress
     start_stack: int = 0
+    away: bool = False
+    """Sat out by time-outs: their turns in the hand in progress are passed at once."""
+    buy_in: int = 0
+    """The chips the player last brought to the table (an automatic rebuy tops up to it)."""
+    auto_rebuy: bool = False
+    pending: int = 0
+    """Chips bought during a hand the player is in, added to the stack when it ends."""
 
     def public(self, seat: int) -> dict[str, Any]:
         return {
@@ -121,6 +133,10 @@ class Player:
             "in_hand": self.index is not None,
             "time_bank": round(self.bank, 3),
         }
+
+    def own(self) -> dict[str, Any]:
+        """What only the player in the seat is shown of their own settings."""
+        return {"auto_rebuy": self.auto_rebuy, "pending": self.pending, "buy_in": self.buy_in}
 
 
 @dataclass(slots=True)
@@ -182,6 +198,10 @@ class Table:
         self.turn_id = 0
         self.turn_started = 0.0
         self.next_hand_at: float | None = None
+        self.crowd = Crowd(settings.bots, settings.seats)
+        self.waiting = 0
+        """People on the table's waiting list (kept by the server): seats bots leave for them."""
+        self._bot_joined_after = -1  # hand number after which a bot last joined a dealing table
         self._committed: list[int] = []
         self._out: list[Out] = []
         self.closing = False
@@ -224,12 +244,18 @@ class Table:
         return self.next_hand_at
 
     def bots_wanted(self) -> int:
-        """How many bots the table asks for now (between hands, to reach ``settings.bots``)."""
+        """How many bots the table asks for now: between hands, as :mod:`~stud.table.crowd` says.
+
+        While the table can deal, at most one bot joins between two hands.
+        """
         if self.hand is not None or self.closing:
             return 0
         seated = len(self.players())
+        playable = len(self._eligible()) >= 2
+        if playable and self._bot_joined_after == self.hand_number:
+            return 0
         free = self.settings.seats - seated
-        return max(0, min(self.settings.bots - seated, free))
+        return self.crowd.bots_to_add(seated, free, self.waiting, playable=playable)
 
     def legal(self) -> list[Legal]:
         return [] if self.hand is None or self.hand.actor is None else self.hand.legal()
@@ -284,9 +310,11 @@ class Table:
             index = player.index if player is not None else None
         turn = shared["turn"]
         mine = turn is not None and turn["seat"] == seat
+        me = None if seat is None else self.seats[seat]
         return {
             **shared,
             "you": seat,
+            "mine": None if me is None else me.own(),
             "hand": None if self.hand is None else self.hand.view(index, events=events),
             "legal": [a.public() for a in self.legal()] if mine else [],
         }
@@ -308,8 +336,15 @@ class Table:
         if seat is None:
             seat = next(s for s, p in enumerate(self.seats) if p is None)
         self.seats[seat] = Player(
-            id=player_id, name=name, stack=stack, bot=bot, bank=self.settings.time_bank
+            id=player_id,
+            name=name,
+            stack=stack,
+            bot=bot,
+            bank=self.settings.time_bank,
+            buy_in=stack,
         )
+        if bot and len(self._eligible()) > 2:
+            self._bot_joined_after = self.hand_number
         self._emit(Event("seated", {"seat": seat, "player": self.seats[seat].public(seat)}))  # type: ignore[union-attr]
         self._schedule(now)
         return self._drain()
@@ -328,21 +363,37 @@ class Table:
         elif all(p is not None for p in self.seats):
             raise TableError("table_full", "the table is full")
         low, high = self.settings.min_buy_in, self.settings.max_buy_in
+        if self.settings.tournament:
+            low = high = 0
         if stack <= 0 or (low and stack < low) or (high and stack > high):
             raise TableError("bad_buy_in", f"the buy-in must be between {low} and {high}")
 
     def leave(self, player_id: int, now: float) -> list[Out]:
-        """Leave the table: at once between hands, else folded now and gone after the hand."""
+        """Leave the table: at once between hands; during a hand the player's hand is folded.
+
+        It is folded now if it is their turn, else as their turn comes (the
+        engine takes actions in turn order); they are shown as folding at once,
+        and the stack is cashed out when the hand ends. The bring-in seat, which
+        may not fold, posts the bring-in and is folded on its next turn.
+        """
         seat = self._seat(player_id)
         player = self.seats[seat]
         assert player is not None
         if player.index is not None and self.hand is not None:
-            player.leaving = True
-            self._emit(Event("leaving", {"seat": seat}))
-            self._auto_act(now)
+            if not player.leaving:
+                player.leaving = True
+                self._emit(Event("leaving", {"seat": seat, "folds": self._live(player)}))
+                self._auto_act(now)
         else:
             self._remove(seat)
         return self._drain()
+
+    def _live(self, player: Player) -> bool:
+        """Whether the player still holds live cards in the hand in progress."""
+        if self.hand is None or player.index is None:
+            return False
+        seat = self.hand.view(None)["seats"][player.index]
+        return bool(seat["live"]) and not seat["all_in"]
 
     def close(self) -> list[Out]:
         """Deal no more hands: everyone leaves now, or as soon as the hand in progress ends."""
@@ -357,14 +408,14 @@ class Table:
             self._remove(seat)
 
     def sit_out(self, player_id: int, now: float) -> list[Out]:
-        """Sit out from the next hand; in the hand in progress the player's turns are passed."""
+        """Sit out from the next hand; the hand in progress plays on (the player still acts)."""
         seat = self._seat(player_id)
         player = self.seats[seat]
         assert player is not None
         if not player.sitting_out:
             player.sitting_out = True
-            self._emit(Event("sat_out", {"seat": seat}))
-            self._auto_act(now)
+            in_hand = player.index is not None and self.hand is not None
+            self._emit(Event("sat_out", {"seat": seat, "next_hand": in_hand}))
         return self._drain()
 
     def sit_in(self, player_id: int, now: float) -> list[Out]:
@@ -373,9 +424,111 @@ class Table:
         assert player is not None
         if player.sitting_out:
             player.sitting_out = False
+            player.away = False
             player.timeouts = 0
             self._emit(Event("sat_in", {"seat": seat}))
             self._schedule(now)
+        return self._drain()
+
+    def check_top_up(self, player_id: int, amount: int) -> None:
+        """Raise TableError if :meth:`top_up` would refuse (checked before the chips are taken)."""
+        player = self.seats[self._seat(player_id)]
+        assert player is not None
+        high = self.settings.max_buy_in
+        if amount <= 0:
+            raise TableError("bad_top_up", "a top-up is a positive number of chips")
+        if high and player.stack + player.pending + amount > high:
+            room = max(0, high - player.stack - player.pending)
+            raise TableError(
+                "bad_top_up", f"the table's maximum is {high}: you may add at most {room}"
+            )
+
+    def top_up(self, player_id: int, amount: int, now: float, *, rebuy: bool = False) -> list[Out]:
+        """Add chips (already bought) to a stack: now between hands, after the hand if in one.
+
+        ``rebuy`` marks the automatic rebuy (the event says so).
+        """
+        self.check_top_up(player_id, amount)
+        seat = self._seat(player_id)
+        player = self.seats[seat]
+        assert player is not None
+        later = player.index is not None and self.hand is not None
+        if later:
+            player.pending += amount
+        else:
+            player.stack += amount
+            self._schedule(now)
+        player.buy_in = max(player.buy_in, player.stack + player.pending)
+        self._emit(
+            Event(
+                "topped_up",
+                {
+                    "seat": seat,
+                    "amount": amount,
+                    "stack": player.stack,
+                    "after_hand": later,
+                    "rebuy": rebuy,
+                },
+            )
+        )
+        return self._drain()
+
+    def set_auto_rebuy(self, player_id: int, on: bool) -> None:
+        """Whether the server tops the player back up to their buy-in after a hand that cost it."""
+        player = self.seats[self._seat(player_id)]
+        assert player is not None
+        player.auto_rebuy = on
+
+    def rebuy_wanted(self) -> list[tuple[int, int]]:
+        """Between hands: (account, chips) for each player whose automatic rebuy is due.
+
+        Due when the stack fell below the table's minimum buy-in (or to nothing);
+        it brings the stack back to the player's last buy-in.
+        """
+        if self.hand is not None:
+            return []
+        low = max(self.settings.min_buy_in, 1)
+        return [
+            (p.id, p.buy_in - p.stack)
+            for _, p in self.players()
+            if p.auto_rebuy and not p.bot and p.stack < low and p.buy_in > p.stack
+        ]
+
+    def rename(self, player_id: int, name: str) -> list[Out]:
+        """A seated player's new name (a guest who registered)."""
+        seat = self.seat_of(player_id)
+        if seat is not None:
+            player = self.seats[seat]
+            assert player is not None
+            player.name = name
+            self._emit(Event("renamed", {"seat": seat, "name": name}))
+        return self._drain()
+
+    def take(self, player_id: int) -> tuple[Player, list[Out]]:
+        """Take a player off the table with their chips, out of any hand (a tournament moves
+        them to another table); unlike :meth:`leave` no chips are cashed out."""
+        seat = self._seat(player_id)
+        player = self.seats[seat]
+        assert player is not None
+        if player.index is not None and self.hand is not None:
+            raise TableError("in_hand", "a player in the hand in progress cannot be moved")
+        self.seats[seat] = None
+        left = {"seat": seat, "name": player.name, "stack": player.stack, "reason": "moved"}
+        self._emit(Event("left", left))
+        if len(self._eligible()) < 2:
+            self.next_hand_at = None
+        return player, self._drain()
+
+    def set_stakes(self, ante: int, bring_in: int, small_bet: int, big_bet: int) -> list[Out]:
+        """New stakes from the next hand on (a tournament's level); the hand in progress
+        keeps the stakes it was dealt with."""
+        settings = replace(
+            self.settings, ante=ante, bring_in=bring_in, small_bet=small_bet, big_bet=big_bet
+        )
+        if settings != self.settings:
+            self.settings = settings
+            self._settings_public = settings.public()
+            self._emit(Event("stakes", {"settings": self._settings_public}))
         return self._drain()
 
     # -- play ------------------------------------------------------------------------------
@@ -463,10 +616,11 @@ class Table:
         return out
 
     def _eligible(self) -> list[int]:
+        away_dealt = self.settings.tournament
         return [
             s
             for s, p in enumerate(self.seats)
-            if p is not None and not p.sitting_out and not p.leaving and p.stack > 0
+            if p is not None and (away_dealt or not p.sitting_out) and not p.leaving and p.stack > 0
         ]
 
     def _schedule(self, now: float) -> None:
@@ -494,16 +648,6 @@ class Table:
 
     def _deal(self, now: float) -> None:
         eligible = self._eligible()
-        # Bots beyond the table's target leave between hands as people take seats.
-        surplus = len(self.players()) - self.settings.bots
-        for seat, player in reversed(self.players()):
-            if surplus <= 0 or len(eligible) <= 2:
-                break
-            if player.bot:
-                self._remove(seat)
-                if seat in eligible:
-                    eligible.remove(seat)
-                surplus -= 1
         if len(eligible) < 2:
             return
         pending = self._commit()
@@ -619,17 +763,18 @@ class Table:
             return
         player = self.seats[seat]
         assert player is not None
-        if player.leaving or player.sitting_out:
-            self._apply(seat, *self._default_action(), now)
+        if player.leaving or player.away:
+            self._apply(seat, *self._default_action(fold=player.leaving), now)
 
-    def _default_action(self) -> tuple[str, int]:
+    def _default_action(self, *, fold: bool = False) -> tuple[str, int]:
         """What a player who is away does: check if free, else fold; the bring-in seat posts it.
 
+        One who is leaving folds even when checking is free (what they asked for).
         The bring-in seat may not fold (the engine's rule R4), so it posts the
         bring-in, the smallest wager it is allowed.
         """
         legal = self.legal()
-        for kind in AUTO_ACTION_ORDER:
+        for kind in ("fold", *AUTO_ACTION_ORDER) if fold else AUTO_ACTION_ORDER:
             for action in legal:
                 if action.action == kind:
                     return action.action, action.to
@@ -645,6 +790,7 @@ class Table:
         self._emit(Event("timeout", {"seat": seat, "action": action}))
         if player.timeouts >= self.settings.timeouts_to_sit_out and not player.sitting_out:
             player.sitting_out = True
+            player.away = True
             self._emit(Event("sat_out", {"seat": seat, "reason": "timeouts"}))
         self._apply(seat, action, to, now)
 
@@ -692,8 +838,35 @@ class Table:
         for seat, player in self.players():
             player.index = None
             player.bank = min(self.settings.time_bank, player.bank + self.settings.bank_refill)
-            if player.leaving or player.stack <= 0:
+            if player.pending:
+                added, player.pending = player.pending, 0
+                player.stack += added
+                self._emit(
+                    Event(
+                        "topped_up",
+                        {
+                            "seat": seat,
+                            "amount": added,
+                            "stack": player.stack,
+                            "after_hand": False,
+                            "rebuy": False,
+                        },
+                    )
+                )
+            busted = player.stack <= 0 and not (player.auto_rebuy and not player.bot)
+            if player.leaving or busted:
                 self._remove(seat)
         if self.closing:
             self._remove_everyone()
+        self._bot_makes_room()
         self._schedule(now)
+
+    def _bot_makes_room(self) -> None:
+        """One bot leaves after a hand when the table has more players than it aims for."""
+        seated = self.players()
+        free = self.settings.seats - len(seated)
+        if not self.crowd.bot_should_leave(len(seated), free, self.waiting):
+            return
+        bots = [seat for seat, p in seated if p.bot]
+        if bots:
+            self._remove(bots[-1])

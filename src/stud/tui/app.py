@@ -57,6 +57,14 @@ class PlaySettings:
     history_file: Path | None = None
     """Append each hand's PokerStars history here too, if set."""
 
+    def __post_init__(self) -> None:
+        # The engine's own check, before the table opens: a table it refuses could never deal.
+        stacks = (self.stack_big_bets * self.big_bet,) * (len(self.bots) + 1)
+        TableConfig(
+            game=self.game, ante=self.ante, bring_in=self.bring_in, small_bet=self.small_bet,
+            big_bet=self.big_bet, stacks=stacks,
+        )  # fmt: skip
+
 
 def move_of(action: Action) -> str:
     """Which key-move plays ``action``: fold, check, call, bring-in or wager."""

@@ -481,13 +481,52 @@ class Store:
     def hands_for_account(
         self, conn: Connection, account_id: int, limit: int = 50
     ) -> list[dict[str, Any]]:
+        """The account's hands, newest first, each with ``net``: the chips it won (or lost).
+
+        ``net`` is the sum of the hand's ledger entries on the account's table
+        stack: what it put in (negative), what it took from the pot, a void
+        hand's refund; and ``table_name``.
+        """
+        ledger = s.ledger.c
+        net = (
+            select(func.coalesce(func.sum(ledger.amount), 0))
+            .where(
+                and_(
+                    ledger.hand_id == s.hands.c.id,
+                    ledger.account_id == account_id,
+                    ledger.wallet == "table",
+                )
+            )
+            .scalar_subquery()
+        )
         rows = conn.execute(
             _hand_list_select()
+            .add_columns(net.label("net"), s.room_tables.c.name.label("table_name"))
             .join(s.hand_players, s.hand_players.c.hand_id == s.hands.c.id)
+            .join(s.room_tables, s.room_tables.c.id == s.hands.c.table_id)
             .where(s.hand_players.c.account_id == account_id)
             .limit(limit)
         ).all()
-        return [dict(r._mapping) for r in rows]
+        return [{**r._mapping, "net": int(r.net)} for r in rows]
+
+    def upgrade_guest(
+        self, conn: Connection, account_id: int, name: str, password_hash: str
+    ) -> Account:
+        """A guest becomes a registered user in place: same id, so same chips and hands.
+
+        ValueError if the account is not a guest or the name is taken.
+        """
+        found = self.account(conn, account_id)
+        if found is None or found.kind != "guest":
+            raise ValueError("only a guest account can be registered in place")
+        if self.account_by_name(conn, name) is not None:
+            raise ValueError(f"the name {name!r} is taken")
+        conn.execute(
+            update(s.accounts)
+            .where(s.accounts.c.id == account_id)
+            .values(name=name, password_hash=password_hash, kind="user")
+        )
+        return Account(id=account_id, name=name, kind="user")
 
     def hand(self, conn: Connection, hand_id: int) -> dict[str, Any] | None:
         row = conn.execute(select(s.hands).where(s.hands.c.id == hand_id)).first()

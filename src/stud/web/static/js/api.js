@@ -38,6 +38,7 @@ export const api = {
   register: (name, password) => request('POST', '/api/register', { name, password }),
   login: (name, password) => request('POST', '/api/login', { name, password }),
   guest: () => request('POST', '/api/guest'),
+  registerGuest: (name, password) => request('POST', '/api/register-guest', { name, password }),
   logout: () => request('POST', '/api/logout'),
   tables: (game) => request('GET', game ? `/api/tables?game=${encodeURIComponent(game)}` : '/api/tables'),
   table: (id) => request('GET', `/api/tables/${id}`),

@@ -73,8 +73,10 @@ function tagsFor(player, hs, result, seat) {
     tags.push(h('span', { class: 'tag' }, 'mucked'));
   }
   if (hs?.all_in) tags.push(h('span', { class: 'tag allin' }, 'all-in'));
-  if (hs && !hs.live && !show) tags.push(h('span', { class: 'tag' }, 'folded'));
-  if (player?.sitting_out) tags.push(h('span', { class: 'tag' }, 'sitting out'));
+  // A player who left during the hand folded it (the fold is booked at their turn).
+  const folding = player?.leaving && hs?.live && !hs.all_in;
+  if (hs && (!hs.live || folding) && !show) tags.push(h('span', { class: 'tag' }, 'folded'));
+  if (player?.sitting_out) tags.push(h('span', { class: 'tag' }, player.in_hand ? 'sitting out next hand' : 'sitting out'));
   if (player?.leaving) tags.push(h('span', { class: 'tag' }, 'leaving'));
   return tags;
 }

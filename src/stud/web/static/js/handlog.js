@@ -29,7 +29,7 @@ export function describe(e, names, you, context = {}) {
   const allIn = e.all_in ? ' and is all-in' : '';
   switch (e.type) {
     case 'new_hand':
-      return { cls: 'hand', parts: [`Hand #${e.number}`] };
+      return { cls: 'hand', parts: [`Hand #${e.hand_id ?? e.number}`] };
     case 'hand_started':
       if (e.number !== undefined) return { cls: 'hand', parts: [`Hand #${e.number}`] };
       return null;
@@ -80,9 +80,9 @@ export function describe(e, names, you, context = {}) {
       };
     }
     case 'hand_finished':
-      return { cls: 'hand-end', parts: [`Hand #${e.number} is over`, ...shuffleCheck(e)] };
+      return { cls: 'hand-end', parts: [`Hand #${e.hand_id ?? e.number} is over`, ...shuffleCheck(e)] };
     case 'shuffle':
-      return { cls: 'note shuffle', parts: [`Hand #${e.number}'s deck is committed: `, h('code', { title: e.commitment }, `${e.commitment.slice(0, 12)}…`)] };
+      return { cls: 'note shuffle', parts: ['The next hand’s deck is committed: ', h('code', { title: e.commitment }, `${e.commitment.slice(0, 12)}…`)] };
     case 'timeout':
       return { cls: 'note', parts: [who(e.seat), ` ran out of time (${e.action})`] };
     case 'seated':
@@ -90,9 +90,15 @@ export function describe(e, names, you, context = {}) {
     case 'left':
       return { cls: 'table', parts: [h('b', {}, e.name ?? names(e.seat)), ' leaves the table'] };
     case 'leaving':
-      return { cls: 'table', parts: [who(e.seat), ' will leave after this hand'] };
+      return { cls: 'table', parts: [who(e.seat), e.folds ? ' folds and will leave after this hand' : ' will leave after this hand'] };
     case 'sat_out':
-      return { cls: 'table', parts: [who(e.seat), ' sits out'] };
+      return { cls: 'table', parts: [who(e.seat), e.next_hand ? ' sits out from the next hand' : ' sits out'] };
+    case 'topped_up':
+      if (!e.amount) return null;
+      if (e.after_hand) return { cls: 'table', parts: [who(e.seat), ` adds ${chips(e.amount)} after this hand`] };
+      return { cls: 'table', parts: [who(e.seat), ` ${e.rebuy ? 'rebuys' : 'adds'} ${chips(e.amount)} (stack ${chips(e.stack)})`] };
+    case 'renamed':
+      return { cls: 'table', parts: [who(e.seat), ' registered'] };
     case 'sat_in':
       return { cls: 'table', parts: [who(e.seat), ' is back'] };
     default:

@@ -19,7 +19,7 @@ export function renderHands(el, rows) {
     return;
   }
   fill(el, h('ul', { class: 'hand-list' }, finished.map((r) => h('li', { dataset: { hand: r.id } },
-    h('span', { class: 'hand-no' }, `#${r.number ?? r.id}`),
+    h('span', { class: 'hand-no' }, `#${r.id}`),
     r.game ? h('span', { class: 'muted' }, ` ${GAME_SHORT[r.game] ?? r.game}`) : null,
     r.pot !== undefined && r.pot !== null ? h('span', { class: 'muted' }, ` · pot ${chips(r.pot)}`) : null,
     ' ', handLinks(r.id)))));

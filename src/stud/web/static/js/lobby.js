@@ -89,7 +89,7 @@ export class LobbyView {
       h('td', {}, h('span', { class: 'game-badge', dataset: { game: t.game } },
         h('span', { class: 'long' }, GAMES[t.game] ?? t.game), h('span', { class: 'short' }, GAME_SHORT[t.game] ?? t.game))),
       h('td', { class: 'num', title: `ante ${t.ante}, bring-in ${t.bring_in}` }, stakes(t), h('small', { class: 'muted' }, ` ante ${chips(t.ante)}`)),
-      h('td', { class: 'num seats-cell' }, `${t.seats_taken}/${t.seats}`),
+      h('td', { class: 'num seats-cell' }, `${t.seats_taken}/${t.seats}`, t.waiting ? h('small', { class: 'muted waiting' }, ` +${t.waiting} waiting`) : null),
       h('td', { class: 'num hide-narrow' }, chips(Math.round(t.average_pot ?? 0))),
       h('td', { class: 'num hide-narrow' }, chips(Math.round(t.hands_per_hour ?? 0))),
       h('td', { class: 'actions' },
@@ -102,7 +102,7 @@ export class LobbyView {
               this.app.guest().then(() => { location.hash = `#/table/${t.id}?sit=1`; });
             }
           },
-        }, t.seats_taken >= t.seats ? 'Full' : 'Play'))));
+        }, t.seats_taken >= t.seats ? 'Join waiting list' : 'Play'))));
     fill(this.list, h('table', { class: 'tables' },
       h('thead', {}, h('tr', {},
         h('th', {}, 'Table'), h('th', {}, 'Game'), h('th', { class: 'num' }, 'Stakes'), h('th', { class: 'num' }, 'Seats'),

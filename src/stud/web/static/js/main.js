@@ -10,7 +10,9 @@ import { errorText } from './errortext.js';
 import { initI18n, onLanguageChange } from './i18n.js';
 import { adoptAccountLanguage, mountLanguageMenu } from './langmenu.js';
 import { LobbyView } from './lobby.js';
+import { clearLogs, restoreLog, saveLog } from './logstore.js';
 import { TableModel } from './model.js';
+import { MyHandsView } from './myhands.js';
 import { bindPrefs } from './prefs.js';
 import { ReplayerView } from './replayer.js';
 import { RulesView } from './rules.js';
@@ -59,10 +61,14 @@ class App {
       if (msg.type === 'state') this.seeder.onState(msg); // our seed for the next hand's deck
       if (msg.type === 'event' && msg.event.type === 'seated') this.refreshAccountSoon();
       if (msg.type === 'event' && msg.event.type === 'left') this.refreshAccountSoon();
+      // The top bar counts chips at tables: a hand you played changes them.
+      if (msg.type === 'event' && msg.event.type === 'hand_finished' && this.models.get(msg.table)?.seated) this.refreshAccountSoon();
     } else if (msg.type === 'error') {
       if (msg.code !== 'rate_limited') this.toast(errorText(msg.code));
-    } else if (msg.type === 'ok' && ['sit', 'leave'].includes(msg.for)) {
+    } else if (msg.type === 'ok' && ['sit', 'leave', 'top_up'].includes(msg.for)) {
       this.refreshAccountSoon();
+    } else if (msg.type === 'ok' && msg.for === 'wait') {
+      this.toast(`You are #${msg.place} on the waiting list: you are seated when a seat is free.`);
     } else if (msg.type === 'welcome' && msg.account && this.account && msg.account.id !== this.account.id) {
       this.refreshAccount();
     }
@@ -79,6 +85,7 @@ class App {
   }
 
   setAccount(account) {
+    if (account?.id !== this.account?.id) clearLogs();
     this.account = account;
     adoptAccountLanguage(this); // its language, if it has one: the page is drawn again in it
     renderAccount(this.accountEl, this);
@@ -116,6 +123,10 @@ class App {
     let model = this.models.get(id);
     if (!model) {
       model = new TableModel(id);
+      restoreLog(model, this.account); // the log of the hands already seen, after a reload
+      model.addEventListener('event', (e) => {
+        if (e.detail.event.type === 'hand_finished') saveLog(model, this.account);
+      });
       this.models.set(id, model);
       this.socket.watch(id, () => model.since());
     }
@@ -125,7 +136,8 @@ class App {
   /** Stop watching tables we are not seated at and not looking at. */
   release(keep) {
     for (const [id, model] of this.models) {
-      if (id !== keep && !model.seated) {
+      const waiting = (model.state?.waiting ?? []).some((w) => w.id === this.account?.id);
+      if (id !== keep && !model.seated && !waiting) {
         this.socket.unwatch(id);
         this.models.delete(id);
       }
@@ -142,6 +154,9 @@ class App {
       tableId = Number(parts[1]);
       this.view = new TableView(this, this.model(tableId), { autoSit: params.has('sit') });
       document.body.dataset.view = 'table';
+    } else if (parts[0] === 'hands') {
+      this.view = new MyHandsView(this);
+      document.body.dataset.view = 'hands';
     } else if (parts[0] === 'replay' && Number(parts[1])) {
       this.view = new ReplayerView(this, Number(parts[1]));
       document.body.dataset.view = 'replay';

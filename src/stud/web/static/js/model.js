@@ -82,7 +82,7 @@ export class TableModel extends EventTarget {
     const events = state.hand.events;
     const number = state.hand_number;
     if (this.logged.number !== number) {
-      this.push({ type: 'new_hand', number });
+      this.push({ type: 'new_hand', number, hand_id: state.hand_id });
       this.logged = { number, count: 0 };
     }
     if (this.logged.count < events.length) {

@@ -101,7 +101,7 @@ export class ReplayerView {
     fill(this.root,
       h('div', { class: 'table-head' },
         h('div', { class: 'table-name' },
-          h('h1', {}, `Hand #${this.data.number ?? this.id}`),
+          h('h1', {}, `Hand #${this.data.id ?? this.id}`),
           h('span', { class: 'game-badge', dataset: { game: s.game } }, GAMES[s.game] ?? s.game),
           h('span', { class: 'muted' }, stakesLong(s)),
           this.data.source ? h('span', { class: 'muted' }, ` · recorded by ${this.data.source}`) : null),

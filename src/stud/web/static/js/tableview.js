@@ -4,10 +4,12 @@
 
 import { api } from './api.js';
 import { ActionBar } from './actions.js';
+import { chipButtons, sitDialog, waitingButtons } from './buyin.js';
+import { ChatPanel } from './chat.js';
 import { flyChips } from './chips.js';
 import { h, fill } from './dom.js';
 import { renderFelt } from './felt.js';
-import { chips, GAMES, seconds, stakesLong } from './format.js';
+import { GAMES, seconds, stakesLong } from './format.js';
 import { describe, logLine } from './handlog.js';
 import { isNewHand } from './model.js';
 import { rulesLink } from './rules.js';
@@ -45,6 +47,8 @@ export class TableView {
       h('div', { class: 'table-main' },
         h('div', { class: 'felt-column' }, h('div', { class: 'felt-wrap' }, this.felt), this.actionsEl),
         this.side));
+    this.chat = new ChatPanel(this);
+    this.chat.attach(this.side, tab);
     this.bar = new ActionBar(this.actionsEl, (action, to) => this.act(action, to));
     const logBody = this.logEl.parentElement;
     logBody.addEventListener('scroll', () => {
@@ -60,11 +64,13 @@ export class TableView {
     };
     on(this.model, 'change', () => this.render());
     on(this.model, 'log', () => this.renderLog());
+    on(this.model, 'log', () => this.chat.update());
     on(this.model, 'myturn', () => turnBeep());
     on(this.model, 'hands', () => this.loadHands());
     on(this.model, 'event', (e) => this.onEvent(e.detail));
     if (this.model.state) this.render();
     this.renderLog();
+    this.chat.render();
     this.loadHands();
     this.timer = setInterval(() => this.renderHint(), 500);
   }
@@ -125,7 +131,8 @@ export class TableView {
     this.bar.update(mine ? state.legal : [], state.turn?.turn, this.hint());
     if (this.autoSit && this.app.account && !this.model.seated) {
       this.autoSit = false;
-      this.sitDialog(null);
+      // A full table (from the lobby's Full): its waiting list instead.
+      sitDialog(this, null, { wait: state.seats.every((p) => p) });
     }
   }
 
@@ -133,9 +140,15 @@ export class TableView {
     const state = this.model.state;
     if (!state) return '';
     if (!this.app.account) return 'Watching. Log in or play as a guest to take a seat.';
+    if (!this.model.seated && (state.seats ?? []).every((p) => p)) return 'Watching. The table is full: join its waiting list to play.';
     if (!this.model.seated) return 'Watching. Pick an empty seat to play.';
     const me = state.seats[state.you];
+    const dealtIn = state.hand && (state.hand_seats ?? []).includes(state.you);
+    const live = state.hand?.seats?.find((s) => s.seat === state.you)?.live;
+    if (me?.sitting_out && dealtIn && live) return 'You sit out from the next hand: play this one on.';
     if (me?.sitting_out) return 'You are sitting out.';
+    if (me?.leaving) return 'You folded and leave the table when this hand ends.';
+    if (state.hand && !dealtIn) return 'You join the next hand.';
     if (state.turn && state.hand) return `Waiting for ${this.model.name(state.turn.seat)}…`;
     if (state.next_hand_at) {
       const left = state.next_hand_at - this.app.socket.now();
@@ -158,17 +171,21 @@ export class TableView {
       buttons.push(me.sitting_out
         ? h('button', { class: 'btn', onclick: () => this.command('sit_in') }, 'Sit in')
         : h('button', { class: 'btn', onclick: () => this.command('sit_out') }, 'Sit out'));
-      buttons.push(h('button', { class: 'btn danger', onclick: () => this.command('leave') }, 'Leave table'));
-    } else if (this.app.account) {
+      buttons.push(...chipButtons(this));
+      buttons.push(h('button', { class: 'btn danger', dataset: { do: 'leave' }, onclick: () => this.leave() }, 'Leave table'));
+    } else if (this.app.account && state.seats.some((p) => !p) && !(state.waiting ?? []).length) {
       buttons.push(h('button', { class: 'btn primary', onclick: () => this.sitDialog(null) }, 'Take a seat'));
     }
+    if (!me) buttons.push(...waitingButtons(this));
+    // One number for a hand everywhere: its id, as in its downloads and the replayer.
+    const handId = state.hand_id ?? state.last_hand_id;
     fill(this.header,
       h('div', { class: 'table-name' },
         h('h1', {}, s.name),
         h('span', { class: 'game-badge', dataset: { game: s.game } }, GAMES[s.game] ?? s.game),
         rulesLink(s.game),
         h('span', { class: 'muted' }, stakesLong(s)),
-        state.hand_number ? h('span', { class: 'muted hand-number' }, `· hand #${state.hand_number}`) : null),
+        handId ? h('span', { class: 'muted hand-number', dataset: { hand: handId } }, `· hand #${handId}`) : null),
       h('div', { class: 'table-buttons' }, buttons));
   }
 
@@ -178,32 +195,31 @@ export class TableView {
   }
 
   sitDialog(seat) {
-    const s = this.model.state.settings;
-    const balance = this.app.account?.balance ?? 0;
-    const low = s.min_buy_in || s.big_bet * 10;
-    const high = s.max_buy_in || s.big_bet * 100;
-    const value = Math.max(low, Math.min(high, balance));
-    const input = h('input', { type: 'number', name: 'buy_in', min: low, max: high, step: 1, value, required: true });
-    const dialog = h('dialog', { class: 'dialog buy-in' },
+    sitDialog(this, seat);
+  }
+
+  /** Leave the table; during a hand you are in, say first that it folds your hand. */
+  leave() {
+    const state = this.model.state;
+    const me = state.seats[state.you];
+    const live = state.hand?.seats?.find((s) => s.seat === state.you);
+    if (!me?.in_hand || !live?.live || live.all_in) {
+      this.command('leave');
+      return;
+    }
+    const dialog = h('dialog', { class: 'dialog confirm-leave' },
       h('form', { method: 'dialog' },
-        h('h2', {}, seat === null ? `Sit at ${s.name}` : `Sit in seat ${seat + 1}`),
-        h('p', { class: 'muted' }, `Buy in between ${chips(low)} and ${chips(high)}. Your balance: ${chips(balance)}.`),
-        h('label', {}, 'Buy-in ', input),
+        h('h2', {}, 'Leave during the hand?'),
+        h('p', {}, 'Leaving now folds your hand. Your stack goes back to your balance when the hand ends.'),
         h('div', { class: 'dialog-buttons' },
-          h('button', { value: 'cancel', class: 'btn ghost', formnovalidate: true }, 'Cancel'),
-          h('button', { value: 'sit', class: 'btn primary' }, 'Sit down'))));
+          h('button', { value: 'stay', class: 'btn ghost' }, 'Stay'),
+          h('button', { value: 'leave', class: 'btn danger' }, 'Fold and leave'))));
     dialog.addEventListener('close', () => {
-      if (dialog.returnValue === 'sit') {
-        const msg = { type: 'sit', table: this.model.id, buy_in: Math.floor(Number(input.value)) };
-        if (seat !== null) msg.seat = seat;
-        this.app.socket.send(msg);
-        setTimeout(() => this.app.refreshAccount(), 600);
-      }
+      if (dialog.returnValue === 'leave') this.command('leave');
       dialog.remove();
     });
     document.body.append(dialog);
     dialog.showModal();
-    input.select();
   }
 
   renderLog() {

@@ -1,0 +1,64 @@
+"""Table chat: what a message may say and how often an account may send one.
+
+A chat line is plain text: at most :data:`MAX_CHARS` characters once
+whitespace is tidied, control and format characters dropped (a line break
+or a tab becomes a space), valid Unicode. It is stored and
+sent as text and never as markup (the client writes it with ``textContent``),
+so ``<script>`` in a message is shown, not run. Each account may send
+:data:`BURST` lines at once and then one every ``1 / RATE`` seconds at each
+table; a faster line is refused with ``chat_rate_limited``.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from stud.server.names import check_text
+from stud.server.ratelimit import TokenBucket
+from stud.table import TableError
+
+MAX_CHARS = 200
+RATE = 0.5
+"""Chat lines per second per account and table, on average (one every two seconds)."""
+BURST = 5.0
+_SPACES = re.compile(r"\s+")
+
+
+def clean_text(text: str) -> str:
+    """The line as it is kept and shown; TableError naming the problem if it cannot be sent."""
+    try:
+        check_text(text, "the message")
+    except ValueError as error:
+        raise TableError("chat_bad_text", str(error)) from None
+    spaced = _SPACES.sub(" ", text)
+    line = "".join(c for c in spaced if unicodedata.category(c) not in ("Cc", "Cf", "Co")).strip()
+    if not line:
+        raise TableError("chat_empty", "the message is empty")
+    if len(line) > MAX_CHARS:
+        raise TableError(
+            "chat_too_long", f"a chat message is at most {MAX_CHARS} characters ({len(line)} sent)"
+        )
+    return line
+
+
+class ChatLimiter:
+    """One token bucket per account at one table."""
+
+    def __init__(self, rate: float = RATE, burst: float = BURST) -> None:
+        self.rate = rate
+        self.burst = burst
+        self._buckets: dict[int, TokenBucket] = {}
+
+    def admit(self, account_id: int, now: float) -> None:
+        """Spend one line of ``account_id``'s budget, or raise ``chat_rate_limited``."""
+        bucket = self._buckets.get(account_id)
+        if bucket is None:
+            bucket = self._buckets[account_id] = TokenBucket(self.rate, self.burst)
+        wait = bucket.take(now)
+        if wait > 0:
+            raise TableError(
+                "chat_rate_limited",
+                f"too many chat messages: wait {wait:.1f} s (at most {int(self.burst)} at once, "
+                f"then one every {1 / self.rate:g} s)",
+            )
