@@ -196,7 +196,7 @@ def test_the_language_follows_the_account_to_another_browser(
     home.page.wait_for_function("document.documentElement.lang === 'zh-Hans'")
     cookie = next(c["value"] for c in home.context.cookies() if c["name"] == "stud_session")
     saved = httpx.get(
-        server.base + "/api/me/language", cookies={"stud_session": cookie}, timeout=10
+        server.base + "/api/me/language", cookies={"stud_session": cookie}, timeout=60
     )
     assert saved.json() == {"language": "zh-Hans"}
     # Another browser (nothing in its storage, English preferences) logs in: 简体中文.
@@ -223,7 +223,7 @@ def test_a_new_account_takes_the_language_chosen_before_logging_in(
 
     def saved() -> Any:
         answer = httpx.get(
-            server.base + "/api/me/language", cookies={"stud_session": cookie}, timeout=10
+            server.base + "/api/me/language", cookies={"stud_session": cookie}, timeout=60
         )
         return answer.json()["language"]
 

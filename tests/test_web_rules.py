@@ -237,14 +237,14 @@ def test_the_lobby_links_to_each_page(page: Page, server: ServerProcess) -> None
 def test_a_table_links_to_its_games_rules_in_a_new_tab(
     browser: Browser, server: ServerProcess
 ) -> None:
-    guest = httpx.post(server.base + "/api/guest", timeout=10)
+    guest = httpx.post(server.base + "/api/guest", timeout=60)
     cookie = guest.cookies["stud_session"]
     created = httpx.post(
         server.base + "/api/tables",
         json={"name": "Rules here", "game": "stud8", "ante": 1, "bring_in": 2, "small_bet": 4,
               "big_bet": 8, "seats": 4, "bots": 2},
         cookies={"stud_session": cookie},
-        timeout=10,
+        timeout=60,
     )  # fmt: skip
     assert created.status_code == 201, created.text
     table = created.json()["id"]
