@@ -155,3 +155,29 @@ def test_stud_verify(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     assert document["summary"] == {"hands": 2, "verified": 1, "unreadable": 0}
     assert main(["verify", str(tmp_path / "missing.phh")]) == 1
     assert "unreadable" in capsys.readouterr().out
+
+
+def test_stud_verify_reads_the_rooms_json_record(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``GET /api/hands/ID`` saved as a file: its PHH is checked, and its summary must agree."""
+    record = dealt_record(3)
+    assert record.shuffle is not None
+    document = {
+        "id": 9,
+        "phh": write_phh(record),
+        "summary": {"shuffle": record.shuffle.revealed()},
+    }
+    good = tmp_path / "hand-9.json"
+    good.write_text(json.dumps(document))
+    assert main(["verify", str(good)]) == 0
+    assert "1 verified, 0 failed" in capsys.readouterr().out
+    other = replace(record.shuffle, player_seeds=("ab", "", ""))
+    bad = tmp_path / "hand-10.json"
+    bad.write_text(json.dumps({**document, "summary": {"shuffle": other.revealed()}}))
+    assert main(["verify", str(bad)]) == 1
+    assert "summary states another shuffle" in capsys.readouterr().out
+    broken = tmp_path / "hand-11.json"
+    broken.write_text('{"id": 11}')
+    assert main(["verify", str(broken)]) == 1
+    assert "has its history in a 'phh' field" in capsys.readouterr().out

@@ -100,7 +100,9 @@ def test_players_seeds_go_in_dealing_order_and_the_deck_is_theirs() -> None:
     n = len(order)
     started = [o for o in dealt if isinstance(o, Event) and o.kind == "dealt"]
     for k, event in enumerate(started):  # 3rd street: down, down, up in three rounds
-        own = event.private[event.data["seat"]]["down"]
+        owner = table.seats[event.data["seat"]]
+        assert owner is not None
+        own = event.private[owner.id]["down"]  # private parts belong to accounts (issue 13)
         assert own == [str(Card(deck[k])), str(Card(deck[n + k]))]
         assert event.data["up"] == [str(Card(deck[2 * n + k]))]
     shuffle = table.shuffle

@@ -143,6 +143,7 @@ def test_topping_up_between_hands_and_during_one() -> None:
     assert events(outs, "topped_up")[0].data == {
         "seat": 0, "amount": 50, "stack": 150, "after_hand": False, "rebuy": False
     }  # fmt: skip
+    assert table.view(0)["mine"]["buy_in"] == 150  # what an automatic rebuy goes back to
     with pytest.raises(TableError) as refused:
         table.top_up(1, 300, clock())
     assert refused.value.code == "bad_top_up" and "at most 250" in str(refused.value)

@@ -407,6 +407,7 @@ def own_cards(tab: Tab) -> list[str]:
 
 
 def shot(tab: Tab, path: Path, docs_name: str | None = None) -> None:
+    tab.page.wait_for_timeout(400)  # the cards dealt and the bets slid in have settled
     tab.page.screenshot(path=str(path))
     assert path.stat().st_size > 10_000
     if docs_name and os.environ.get("STUD_WEB_SCREENSHOTS") == "1":
@@ -583,7 +584,8 @@ def test_stud8_split_pot_keyboard_and_phone(
         player.page.wait_for_function(
             "() => !document.querySelector('.table-list tr[data-game]:not([data-game=razz])')"
         )
-        table = create_table(player, "Split", "stud8", bots=5, seats=6)
+        # Four bots (a table that keeps 3 to 5): with the person, the five stacked hands.
+        table = create_table(player, "Split", "stud8", bots=4, seats=6)
         # The four-colour deck: diamonds turn blue and clubs green.
         colour = "() => getComputedStyle(document.querySelector('.suit-d')).color"
         player.page.wait_for_selector(".felt svg.card.suit-d")
@@ -642,6 +644,8 @@ def test_stud8_split_pot_keyboard_and_phone(
         # Leaving the table cashes the stack out to the balance.
         balance = int(player.js("() => window.studApp.account.balance"))
         player.page.click(".table-buttons .btn.danger")
+        if player.page.query_selector("dialog.confirm-leave"):  # during a hand: it folds
+            player.page.click("dialog.confirm-leave button[value='leave']")
         player.page.wait_for_function(
             f"() => window.studApp.account.balance > {balance}", timeout=TIMEOUT
         )

@@ -426,6 +426,9 @@ def test_waiting_list_for_a_full_table(server: ServerProcess, browser: Browser) 
         page.wait_for_selector(".seat.me", timeout=TIMEOUT)
         seated = state(tab, table)
         assert seated["seats"][seated["you"]]["stack"] == 120 and seated["waiting"] == []
+        # The felt shows your stack in the seat, not the last showdown's player who sat there.
+        shown = int(page.inner_text(".seat.me .stack").replace(",", ""))
+        assert 100 <= shown <= 120, shown
         assert "sits down" in page.inner_text(".log")
         assert not tab.errors, tab.errors
     finally:

@@ -35,6 +35,7 @@ Observation = dict[str, np.ndarray]
 Info = dict[str, Any]
 
 OBSERVATION_MODES = ("dict", "flat")
+_NO_MASK = MASKS[0]
 
 
 def _stacks(stacks: int | Sequence[int], players: int) -> tuple[int, ...]:
@@ -149,6 +150,7 @@ class StudEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         self._by_index: Sequence[Action | None] = EMPTY
         self._mask = MASKS[0]
         self._acting = -1
+        self._rewards_given = False
         self.hand: Hand | None = None
         """The hand being played (the engine's own object: read it, do not act on it)."""
         self.agents: list[str] = []
@@ -183,28 +185,15 @@ class StudEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
 
     def step(self, action: int | np.integer[Any] | None) -> None:
         """Play ``action`` (an index the mask allows) for ``agent_selection``."""
-        hand = self.hand
-        if hand is None:
-            raise RuntimeError("call reset() to deal a hand before step()")
-        agent = self.agent_selection
-        try:
-            done = self.terminations[agent]
-        except KeyError:
-            raise RuntimeError("the hand is over and every agent has left: call reset()") from None
-        if done:
-            self._was_dead_step(action)
+        if self._acting < 0:  # no turn being played: before reset(), or the hand is over
+            self._step_without_turn(action)
             return
-        index = action if type(action) is int else _index(agent, action)
-        if not 0 <= index < ACTION_COUNT:
-            raise IllegalActionError(
-                f"{agent} must act with an index 0 to {ACTION_COUNT - 1}, not {action!r}"
-            )
-        chosen = self._by_index[index]
+        index = action if type(action) is int else _index(self.agent_selection, action)
+        chosen = self._by_index[index] if 0 <= index < ACTION_COUNT else None
         if chosen is None:
-            legal = ", ".join(describe(i, a) for i, a in enumerate(self._by_index) if a)
-            raise IllegalActionError(
-                f"action {describe(index, None)} is not legal for {agent} now; legal: {legal}"
-            )
+            raise self._illegal(index, action)
+        hand = self.hand
+        assert hand is not None  # a seat is acting
         events = hand.act(chosen)
         if len(events) == 1 and type(events[0]) is Acted:  # the usual case: no card dealt
             self._encoder.acted(events[0])
@@ -214,6 +203,26 @@ class StudEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
             self._end(hand)
         else:
             self._next_turn(hand)
+
+    def _step_without_turn(self, action: object) -> None:
+        """``step`` when no seat is to act: retire a finished agent, or say what is wrong."""
+        if self.hand is None:
+            raise RuntimeError("call reset() to deal a hand before step()")
+        if self.agent_selection not in self.terminations:
+            raise RuntimeError("the hand is over and every agent has left: call reset()")
+        self._was_dead_step(action)
+
+    def _illegal(self, index: int, action: object) -> IllegalActionError:
+        """The error for an index out of range, or one the mask does not allow."""
+        agent = self.agent_selection
+        if not 0 <= index < ACTION_COUNT:
+            return IllegalActionError(
+                f"{agent} must act with an index 0 to {ACTION_COUNT - 1}, not {action!r}"
+            )
+        legal = ", ".join(describe(i, a) for i, a in enumerate(self._by_index) if a)
+        return IllegalActionError(
+            f"action {describe(index, None)} is not legal for {agent} now; legal: {legal}"
+        )
 
     def _next_turn(self, hand: Hand) -> None:
         seat = hand.to_act
@@ -240,6 +249,7 @@ class StudEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
             self.terminations[agent] = True
             self.infos[agent] = {"chips": result.net[seat]}
         self.agent_selection = self.agents[0]
+        self._rewards_given = True
 
     def _was_dead_step(self, action: object) -> None:
         """Retire the selected agent once the hand is over (every agent is then done)."""
@@ -254,8 +264,10 @@ class StudEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         self.agents.remove(agent)
         if self.agents:
             self.agent_selection = self.agents[0]
-        for other in self.rewards:
-            self.rewards[other] = 0.0
+        if self._rewards_given:  # a reward is for the step that gave it: clear them once
+            self._rewards_given = False
+            for other in self.rewards:
+                self.rewards[other] = 0.0
 
     # ------------------------------------------------------------------ observing
 
@@ -263,7 +275,7 @@ class StudEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         """What ``agent`` may see now (see docs/rl.md), with its action mask."""
         seat = self._seat_of[agent]
         flat = self._encoder.observe(seat)
-        mask: MaskArray = self._mask if seat == self._acting else MASKS[0]  # read-only
+        mask: MaskArray = self._mask if seat == self._acting else _NO_MASK  # read-only
         if self._flat:
             return {"observation": flat, "action_mask": mask}
         out: Observation = views(flat)

@@ -17,6 +17,7 @@ from typing import Any
 from stud.fairness import FairnessError, Shuffle
 from stud.table.crowd import Crowd
 from stud.table.port import HandEvent, HandFactory, HandPort, Legal
+from stud.table.readout import board_readouts, own_readout
 from stud.table.seeds import NextShuffle
 
 AUTO_ACTION_ORDER = ("check", "fold", "bring-in")
@@ -114,7 +115,8 @@ class Player:
     index: int | None = None  # position in the hand in progress
     start_stack: int = 0
     away: bool = False
-    """Sat out by time-outs: their turns in the hand in progress are passed at once."""
+    """Sat out by time-outs, or dealt in while sitting out (a tournament): their turns in the
+    hand in progress are passed at once."""
     buy_in: int = 0
     """The chips the player last brought to the table (an automatic rebuy tops up to it)."""
     auto_rebuy: bool = False
@@ -292,6 +294,7 @@ class Table:
             "hand_seats": list(self.hand_seats) if self.hand is not None else [],
             "turn": turn,
             "next_hand_at": self.next_hand_at,
+            "boards": board_readouts(None if self.hand is None else self.hand.view(None)),
             "shuffle": self._shuffle_view(),
         }
 
@@ -310,12 +313,14 @@ class Table:
             index = player.index if player is not None else None
         turn = shared["turn"]
         mine = turn is not None and turn["seat"] == seat
+        hand = None if self.hand is None else self.hand.view(index, events=events)
         me = None if seat is None else self.seats[seat]
         return {
             **shared,
             "you": seat,
             "mine": None if me is None else me.own(),
-            "hand": None if self.hand is None else self.hand.view(index, events=events),
+            "hand": hand,
+            "readout": own_readout(hand, seat) if index is not None else None,
             "legal": [a.public() for a in self.legal()] if mine else [],
         }
 
@@ -458,7 +463,10 @@ class Table:
         else:
             player.stack += amount
             self._schedule(now)
-        player.buy_in = max(player.buy_in, player.stack + player.pending)
+        if not rebuy:
+            # Chips brought to the table so far: what an automatic rebuy goes back to.
+            high = self.settings.max_buy_in
+            player.buy_in = min(player.buy_in + amount, high) if high else player.buy_in + amount
         self._emit(
             Event(
                 "topped_up",
@@ -664,6 +672,8 @@ class Table:
             assert dealt is not None
             dealt.index = index
             dealt.start_stack = dealt.stack
+            if dealt.sitting_out:  # dealt in while sitting out (a tournament): away, acts at once
+                dealt.away = True
             stacks.append(dealt.stack)
         seed = None if self._seed is None else self._seed * 1_000_003 + self.hand_number
         s = self.settings

@@ -1,5 +1,6 @@
 // The turn clock: a bar that runs down over the turn's seconds, then over the
-// player's time bank (another colour), with the seconds left.
+// player's time bank (another colour), with the seconds left; the bank shows
+// beside the turn's seconds from the start, before it runs.
 
 import { seconds } from './format.js';
 
@@ -24,6 +25,7 @@ export function tickClocks(now) {
       label = `bank ${seconds(deadline - now)}`;
       el.classList.add('bank');
     }
+    el.querySelector('.clock-bank')?.toggleAttribute('hidden', now >= clockEnds);
     fraction = Math.max(0, Math.min(1, fraction));
     el.classList.toggle('low', fraction < 0.3);
     bar.style.width = `${(fraction * 100).toFixed(1)}%`;

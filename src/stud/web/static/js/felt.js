@@ -2,19 +2,34 @@
 // bets, the pot, the community card, the dealer button, whose turn it is and the
 // showdown's results. The live table and the replayer draw through this.
 //
-// picture = {settings, seats, hand, you, button, turn, result, canSit}
+// picture = {settings, seats, hand, you, button, turn, result, canSit, readout, boards, handKey}
+//   readout: your own hand in words (live table only); boards: words for each seat's up cards
+//   handKey: tells one hand from the next, so only cards and bets new since the last
+//            drawing are dealt and slid in (short animations, none with reduced motion)
 //   seats:  the table's seats (null when empty) with name, stack, bot, sitting_out
 //   hand:   the server's hand view shape (or a replayed one), null between hands
 //   result: the showdown (reduce.js emptyResult shape) or null
 
 import { cardSVG } from './cards.js';
 import { h, fromHTML } from './dom.js';
-import { chips, potName } from './format.js';
+import { chips, potName, seconds } from './format.js';
+import { boardText } from './readout.js';
 
 /** Where display slot `i` of `n` sits on the felt, in percent (slot 0 is bottom centre). */
 export function slotPosition(i, n, radius = [42, 41]) {
   const angle = Math.PI / 2 + (i * 2 * Math.PI) / n;
   return { x: 50 + radius[0] * Math.cos(angle), y: 50 + radius[1] * Math.sin(angle) };
+}
+
+/**
+ * Where a seat's bet goes on the narrow (phone) felt, whose seats are drawn 0.8 times
+ * as far from the middle: between the seat and the pot for seats above and below, and
+ * above the seat for those at the sides (the pot is at their height), clear of any cards.
+ */
+export function phoneBetPosition(seatPos) {
+  const x = 50 + (seatPos.x - 50) * 0.8;
+  if (Math.abs(seatPos.y - 50) < 12) return { x, y: seatPos.y - 15 };
+  return { x: 50 + (x - 50) * 0.7, y: seatPos.y + (50 - seatPos.y) * 0.55 };
 }
 
 /** The display slot of table seat `seat`: the viewer's own seat is at the bottom. */
@@ -30,19 +45,40 @@ function cardEl(card, classes) {
 }
 
 /** A seat's cards in the order dealt: down, down, up x4, down (7th street). */
-function handCards(hs, isYou, usedCards) {
-  const row = h('div', { class: 'hand-cards' });
+function handCards(hs, isYou, usedCards, motion) {
+  const row = h('div', { class: 'hand-cards', dataset: { count: (hs.down?.length ?? 0) + (hs.up?.length ?? 0) } });
   const down = hs.down ?? [];
   const up = hs.up ?? [];
   const order = [...down.slice(0, 2).map((c) => [c, 'down']), ...up.map((c) => [c, 'up']),
     ...down.slice(2).map((c) => [c, 'down'])];
-  for (const [card, kind] of order) {
+  order.forEach(([card, kind], i) => {
     const classes = [kind];
     if (kind === 'down' && card && (isYou || hs.shown)) classes.push(isYou && !hs.shown ? 'mine' : 'shown');
     if (card && usedCards.has(card)) classes.push('used');
-    row.append(cardEl(card, classes.join(' ')));
-  }
+    if (motion.fresh(`${hs.seat}:${i}:${kind}`)) classes.push('fresh');
+    const el = cardEl(card, classes.join(' '));
+    if (classes.includes('mine')) el.title = 'your down card: only you see it';
+    row.append(el);
+  });
   return row;
+}
+
+/** What was drawn last time on this felt, to move only what is new. */
+function motionFor(felt, key) {
+  const before = felt.drawn;
+  const first = !before || before.key !== key;
+  const now = { key, cards: new Set(), bets: new Map() };
+  felt.drawn = now;
+  return {
+    fresh(id) {
+      now.cards.add(id);
+      return Boolean(before) && (first || !before.cards.has(id));
+    },
+    betMoved(seat, amount) {
+      now.bets.set(seat, amount);
+      return Boolean(before) && !first && (before.bets.get(seat) ?? 0) !== amount;
+    },
+  };
 }
 
 function chipStack(amount) {
@@ -53,6 +89,7 @@ function chipStack(amount) {
 }
 
 function clockEl(turn, settings) {
+  const bank = turn.deadline && turn.clock_ends ? Math.max(0, turn.deadline - turn.clock_ends) : 0;
   return h('div', {
     class: 'clock',
     dataset: {
@@ -60,7 +97,9 @@ function clockEl(turn, settings) {
       deadline: turn.deadline ?? '',
       turnSeconds: settings.turn_seconds ?? 20,
     },
-  }, h('div', { class: 'clock-bar' }), h('span', { class: 'clock-text' }));
+  }, h('div', { class: 'clock-bar' }), h('span', { class: 'clock-text' }),
+  // The time bank, shown from the start of the turn (it runs once the clock is out).
+  bank > 0 ? h('span', { class: 'clock-bank', title: 'time bank' }, ` +${seconds(bank)} bank`) : null);
 }
 
 function tagsFor(player, hs, result, seat) {
@@ -86,6 +125,8 @@ export function renderFelt(felt, picture, { onSit } = {}) {
   const { settings, hand, you, turn, result } = picture;
   const n = settings.seats;
   const seats = picture.seats ?? Array(n).fill(null);
+  const motion = motionFor(felt, picture.handKey ?? null);
+  felt.reveal ??= new Set(); // seats whose board words were tapped open
   felt.replaceChildren();
   felt.dataset.seats = String(n);
   felt.classList.toggle('has-hand', Boolean(hand));
@@ -109,10 +150,11 @@ export function renderFelt(felt, picture, { onSit } = {}) {
     if (turn && turn.seat === seat && hand) classes.push('acting');
     if (hs && !hs.live) classes.push('folded');
     if (winners.has(seat)) classes.push('winner');
+    if (felt.reveal.has(seat)) classes.push('reveal');
     const el = h('div', {
       class: classes.join(' '),
       dataset: { seat },
-      style: { '--x': `${pos.x}%`, '--y': `${pos.y}%` },
+      style: { '--x': `${pos.x}%`, '--y': `${pos.y}%`, '--dx': (50 - pos.x).toFixed(1), '--dy': ((50 - pos.y) * 0.6).toFixed(1) },
     });
     if (!player && !hs) {
       if (onSit) el.append(h('button', { class: 'sit-btn', onclick: () => onSit(seat) }, 'Sit here'));
@@ -122,28 +164,50 @@ export function renderFelt(felt, picture, { onSit } = {}) {
     }
     const name = player?.name ?? picture.names?.(seat) ?? `Seat ${seat + 1}`;
     const stack = hs ? hs.stack : player?.stack ?? 0;
+    const acting = turn && turn.seat === seat && hand && picture.live;
+    const bank = seat === you && picture.live && !acting && player?.time_bank > 0
+      ? h('div', { class: 'bank-badge', title: 'your time bank: it runs once a turn\'s clock is out' }, `bank ${seconds(player.time_bank)}`)
+      : null;
+    // The dealer button sits on the plate's corner: never over anyone's cards.
+    const dealer = picture.button === seat && (hand || result)
+      ? h('span', { class: 'dealer-btn', title: 'dealer' }, 'D') : null;
     const plate = h('div', { class: 'plate' },
+      dealer,
       h('div', { class: 'name', title: name }, player?.bot ? h('span', { class: 'bot', title: 'bot' }, '⚙ ') : null, name),
       h('div', { class: 'stack' }, chips(stack)),
       winners.has(seat) ? h('div', { class: 'won' }, `+${chips(winners.get(seat))}`) : null,
-      turn && turn.seat === seat && hand && picture.live ? clockEl(turn, settings) : null,
+      acting ? clockEl(turn, settings) : bank,
     );
-    const cards = hs ? handCards(hs, seat === you, used) : h('div', { class: 'hand-cards none' });
-    el.append(cards, plate, h('div', { class: 'tags' }, tagsFor(player, hs, result, seat)));
+    const cards = hs ? handCards(hs, seat === you, used, motion) : h('div', { class: 'hand-cards none' });
+    const tags = tagsFor(player, hs, result, seat);
+    const board = seat !== you && hs?.live ? boardText(picture.boards?.[seat] ?? picture.boards?.[String(seat)], settings.game) : '';
+    if (board) {
+      cards.title = board;
+      tags.push(h('span', { class: 'tag board' }, board));
+      el.classList.add('has-board');
+      el.addEventListener('click', () => {
+        if (felt.reveal.has(seat)) felt.reveal.delete(seat);
+        else felt.reveal.add(seat);
+        el.classList.toggle('reveal', felt.reveal.has(seat));
+      });
+    }
+    if (seat === you && picture.readout && hs?.live) tags.unshift(h('span', { class: 'tag readout', title: 'your hand' }, picture.readout));
+    el.append(cards, plate, h('div', { class: 'tags' }, tags));
     felt.append(el);
 
     if (hs && hs.bet > 0) {
-      const b = slotPosition(slot, n, [27, 23]);
+      const b = slotPosition(slot, n, [22, 19]); // between the seat's cards and the pot
+      const p = phoneBetPosition(pos);
+      const moved = motion.betMoved(seat, hs.bet);
       felt.append(h('div', {
-        class: 'bet', dataset: { seat }, style: { '--x': `${b.x}%`, '--y': `${b.y}%` },
+        class: `bet${moved ? ' fresh' : ''}`,
+        dataset: { seat },
+        style: {
+          '--x': `${b.x}%`, '--y': `${b.y}%`, '--px': `${p.x}%`, '--py': `${p.y}%`,
+          '--dx': (pos.x - b.x).toFixed(1), '--dy': ((pos.y - b.y) * 0.6).toFixed(1),
+        },
       }, chipStack(hs.bet), h('span', { class: 'amount' }, chips(hs.bet))));
     }
-  }
-
-  if (picture.button !== null && picture.button !== undefined && (hand || result)) {
-    const slot = slotOf(picture.button, n, you);
-    const p = slotPosition(slot + 0.42, n, [33, 29]);
-    felt.append(h('div', { class: 'dealer-btn', title: 'dealer', style: { '--x': `${p.x}%`, '--y': `${p.y}%` } }, 'D'));
   }
 
   felt.append(centre(picture));
@@ -156,11 +220,22 @@ function centre(picture) {
     box.append(h('div', { class: 'community', title: 'community card' }, cardEl(hand.community, 'up')));
   }
   if (hand) {
+    // The chips in the middle (earlier streets, antes) apart from the bets in front of the
+    // players; the total beside them while bets are out; side pots labelled.
     const pots = result?.pots?.length ? result.pots : livePots(hand.seats ?? []);
+    const out = result ? 0 : (hand.seats ?? []).reduce((sum, s) => sum + (s.bet ?? 0), 0);
+    const middle = hand.pot - out;
     const text = pots.length > 1
       ? pots.map((p, i) => `${i ? `Side ${i}` : 'Main'} ${chips(p.amount)}`).join(' · ')
-      : `Pot ${chips(hand.pot)}`;
-    box.append(h('div', { class: 'pot' }, hand.pot ? chipStack(hand.pot) : null, h('span', { class: 'pot-amount' }, text)));
+      : `${out ? 'Total' : 'Pot'} ${chips(hand.pot)}`;
+    const total = h('span', { class: `pot-amount${pots.length > 1 ? ' side-pots' : ''}`, title: out ? 'the pot with the bets out' : 'the pot' }, text);
+    if (out) {
+      box.append(h('div', { class: 'pot' }, middle ? chipStack(middle) : null,
+        h('span', { class: 'pot-middle', title: 'in the middle (bets in front of the players apart)' }, `Pot ${chips(middle)}`)));
+      box.append(h('div', { class: 'pot-total' }, total));
+    } else {
+      box.append(h('div', { class: 'pot' }, hand.pot ? chipStack(hand.pot) : null, total));
+    }
     if (!result && hand.street) {
       box.append(h('div', { class: 'street-name' }, streetLabel(hand.street)));
     }

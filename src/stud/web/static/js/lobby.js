@@ -6,6 +6,7 @@ import { credentialsDialog } from './account.js';
 import { h, fill } from './dom.js';
 import { rulesNav } from './rules.js';
 import { chips, GAME_SHORT, GAMES, stakes } from './format.js';
+import { buyInRange, COLUMNS, handsPerHour, MIN_HANDS_FOR_RATE, sortTables } from './lobbysort.js';
 
 const FILTERS = [['', 'All games'], ['stud', GAMES.stud], ['stud8', GAMES.stud8], ['razz', GAMES.razz]];
 
@@ -14,6 +15,8 @@ export class LobbyView {
     this.app = app;
     this.game = game;
     this.tables = [];
+    this.sort = LobbyView.sort ?? { key: null, dir: 1 }; // kept while the page lives
+    this.openPlayers = null; // the table whose player list was tapped open
     this.build();
   }
 
@@ -84,14 +87,17 @@ export class LobbyView {
       fill(this.list, h('p', { class: 'muted' }, 'No tables of this game yet: create one below.'));
       return;
     }
-    const rows = this.tables.map((t) => h('tr', { dataset: { table: t.id, game: t.game } },
+    const sorted = this.sort.key ? sortTables(this.tables, this.sort.key, this.sort.dir) : this.tables;
+    const rows = sorted.map((t) => h('tr', { dataset: { table: t.id, game: t.game } },
       h('td', { class: 'tname' }, h('a', { href: `#/table/${t.id}` }, t.name)),
       h('td', {}, h('span', { class: 'game-badge', dataset: { game: t.game } },
         h('span', { class: 'long' }, GAMES[t.game] ?? t.game), h('span', { class: 'short' }, GAME_SHORT[t.game] ?? t.game))),
       h('td', { class: 'num', title: `ante ${t.ante}, bring-in ${t.bring_in}` }, stakes(t), h('small', { class: 'muted' }, ` ante ${chips(t.ante)}`)),
-      h('td', { class: 'num seats-cell' }, `${t.seats_taken}/${t.seats}`, t.waiting ? h('small', { class: 'muted waiting' }, ` +${t.waiting} waiting`) : null),
+      h('td', { class: 'num buyin-cell', title: 'buy-in range' }, buyInRange(t)),
+      this.seatsCell(t),
       h('td', { class: 'num hide-narrow' }, chips(Math.round(t.average_pot ?? 0))),
-      h('td', { class: 'num hide-narrow' }, chips(Math.round(t.hands_per_hour ?? 0))),
+      h('td', { class: 'num hide-narrow rate-cell', title: handsPerHour(t) === null ? `shown after ${MIN_HANDS_FOR_RATE} hands` : 'hands per hour' },
+        handsPerHour(t) === null ? '—' : chips(Math.round(handsPerHour(t)))),
       h('td', { class: 'actions' },
         h('a', { class: 'btn small ghost watch', href: `#/table/${t.id}` }, 'Watch'),
         h('a', {
@@ -104,10 +110,48 @@ export class LobbyView {
           },
         }, t.seats_taken >= t.seats ? 'Join waiting list' : 'Play'))));
     fill(this.list, h('table', { class: 'tables' },
-      h('thead', {}, h('tr', {},
-        h('th', {}, 'Table'), h('th', {}, 'Game'), h('th', { class: 'num' }, 'Stakes'), h('th', { class: 'num' }, 'Seats'),
-        h('th', { class: 'num hide-narrow' }, 'Avg pot'), h('th', { class: 'num hide-narrow' }, 'Hands/h'), h('th', {}, ''))),
+      h('thead', {}, h('tr', {}, COLUMNS.map((c) => this.header(c)), h('th', {}, ''))),
       h('tbody', {}, rows)));
+  }
+
+  header(column) {
+    const on = this.sort.key === column.key;
+    return h('th', {
+      class: `sortable${column.num ? ' num' : ''}${column.narrow ? ' hide-narrow' : ''}`,
+      dataset: { sort: column.key },
+      'aria-sort': on ? (this.sort.dir > 0 ? 'ascending' : 'descending') : 'none',
+      tabindex: 0,
+      title: `sort by ${column.label.toLowerCase()}`,
+      onclick: () => this.sortBy(column),
+      onkeydown: (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); this.sortBy(column); } },
+    }, column.label);
+  }
+
+  sortBy(column) {
+    const dir = this.sort.key === column.key ? -this.sort.dir : column.dir;
+    this.sort = { key: column.key, dir };
+    LobbyView.sort = this.sort;
+    this.renderTables();
+  }
+
+  /** Seats taken; the players' names on hover (title) or tap (a list under the cell). */
+  seatsCell(t) {
+    const players = t.players ?? [];
+    const names = players.map((p) => `${p.name}${p.bot ? ' (bot)' : ''}`);
+    const cell = h('td', {
+      class: `num seats-cell${players.length ? ' has-players' : ''}`,
+      title: names.length ? names.join('\n') : 'nobody yet',
+      onclick: () => {
+        if (!players.length) return;
+        this.openPlayers = this.openPlayers === t.id ? null : t.id;
+        this.renderTables();
+      },
+    }, h('span', { class: 'player-list' }, `${t.seats_taken}/${t.seats}`,
+      t.waiting ? h('small', { class: 'muted waiting' }, ` +${t.waiting} waiting`) : null,
+      this.openPlayers === t.id
+        ? h('ul', { class: 'player-pop' }, players.map((p) => h('li', {}, p.bot ? h('span', { class: 'bot' }, '⚙ ') : null, p.name)))
+        : null));
+    return cell;
   }
 
   createForm() {

@@ -3,6 +3,7 @@
 
 import { api } from './api.js';
 import { renderAccount } from './account.js';
+import { TurnAlerts } from './alerts.js';
 import { Seeder } from './fairview.js';
 import { startClocks } from './clock.js';
 import { h } from './dom.js';
@@ -13,12 +14,17 @@ import { LobbyView } from './lobby.js';
 import { clearLogs, restoreLog, saveLog } from './logstore.js';
 import { TableModel } from './model.js';
 import { MyHandsView } from './myhands.js';
+import { takePreAction } from './preactions.js';
 import { bindPrefs } from './prefs.js';
 import { ReplayerView } from './replayer.js';
 import { RulesView } from './rules.js';
 import { RoomSocket } from './socket.js';
 import { unlockAudioOnGesture } from './sound.js';
 import { TableView } from './tableview.js';
+import { TilesView, tileIds } from './tiles.js';
+
+// A seed that reached the table after its deal is simply not used: nothing to tell the player.
+const SEED_LATE = new Set(['seeds_closed', 'stale_seed']);
 
 class App {
   constructor() {
@@ -31,6 +37,7 @@ class App {
     this.accountEl = document.getElementById('account');
     this.statusEl = document.getElementById('status');
     this.toastsEl = document.getElementById('toasts');
+    this.alerts = new TurnAlerts({ inView: (id) => Boolean(this.view?.shows?.(id)), now: () => this.socket.now() });
   }
 
   async start() {
@@ -51,6 +58,7 @@ class App {
     renderAccount(this.accountEl, this);
     this.socket.connect();
     window.addEventListener('hashchange', () => this.route());
+    await this.watchMySeats();
     this.route();
     window.studApp = this; // for the browser tests and the curious
   }
@@ -64,7 +72,7 @@ class App {
       // The top bar counts chips at tables: a hand you played changes them.
       if (msg.type === 'event' && msg.event.type === 'hand_finished' && this.models.get(msg.table)?.seated) this.refreshAccountSoon();
     } else if (msg.type === 'error') {
-      if (msg.code !== 'rate_limited') this.toast(errorText(msg.code));
+      if (msg.code !== 'rate_limited' && !SEED_LATE.has(msg.code)) this.toast(errorText(msg.code));
     } else if (msg.type === 'ok' && ['sit', 'leave', 'top_up'].includes(msg.for)) {
       this.refreshAccountSoon();
     } else if (msg.type === 'ok' && msg.for === 'wait') {
@@ -91,6 +99,7 @@ class App {
     renderAccount(this.accountEl, this);
     this.socket.reconnect(); // the socket speaks for the account its cookie names
     this.route();
+    this.watchMySeats();
   }
 
   async guest() {
@@ -115,6 +124,20 @@ class App {
     this.accountTimer = setTimeout(() => this.refreshAccount(), 300);
   }
 
+  /** After a reload: watch every table the account sits at, so its turns alert from anywhere. */
+  async watchMySeats() {
+    const me = this.account;
+    if (!me) return;
+    try {
+      const tables = await api.tables();
+      for (const t of tables) {
+        if ((t.players ?? []).some((p) => !p.bot && p.name === me.name)) this.model(t.id).expectSeat = true;
+      }
+    } catch {
+      // the lobby is unreachable: the tables are watched when opened
+    }
+  }
+
   seatedTables() {
     return [...this.models.values()].filter((m) => m.seated);
   }
@@ -128,6 +151,10 @@ class App {
         if (e.detail.event.type === 'hand_finished') saveLog(model, this.account);
       });
       this.models.set(id, model);
+      // First listener of every state: a ticked pre-action box is taken before anything is drawn.
+      model.addEventListener('change', () => takePreAction(model,
+        (action, to, turn) => this.socket.send({ type: 'act', table: id, action, to, turn })));
+      this.alerts.follow(model);
       this.socket.watch(id, () => model.since());
     }
     return model;
@@ -135,9 +162,11 @@ class App {
 
   /** Stop watching tables we are not seated at and not looking at. */
   release(keep) {
+    const kept = new Set([keep].flat());
     for (const [id, model] of this.models) {
+      const awaited = model.expectSeat && !model.state; // seated, says the lobby; no state yet
       const waiting = (model.state?.waiting ?? []).some((w) => w.id === this.account?.id);
-      if (id !== keep && !model.seated && !waiting) {
+      if (!kept.has(id) && !model.seated && !awaited && !waiting) {
         this.socket.unwatch(id);
         this.models.delete(id);
       }
@@ -154,6 +183,10 @@ class App {
       tableId = Number(parts[1]);
       this.view = new TableView(this, this.model(tableId), { autoSit: params.has('sit') });
       document.body.dataset.view = 'table';
+    } else if (parts[0] === 'tables') {
+      tableId = tileIds(parts[1], this);
+      this.view = new TilesView(this, tableId);
+      document.body.dataset.view = 'tiles';
     } else if (parts[0] === 'hands') {
       this.view = new MyHandsView(this);
       document.body.dataset.view = 'hands';
@@ -169,6 +202,7 @@ class App {
     }
     this.release(tableId);
     this.view.mount(this.viewEl);
+    this.alerts.routed([...this.models.values()]);
     if (params.has('sit')) history.replaceState(null, '', `#/${parts.join('/')}`);
   }
 

@@ -1,7 +1,7 @@
-// The player's preferences, kept in localStorage: four-colour deck and turn sound.
+// The player's preferences, kept in localStorage: four-colour deck, turn sound, turn notifications.
 
 const KEY = 'stud.prefs';
-const defaults = { fourColour: false, sound: true };
+const defaults = { fourColour: false, sound: true, notify: true };
 
 function load() {
   try {
@@ -35,5 +35,21 @@ export function bindPrefs() {
   sound.checked = prefs.sound;
   four.addEventListener('change', () => setPref('fourColour', four.checked));
   sound.addEventListener('change', () => setPref('sound', sound.checked));
+  bindNotify(document.getElementById('pref-notify'));
   apply();
+}
+
+/** The notifications box: on asks the browser's permission (it needs the click). */
+function bindNotify(box) {
+  if (!box) return;
+  const supported = 'Notification' in window;
+  box.disabled = !supported;
+  box.checked = supported && prefs.notify && Notification.permission === 'granted';
+  box.addEventListener('change', async () => {
+    if (box.checked && Notification.permission !== 'granted') {
+      const answer = await Notification.requestPermission();
+      box.checked = answer === 'granted';
+    }
+    setPref('notify', box.checked);
+  });
 }

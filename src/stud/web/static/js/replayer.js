@@ -13,14 +13,18 @@ import { QUIET, reduce } from './reduce.js';
 
 const MERGE = new Set(['dealt', 'ante', 'street', 'double_bet_allowed']);
 
-/** Load a hand's public events: the server's replay data, else this browser's own recording. */
+/**
+ * Load a hand's public events: the server's replay data, else this browser's own
+ * recording. Null when neither has it; `{missing: true}` when the server says no
+ * such hand exists (404) and this browser has no recording of it either.
+ */
 export async function loadReplay(id) {
   try {
     return await api.replay(id);
-  } catch {
+  } catch (error) {
     const saved = sessionStorage.getItem(`stud.replay.${id}`);
     if (saved) return JSON.parse(saved);
-    return null;
+    return error?.status === 404 ? { missing: true } : null;
   }
 }
 
@@ -31,7 +35,14 @@ export function buildSteps(events) {
   let batch = [];
   let street = 3;
   const flush = () => {
-    if (hand && batch.length) steps.push({ hand, events: batch, street });
+    const last = steps[steps.length - 1];
+    if (hand && batch.length && last && batch.every((e) => QUIET.has(e.type) || e.type === 'pots')) {
+      // Nothing to see (the hand's end, a clock): part of the step before, not a step of its own.
+      last.hand = hand;
+      last.events = [...last.events, ...batch];
+    } else if (hand && batch.length) {
+      steps.push({ hand, events: batch, street });
+    }
     batch = [];
   };
   for (const e of events) {
@@ -69,6 +80,14 @@ export class ReplayerView {
 
   async load() {
     const data = await loadReplay(this.id);
+    if (data?.missing) {
+      fill(this.root, h('div', { class: 'replay-missing' },
+        h('h1', {}, `Hand ${this.id} does not exist`),
+        h('p', { class: 'muted' }, 'There is no hand with this number in the card room: check the link, or pick a hand from a table\'s Hands tab.'),
+        h('p', {}, h('a', { class: 'btn', href: '#/lobby' }, '← Lobby'))));
+      this.root.dataset.missing = '1';
+      return;
+    }
     if (!data || !Array.isArray(data.events) || !data.events.length) {
       fill(this.root, h('h1', {}, `Hand ${this.id}`),
         h('p', {}, 'A replay of this hand is not available yet (the server has no replay data for it, and this browser did not watch it). Its history can be downloaded:'),
@@ -189,10 +208,10 @@ export class ReplayerView {
     const showing = result.awards.length || Object.keys(result.shows).length;
     renderFelt(this.felt, {
       settings: this.settings, seats, hand, you: this.data.you ?? null, button: null, turn: null,
-      result: showing ? result : null, names: (seat) => this.name(seat), live: false,
+      result: showing ? result : null, names: (seat) => this.name(seat), live: false, handKey: this.id,
     });
-    const last = step.events[step.events.length - 1];
-    const entry = describe(last, (seat) => this.name(seat), this.data.you ?? null, { bigBet: this.settings.big_bet });
+    const said = step.events.map((e) => describe(e, (seat) => this.name(seat), this.data.you ?? null, { bigBet: this.settings.big_bet }));
+    const entry = said.filter(Boolean).pop() ?? null;
     const text = entry ? entry.parts.map((p) => (typeof p === 'string' ? p : p.textContent)).join('') : '';
     fill(this.caption, h('b', { class: 'replay-street' }, streetName(step.street)), ` · step ${this.index + 1} of ${this.steps.length}`, text ? ` · ${text}` : '');
     this.root.dataset.step = String(this.index);

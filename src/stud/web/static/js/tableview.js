@@ -14,13 +14,16 @@ import { describe, logLine } from './handlog.js';
 import { isNewHand } from './model.js';
 import { rulesLink } from './rules.js';
 import { renderHands } from './history.js';
+import { preActionBoxes } from './preactions.js';
+import { readoutText } from './readout.js';
 import { turnBeep } from './sound.js';
 
 export class TableView {
-  constructor(app, model, { autoSit = false } = {}) {
+  constructor(app, model, { autoSit = false, tile = false } = {}) {
     this.app = app;
     this.model = model;
     this.autoSit = autoSit;
+    this.tile = tile; // one of several tables on the screen (tiles.js)
     this.rendered = 0;
     this.stick = true; // keep the log scrolled to its end unless the reader scrolls up
     this.logContext = {};
@@ -42,14 +45,14 @@ export class TableView {
       h('div', { class: 'tabs', role: 'tablist' }, tab('log', 'Hand log'), tab('hands', 'Hands')),
       h('div', { class: 'tab-body log-body', dataset: { body: 'log' } }, this.logEl),
       h('div', { class: 'tab-body', dataset: { body: 'hands' }, hidden: true }, this.handsEl));
-    this.root = h('section', { class: 'table-view', dataset: { table: this.model.id } },
+    this.root = h('section', { class: `table-view${this.tile ? ' tile-mode' : ''}`, dataset: { table: this.model.id } },
       this.header,
       h('div', { class: 'table-main' },
         h('div', { class: 'felt-column' }, h('div', { class: 'felt-wrap' }, this.felt), this.actionsEl),
         this.side));
     this.chat = new ChatPanel(this);
     this.chat.attach(this.side, tab);
-    this.bar = new ActionBar(this.actionsEl, (action, to) => this.act(action, to));
+    this.bar = new ActionBar(this.actionsEl, (action, to) => this.act(action, to), { scope: this.root });
     const logBody = this.logEl.parentElement;
     logBody.addEventListener('scroll', () => {
       this.stick = logBody.scrollHeight - logBody.scrollTop - logBody.clientHeight < 40;
@@ -73,6 +76,11 @@ export class TableView {
     this.chat.render();
     this.loadHands();
     this.timer = setInterval(() => this.renderHint(), 500);
+  }
+
+  /** Whether table `id` is on the screen (for the turn alerts). */
+  shows(id) {
+    return id === this.model.id;
   }
 
   unmount() {
@@ -99,17 +107,33 @@ export class TableView {
     const { state, showdown } = this.model;
     const settings = state.settings;
     const useShowdown = !state.hand && showdown;
+    const kept = useShowdown ? this.sameSeats() : null;
     return {
       settings,
       seats: state.seats,
-      hand: state.hand ?? (useShowdown ? showdown.hand : null),
+      hand: state.hand ?? (useShowdown && showdown.hand ? { ...showdown.hand, seats: showdown.hand.seats.filter((s) => kept(s.seat)) } : null),
       you: state.you,
       button: state.button,
       turn: state.turn,
-      result: useShowdown ? showdown.result : null,
+      result: useShowdown ? { ...showdown.result, awards: showdown.result.awards.filter((a) => kept(a.seat)) } : null,
       names: (seat) => this.model.name(seat),
       live: true,
       waiting: this.waitingText(),
+      readout: state.hand ? readoutText(state.readout, settings.game) : '',
+      boards: state.hand ? state.boards ?? {} : {},
+      handKey: state.hand ? state.hand_number : showdown?.number ?? null,
+    };
+  }
+
+  /** Whether a seat still holds the player of the last showdown (someone may have sat there since). */
+  sameSeats() {
+    const { state, showdown, recording } = this.model;
+    const players = recording?.number === showdown?.number ? recording.players ?? [] : [];
+    return (seat) => {
+      const now = state.seats[seat];
+      const then = players.find((p) => p.seat === seat);
+      if (!now || !then) return true;
+      return then.account_id !== undefined ? now.id === then.account_id : now.name === then.name;
     };
   }
 
@@ -127,8 +151,15 @@ export class TableView {
     const canSit = this.app.account && !this.model.seated;
     renderFelt(this.felt, this.picture(), { onSit: canSit ? (seat) => this.sitDialog(seat) : null });
     this.renderHeader();
-    const mine = state.turn && state.you !== null && state.turn.seat === state.you;
-    this.bar.update(mine ? state.legal : [], state.turn?.turn, this.hint());
+    const taken = state.turn && this.model.preTaken === state.turn.turn; // a pre-action box acted
+    const mine = state.turn && state.you !== null && state.turn.seat === state.you && !taken;
+    const own = state.hand?.seats?.find((s) => s.seat === state.you);
+    this.bar.update(mine ? state.legal : [], state.turn?.turn, taken ? 'Pre-action taken…' : this.hint(), {
+      bet: own?.bet ?? 0,
+      idle: preActionBoxes(this.model),
+      readout: state.hand && state.readout ? readoutText(state.readout, state.settings.game) : null,
+    });
+    this.root.classList.toggle('my-turn', Boolean(mine && state.legal?.length));
     if (this.autoSit && this.app.account && !this.model.seated) {
       this.autoSit = false;
       // A full table (from the lobby's Full): its waiting list instead.
@@ -166,7 +197,13 @@ export class TableView {
     const state = this.model.state;
     const s = state.settings;
     const me = this.model.seated ? state.seats[state.you] : null;
-    const buttons = [h('a', { class: 'btn ghost', href: '#/lobby' }, '← Lobby')];
+    const buttons = this.tile
+      ? [h('a', { class: 'btn ghost small', href: `#/table/${this.model.id}` }, 'Open')]
+      : [h('a', { class: 'btn ghost', href: '#/lobby' }, '← Lobby')];
+    const seatedAt = this.app.seatedTables().map((m) => m.id);
+    if (!this.tile && seatedAt.length > 1) {
+      buttons.push(h('a', { class: 'btn ghost tiles-link', href: `#/tables/${seatedAt.join(',')}` }, `All my tables (${seatedAt.length})`));
+    }
     if (me) {
       buttons.push(me.sitting_out
         ? h('button', { class: 'btn', onclick: () => this.command('sit_in') }, 'Sit in')

@@ -1,0 +1,96 @@
+"""Words for a stud hand still being dealt: 1 to 7 cards, as a player reads them at the table.
+
+Five cards or more read exactly as the showdown does (the evaluators' own
+descriptions); fewer read by their pairs and sets (no straight or flush can be
+made yet): ``a pair of Kings``, ``two pair, Kings and Fives``, ``high card Ace``.
+Lows read as the lowest distinct ranks so far (``7,4,2``); an eight-or-better
+low that is not made yet is a *draw* while enough cards are still to come.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from stud.cards import RANK_NAMES, RANK_PLURALS, RANKS
+from stud.evaluate.high import evaluate_high
+from stud.evaluate.low import evaluate_eight_low, evaluate_razz
+from stud.evaluate.validate import checked_cards
+
+_SIZES = (1, 2, 3, 4, 5, 6, 7)
+
+
+@dataclass(frozen=True, slots=True)
+class LowSoFar:
+    """A low as far as it goes: the ranks read (``7,5,3,2,A``), whether it is made, or a draw.
+
+    ``made`` means five cards make the low (in Stud Hi/Lo: an eight or better).
+    A draw (``made`` False) lists the qualifying ranks so far; ``possible`` says
+    whether the cards still to come can complete it.
+    """
+
+    ranks: str
+    made: bool
+    possible: bool
+
+
+def high_so_far(cards: Sequence[int]) -> str:
+    """The high hand of 1 to 7 cards in PokerStars words (``two pair, Kings and Fives``)."""
+    hand = checked_cards(cards, _SIZES)
+    if len(hand) >= 5:
+        return evaluate_high(hand).description
+    counts = Counter(c >> 2 for c in hand)
+    groups = sorted(counts.items(), key=lambda rc: (rc[1], rc[0]), reverse=True)
+    (top, size), rest = groups[0], groups[1:]
+    if size == 4:
+        return f"four of a kind, {RANK_PLURALS[top]}"
+    if size == 3:
+        return f"three of a kind, {RANK_PLURALS[top]}"
+    if size == 2 and rest and rest[0][1] == 2:
+        return f"two pair, {RANK_PLURALS[top]} and {RANK_PLURALS[rest[0][0]]}"
+    if size == 2:
+        return f"a pair of {RANK_PLURALS[top]}"
+    return f"high card {RANK_NAMES[top]}"
+
+
+def _ace_low(card: int) -> int:
+    """A card's ace-to-five rank: 1 (ace) .. 13 (king)."""
+    return (card >> 2) + 2 if card >> 2 != 12 else 1
+
+
+def _rank_text(low_rank: int) -> str:
+    return "A" if low_rank == 1 else RANKS[low_rank - 2]
+
+
+def razz_so_far(cards: Sequence[int]) -> LowSoFar:
+    """The ace-to-five low of 1 to 7 cards: exact from five cards on, else the cards read low.
+
+    Fewer than five cards read pairs first, then the rest from the highest down
+    (``2,2,7``; ``7,4,2``), as PokerStars writes a paired low.
+    """
+    hand = checked_cards(cards, _SIZES)
+    if len(hand) >= 5:
+        return LowSoFar(evaluate_razz(hand).description, made=True, possible=True)
+    counts = Counter(_ace_low(c) for c in hand)
+    order = sorted(counts.elements(), key=lambda r: (counts[r], r), reverse=True)
+    return LowSoFar(",".join(_rank_text(r) for r in order), made=False, possible=True)
+
+
+def eight_low_so_far(cards: Sequence[int], to_come: int) -> LowSoFar | None:
+    """The eight-or-better low of 1 to 7 cards, or the draw to one; None with no card of 8 or lower.
+
+    ``to_come`` is how many more cards the player will be dealt (7th street's
+    community card counts): a draw of k ranks is ``possible`` when 5 - k <= to_come.
+    """
+    hand = checked_cards(cards, _SIZES)
+    if to_come < 0:
+        raise ValueError(f"cards to come must be 0 or more, got {to_come}")
+    made = evaluate_eight_low(hand) if len(hand) >= 5 else None
+    if made is not None:
+        return LowSoFar(made.description, made=True, possible=True)
+    ranks = sorted({_ace_low(c) for c in hand if _ace_low(c) <= 8}, reverse=True)
+    if not ranks:
+        return None
+    text = ",".join(_rank_text(r) for r in ranks)
+    return LowSoFar(text, made=False, possible=5 - len(ranks) <= to_come)

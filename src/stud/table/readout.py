@@ -1,0 +1,77 @@
+"""A hand in words while it is played: the viewer's own cards, and every seat's up cards.
+
+The words come from :mod:`stud.evaluate.sofar` (the evaluators the showdown uses),
+so the table, the showdown and the log read a hand the same way; the browser
+only prints them. A seat's readout is built from what that viewer's hand view
+already holds, so it says nothing the viewer could not see: the own readout
+goes only into the view of the account seated there, the up-card readouts are
+public.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from stud.cards import Card
+from stud.evaluate.sofar import LowSoFar, eight_low_so_far, high_so_far, razz_so_far
+
+CARDS_PER_PLAYER = 7
+"""A stud player's cards at the river (the R12 community card counts as the seventh)."""
+
+
+def _low(low: LowSoFar | None) -> dict[str, Any] | None:
+    if low is None:
+        return None
+    return {"ranks": low.ranks, "made": low.made, "possible": low.possible}
+
+
+def readout(game: str, cards: Sequence[str], to_come: int) -> dict[str, Any] | None:
+    """``{"high", "low"}`` words for ``cards`` in ``game`` (None for no card).
+
+    ``high`` is None in Razz; ``low`` is None in Seven Card Stud, and in Stud Hi/Lo
+    when no card is eight or lower. ``low`` is ``{"ranks", "made", "possible"}``.
+    """
+    if not cards:
+        return None
+    ints = [int(Card.parse(c)) for c in cards]
+    if game == "razz":
+        return {"high": None, "low": _low(razz_so_far(ints))}
+    high = high_so_far(ints)
+    if game == "stud8":
+        return {"high": high, "low": _low(eight_low_so_far(ints, max(0, to_come)))}
+    return {"high": high, "low": None}
+
+
+def _cards_to_come(hand: dict[str, Any], seat: dict[str, Any]) -> int:
+    if hand.get("is_over") or not seat.get("live", True):
+        return 0
+    held = len(seat.get("down") or []) + len(seat.get("up") or [])
+    return CARDS_PER_PLAYER - held - (1 if hand.get("community") else 0)
+
+
+def own_readout(hand: dict[str, Any] | None, seat: int | None) -> dict[str, Any] | None:
+    """The words for ``seat``'s whole hand (down, up and community cards) in its own hand view."""
+    if hand is None or seat is None:
+        return None
+    for entry in hand.get("seats", []):
+        if entry.get("seat") != seat:
+            continue
+        cards = [c for c in (*(entry.get("down") or []), *(entry.get("up") or [])) if c]
+        if hand.get("community"):
+            cards.append(hand["community"])
+        return readout(str(hand["game"]), cards, _cards_to_come(hand, entry))
+    return None
+
+
+def board_readouts(hand: dict[str, Any] | None) -> dict[str, dict[str, Any]]:
+    """Words for each seat's up cards, by table seat (JSON keys): what every watcher can read."""
+    if hand is None:
+        return {}
+    boards: dict[str, dict[str, Any]] = {}
+    for entry in hand.get("seats", []):
+        up = [c for c in entry.get("up") or [] if c]
+        words = readout(str(hand["game"]), up, _cards_to_come(hand, entry))
+        if words is not None:
+            boards[str(entry["seat"])] = words
+    return boards

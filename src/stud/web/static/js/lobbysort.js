@@ -1,0 +1,46 @@
+// The lobby's table list as players read it: sort by any column (click its head
+// again to reverse), the buy-in range, the players on hover or tap, and hands per
+// hour only once a table has dealt enough hands for the rate to mean something.
+
+import { chips } from './format.js';
+
+export const MIN_HANDS_FOR_RATE = 10;
+
+/** Hands per hour, or null while the table has dealt fewer than MIN_HANDS_FOR_RATE hands. */
+export function handsPerHour(t) {
+  return (t.hands ?? 0) >= MIN_HANDS_FOR_RATE && t.hands_per_hour ? t.hands_per_hour : null;
+}
+
+/** "50–500": the buy-in range of a lobby entry. */
+export function buyInRange(t) {
+  const low = t.min_buy_in ?? t.big_bet * 10;
+  const high = t.max_buy_in ?? t.big_bet * 100;
+  return `${chips(low)}–${chips(high)}`;
+}
+
+/** The columns a player can sort by: key, heading, value to sort on, first direction. */
+export const COLUMNS = [
+  { key: 'name', label: 'Table', value: (t) => t.name.toLowerCase(), dir: 1 },
+  { key: 'game', label: 'Game', value: (t) => t.game, dir: 1 },
+  { key: 'stakes', label: 'Stakes', value: (t) => t.big_bet * 1e6 + t.ante, dir: -1, num: true },
+  { key: 'buyin', label: 'Buy-in', value: (t) => t.min_buy_in ?? 0, dir: -1, num: true },
+  { key: 'seats', label: 'Seats', value: (t) => t.seats_taken / Math.max(1, t.seats), dir: -1, num: true },
+  { key: 'pot', label: 'Avg pot', value: (t) => t.average_pot ?? 0, dir: -1, num: true, narrow: true },
+  { key: 'rate', label: 'Hands/h', value: (t) => handsPerHour(t) ?? -1, dir: -1, num: true, narrow: true },
+];
+
+/** `tables` sorted by column `key` in direction `dir` (1 up, -1 down); ties keep the lobby's order. */
+export function sortTables(tables, key, dir) {
+  const column = COLUMNS.find((c) => c.key === key);
+  if (!column) return tables;
+  return tables
+    .map((t, i) => [t, i])
+    .sort(([a, i], [b, j]) => {
+      const x = column.value(a);
+      const y = column.value(b);
+      if (x < y) return -dir;
+      if (x > y) return dir;
+      return i - j;
+    })
+    .map(([t]) => t);
+}
