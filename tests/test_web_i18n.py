@@ -383,12 +383,11 @@ def test_every_server_error_code_has_words_in_every_language(tab: Tab) -> None:
 @pytest.mark.parametrize("game", GAMES)
 def test_no_text_of_the_rules_escapes_the_catalogs(tab: Tab, game: str) -> None:
     """The pseudo-locale wraps each message in ⟦⟧: any letter outside them was not translated.
-    Checked: the rules page, the language menu, the lobby's rules links, the page title."""
+    Checked: the rules page, the language menu, the lobby's rules links."""
     tab.open(f"#/rules/{game}", query=f"?lang={PSEUDO}")
     assert tab.lang() == "en-XA"
     tab.page.wait_for_selector(".rules h1:has-text('⟦')")
     assert escaped_text(tab.page, "article.rules, .lang-box") == []
-    assert tab.page.title().startswith("⟦")
     # The check is real: text written into the page is caught.
     tab.js("document.querySelector('.rules h1').append(' Stud rules')")
     assert len(escaped_text(tab.page, "article.rules")) == 1
@@ -402,7 +401,7 @@ def test_no_text_of_the_rules_escapes_the_catalogs(tab: Tab, game: str) -> None:
 def test_the_chinese_rules_pages_have_no_english_left(tab: Tab, game: str, code: str) -> None:
     tab.open(f"#/rules/{game}", query=f"?lang={code}")
     assert tab.lang() == code
-    assert latin_words(tab.page, "article.rules, .lang-box, title", KEPT_NAMES) == []
+    assert latin_words(tab.page, "article.rules, .lang-box", KEPT_NAMES) == []
     # Cards are named in the page's language ("黑桃K"), not in English.
     names = tab.js(
         "[...document.querySelectorAll('.rules svg.card')].map(s => s.getAttribute('aria-label'))"

@@ -241,7 +241,6 @@ export class RulesView {
   mount(container) {
     const game = this.game;
     const name = tOf('game', game);
-    document.title = t('rules.page_title', { game: name });
     const contents = [
       ['overview', t('rules.h.overview')], ['streets', t('rules.h.streets')], ['bringin', t('rules.h.bringin')],
       ['first', t('rules.h.first')], ['limits', t('rules.h.limits')], ['ranking', t('rules.h.ranking')],
@@ -271,7 +270,5 @@ export class RulesView {
     target?.focus({ preventScroll: true });
   }
 
-  unmount() {
-    document.title = t('app.title');
-  }
+  unmount() {}
 }
