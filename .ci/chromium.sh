@@ -6,6 +6,12 @@ chromium_setup() {
         apt-get update -qq
         apt-get install -y -qq chromium >/dev/null
     fi
+    # A font with Chinese glyphs: the client speaks Traditional and Simplified Chinese (docs/i18n.md).
+    if ! fc-list :lang=zh 2>/dev/null | grep -q .; then
+        export DEBIAN_FRONTEND=noninteractive
+        apt-get install -y -qq fonts-wqy-microhei >/dev/null 2>&1 \
+            || { apt-get update -qq && apt-get install -y -qq fonts-wqy-microhei >/dev/null; } || true
+    fi
     /usr/bin/chromium --version 2>/dev/null || true
 }
 chromium_setup

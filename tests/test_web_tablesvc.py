@@ -385,7 +385,8 @@ def test_chat_is_text_muted_per_account_and_the_dealer_speaks(
             """t => window.studApp.socket.send({type: 'chat', table: t, text: 'x'.repeat(300)})""",
             table,
         )
-        alice.page.wait_for_selector(".toast:has-text('at most 200 characters')")
+        # The client words the error code (chat_too_long) from its catalog.
+        alice.page.wait_for_selector(".toast:has-text('too long for the chat')")
         # Bob mutes Alice: her lines go, and stay gone after a reload (kept for his account).
         bob.page.click(".chat-line.player .mute")
         assert bob.page.query_selector(".chat-line.player") is None

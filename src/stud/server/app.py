@@ -23,6 +23,7 @@ from stud.server.actor import Command
 from stud.server.audience import hand_player
 from stud.server.connection import ClientConnection
 from stud.server.histories import texts_for
+from stud.server.language import router as language_router
 from stud.server.limits import LimitError, SignupLimit
 from stud.server.logins import Busy, PasswordGuard
 from stud.server.names import account_name, check_text, name_key, table_name
@@ -389,6 +390,8 @@ def create_app(db: Database, config: RoomConfig, hand_factory: HandFactory) -> F
 
     # The replayer's data (a separate module of the browser client's: stud.server.replay).
     app.include_router(replay_router)
+    # The account's language for the browser client (stud.server.language).
+    app.include_router(language_router)
 
     # -- the websocket ---------------------------------------------------------------------
 

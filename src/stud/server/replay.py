@@ -17,10 +17,10 @@ from fastapi import APIRouter, HTTPException, Request
 from stud.game import visible_events
 from stud.history import HistoryError, read_phh, replay
 from stud.server.audience import hand_player
+from stud.server.session import request_account
 
 router = APIRouter()
 
-SESSION_COOKIE = "stud_session"
 SEAT_KEYS = ("seat", "to_act", "viewer")
 
 
@@ -80,10 +80,7 @@ async def hand_replay(hand_id: int, request: Request) -> dict[str, Any]:
     record = await db.read(lambda c: store.hand(c, hand_id))
     if record is None or record["status"] != "finished" or not record.get("phh"):
         raise HTTPException(404, "no finished hand with that id")
-    token = request.cookies.get(SESSION_COOKIE)
-    account = None
-    if token and len(token) <= 200:
-        account = await db.read(lambda c: store.session_account(c, token))
+    account = await request_account(request)
     data: dict[str, Any] = replay_data(record, None if account is None else account.id)
     actor = request.app.state.room.actors.get(record["table_id"])
     if actor is not None:

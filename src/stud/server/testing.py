@@ -220,3 +220,15 @@ class Client:
             message = await self.recv(left)
             if predicate(message):
                 return message
+
+
+@contextlib.contextmanager
+def sqlite_server(
+    folder: Path, extra_args: tuple[str, ...] = (), env: dict[str, str] | None = None
+) -> Iterator[ServerProcess]:
+    """A ``stud serve`` on a fresh SQLite database in ``folder``, stopped at the end."""
+    with (
+        fresh_database("sqlite", folder) as url,
+        ServerProcess(url, folder, extra_args=extra_args, env=env) as proc,
+    ):
+        yield proc

@@ -30,6 +30,8 @@ accounts = Table(
     # 'user', 'guest', 'bot' or 'house' (the bank chips are granted from and rake goes to).
     Column("kind", String(16), nullable=False),
     Column("created_at", Float, nullable=False),
+    # The language the account chose for the browser client ('en', 'zh-Hant', ...); NULL: none.
+    Column("language", String(16), nullable=True),
 )
 
 sessions = Table(

@@ -45,6 +45,8 @@ export const api = {
   createTable: (spec) => request('POST', '/api/tables', spec),
   tableHands: (id) => request('GET', `/api/tables/${id}/hands`),
   myHands: () => request('GET', '/api/me/hands'),
+  language: () => request('GET', '/api/me/language'),
+  setLanguage: (language) => request('PUT', '/api/me/language', { language }),
   hand: (id) => request('GET', `/api/hands/${id}`),
   replay: (id) => request('GET', `/api/hands/${id}/replay`),
 };

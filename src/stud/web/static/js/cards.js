@@ -2,7 +2,10 @@
 //
 // A card is text like "As", "Td", "2c"; null is a card we may not see (its back).
 // Colours come from CSS (`.suit-s` ... via currentColor), so the four-colour deck
-// is a class on <body> and the markup can be cached per card.
+// is a class on <body> and the markup can be cached per card (and language: a card's
+// accessible name, "King of spades", 黑桃K, comes from the catalog).
+
+import { language, t, tOf } from './i18n.js';
 
 const SUIT_PATHS = {
   h: 'M50 92C22 68 3 52 5 31 6 15 18 6 31 6c9 0 15 5 19 13C54 11 60 6 69 6c13 0 25 9 26 25 2 21-17 37-45 61z',
@@ -17,11 +20,6 @@ function circle(cx, cy, r) {
 }
 
 const RANK_LABELS = { T: '10' };
-const SUIT_NAMES = { c: 'clubs', d: 'diamonds', h: 'hearts', s: 'spades' };
-const RANK_NAMES = {
-  2: 'two', 3: 'three', 4: 'four', 5: 'five', 6: 'six', 7: 'seven', 8: 'eight', 9: 'nine',
-  T: 'ten', J: 'jack', Q: 'queen', K: 'king', A: 'ace',
-};
 
 const cache = new Map();
 
@@ -33,7 +31,7 @@ export function suitSVG(suit) {
 
 /** The SVG markup of one card face (or its back when `card` is null). */
 export function cardSVG(card) {
-  const key = card ?? '??';
+  const key = `${language()}|${card ?? '??'}`;
   let markup = cache.get(key);
   if (markup === undefined) {
     markup = card ? faceSVG(card) : backSVG();
@@ -42,13 +40,23 @@ export function cardSVG(card) {
   return markup;
 }
 
+/** A card's name in the page's language: "King of spades", 黑桃K. */
+export function cardName(card) {
+  if (!card) return t('card.back');
+  return t('card.name', { rank: tOf('card_rank', card[0]), suit: tOf('suit', card[1]) });
+}
+
+function attribute(text) {
+  return text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+}
+
 function faceSVG(card) {
   const rank = card[0];
   const suit = card[1];
   const label = RANK_LABELS[rank] ?? rank;
   const narrow = label.length > 1;
   const path = SUIT_PATHS[suit];
-  const title = `${RANK_NAMES[rank] ?? rank} of ${SUIT_NAMES[suit] ?? suit}`;
+  const title = attribute(cardName(card));
   return `<svg class="card face suit-${suit}" viewBox="0 0 100 140" role="img" aria-label="${title}" data-card="${card}">` +
     `<rect x="1.5" y="1.5" width="97" height="137" rx="9" fill="#fdfdfb" stroke="#b9b9b4" stroke-width="1.5"/>` +
     `<g fill="currentColor">` +
@@ -60,7 +68,7 @@ function faceSVG(card) {
 }
 
 function backSVG() {
-  return '<svg class="card back" viewBox="0 0 100 140" role="img" aria-label="face-down card" data-card="??">' +
+  return '<svg class="card back" viewBox="0 0 100 140" role="img" aria-label="' + attribute(t('card.back')) + '" data-card="??">' +
     '<rect x="1.5" y="1.5" width="97" height="137" rx="9" fill="#fdfdfb" stroke="#b9b9b4" stroke-width="1.5"/>' +
     '<rect x="8" y="8" width="84" height="124" rx="5" fill="url(#card-back-pattern)" stroke="#12305e" stroke-width="2"/>' +
     '<path d="M50 44 66 70 50 96 34 70z" fill="none" stroke="#e8eefb" stroke-width="3" opacity=".75"/>' +

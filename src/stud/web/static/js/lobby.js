@@ -4,6 +4,7 @@
 import { api } from './api.js';
 import { credentialsDialog } from './account.js';
 import { h, fill } from './dom.js';
+import { rulesNav } from './rules.js';
 import { chips, GAME_SHORT, GAMES, stakes } from './format.js';
 import { buyInRange, COLUMNS, handsPerHour, MIN_HANDS_FOR_RATE, sortTables } from './lobbysort.js';
 
@@ -29,6 +30,7 @@ export class LobbyView {
     this.notice = h('div', { class: 'lobby-notice' });
     this.root = h('section', { class: 'lobby' },
       h('div', { class: 'lobby-head' }, h('h1', {}, 'Lobby'), this.filters),
+      rulesNav(),
       this.notice,
       this.list,
       this.createForm());

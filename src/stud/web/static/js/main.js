@@ -7,6 +7,9 @@ import { TurnAlerts } from './alerts.js';
 import { Seeder } from './fairview.js';
 import { startClocks } from './clock.js';
 import { h } from './dom.js';
+import { errorText } from './errortext.js';
+import { initI18n, onLanguageChange } from './i18n.js';
+import { adoptAccountLanguage, mountLanguageMenu } from './langmenu.js';
 import { LobbyView } from './lobby.js';
 import { clearLogs, restoreLog, saveLog } from './logstore.js';
 import { TableModel } from './model.js';
@@ -14,15 +17,11 @@ import { MyHandsView } from './myhands.js';
 import { takePreAction } from './preactions.js';
 import { bindPrefs } from './prefs.js';
 import { ReplayerView } from './replayer.js';
+import { RulesView } from './rules.js';
 import { RoomSocket } from './socket.js';
 import { unlockAudioOnGesture } from './sound.js';
 import { TableView } from './tableview.js';
 import { TilesView, tileIds } from './tiles.js';
-
-const ERROR_TEXT = {
-  insufficient_balance: 'Not enough chips in your balance for that buy-in.',
-  login_required: 'Log in or play as a guest first.',
-};
 
 // A seed that reached the table after its deal is simply not used: nothing to tell the player.
 const SEED_LATE = new Set(['seeds_closed', 'stale_seed']);
@@ -42,6 +41,7 @@ class App {
   }
 
   async start() {
+    await initI18n();
     bindPrefs();
     unlockAudioOnGesture();
     startClocks(() => this.socket.now());
@@ -52,6 +52,9 @@ class App {
     } catch {
       this.account = null;
     }
+    await adoptAccountLanguage(this);
+    mountLanguageMenu(this);
+    onLanguageChange(() => { renderAccount(this.accountEl, this); this.route(); });
     renderAccount(this.accountEl, this);
     this.socket.connect();
     window.addEventListener('hashchange', () => this.route());
@@ -69,7 +72,7 @@ class App {
       // The top bar counts chips at tables: a hand you played changes them.
       if (msg.type === 'event' && msg.event.type === 'hand_finished' && this.models.get(msg.table)?.seated) this.refreshAccountSoon();
     } else if (msg.type === 'error') {
-      if (msg.code !== 'rate_limited' && !SEED_LATE.has(msg.code)) this.toast(ERROR_TEXT[msg.code] ?? msg.message ?? msg.code);
+      if (msg.code !== 'rate_limited' && !SEED_LATE.has(msg.code)) this.toast(errorText(msg.code));
     } else if (msg.type === 'ok' && ['sit', 'leave', 'top_up'].includes(msg.for)) {
       this.refreshAccountSoon();
     } else if (msg.type === 'ok' && msg.for === 'wait') {
@@ -92,6 +95,7 @@ class App {
   setAccount(account) {
     if (account?.id !== this.account?.id) clearLogs();
     this.account = account;
+    adoptAccountLanguage(this); // its language, if it has one: the page is drawn again in it
     renderAccount(this.accountEl, this);
     this.socket.reconnect(); // the socket speaks for the account its cookie names
     this.route();
@@ -189,6 +193,9 @@ class App {
     } else if (parts[0] === 'replay' && Number(parts[1])) {
       this.view = new ReplayerView(this, Number(parts[1]));
       document.body.dataset.view = 'replay';
+    } else if (parts[0] === 'rules') {
+      this.view = new RulesView(this, parts[1]);
+      document.body.dataset.view = 'rules';
     } else {
       this.view = new LobbyView(this, { game: params.get('game') ?? '' });
       document.body.dataset.view = 'lobby';

@@ -12,6 +12,7 @@ import { renderFelt } from './felt.js';
 import { GAMES, seconds, stakesLong } from './format.js';
 import { describe, logLine } from './handlog.js';
 import { isNewHand } from './model.js';
+import { rulesLink } from './rules.js';
 import { renderHands } from './history.js';
 import { preActionBoxes } from './preactions.js';
 import { readoutText } from './readout.js';
@@ -219,6 +220,7 @@ export class TableView {
       h('div', { class: 'table-name' },
         h('h1', {}, s.name),
         h('span', { class: 'game-badge', dataset: { game: s.game } }, GAMES[s.game] ?? s.game),
+        rulesLink(s.game),
         h('span', { class: 'muted' }, stakesLong(s)),
         handId ? h('span', { class: 'muted hand-number', dataset: { hand: handId } }, `· hand #${handId}`) : null),
       h('div', { class: 'table-buttons' }, buttons));

@@ -1,0 +1,77 @@
+"""``GET``/``PUT /api/me/language``: the language an account chose for the browser client.
+
+The client keeps the choice in the browser too; this makes it follow the account to
+another browser (docs/i18n.md). The languages are the client's message catalogs
+(``web/static/i18n/LANG.json``): a catalog added there is a language accepted here.
+Kept apart from :mod:`stud.server.app`, which only includes :data:`router`.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+from fastapi import APIRouter, HTTPException, Request
+from pydantic import BaseModel, Field
+from sqlalchemy import Connection, select, update
+
+from stud.server.session import request_account
+from stud.server.storage import Account
+from stud.server.storage import schema as s
+
+router = APIRouter()
+
+CATALOGS = Path(__file__).resolve().parent.parent / "web" / "static" / "i18n"
+
+
+@cache
+def languages() -> frozenset[str]:
+    """The languages the client has a catalog for: ``en``, ``zh-Hant``, ``zh-Hans``."""
+    return frozenset(path.stem for path in CATALOGS.glob("*.json"))
+
+
+class LanguageChoice(BaseModel):
+    language: str = Field(max_length=16, examples=["zh-Hant"])
+
+
+class LanguageOut(BaseModel):
+    language: str | None = Field(description="null: the account has not chosen one")
+
+
+def account_language(conn: Connection, account_id: int) -> str | None:
+    """The language stored for an account, if any."""
+    return conn.execute(
+        select(s.accounts.c.language).where(s.accounts.c.id == account_id)
+    ).scalar_one_or_none()
+
+
+def set_account_language(conn: Connection, account_id: int, language: str) -> None:
+    conn.execute(update(s.accounts).where(s.accounts.c.id == account_id).values(language=language))
+
+
+async def _account(request: Request) -> Account:
+    """The session's account; 401 without one."""
+    account = await request_account(request)
+    if account is None:
+        raise HTTPException(401, "log in or play as a guest first")
+    return account
+
+
+@router.get("/api/me/language", tags=["accounts"])
+async def get_language(request: Request) -> LanguageOut:
+    """The language the account chose, or null."""
+    account = await _account(request)
+    db = request.app.state.room.db
+    return LanguageOut(language=await db.read(lambda c: account_language(c, account.id)))
+
+
+@router.put("/api/me/language", tags=["accounts"])
+async def put_language(body: LanguageChoice, request: Request) -> LanguageOut:
+    """Remember the account's language: one of the client's catalogs, else 422."""
+    account = await _account(request)
+    if body.language not in languages():
+        known = ", ".join(sorted(languages()))
+        raise HTTPException(422, f"unknown language {body.language!r}; the room speaks {known}")
+    db = request.app.state.room.db
+    await db.write(lambda c: set_account_language(c, account.id, body.language))
+    return LanguageOut(language=body.language)

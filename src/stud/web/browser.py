@@ -1,0 +1,33 @@
+"""Debian's Chromium, headless, for the browser tests (Playwright's own download is never used)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
+
+CHROMIUM = os.environ.get("STUD_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = (
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+)  # fmt: skip
+
+
+@contextlib.contextmanager
+def chromium() -> Iterator[Browser]:
+    """A headless Chromium for the length of the block; RuntimeError when it is not installed."""
+    from playwright.sync_api import sync_playwright
+
+    if not Path(CHROMIUM).exists():
+        raise RuntimeError(f"Chromium is not installed at {CHROMIUM} (apt-get install chromium)")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=list(CHROMIUM_ARGS))
+        try:
+            yield browser
+        finally:
+            browser.close()
