@@ -74,16 +74,7 @@ class MatchConfig:
         return tuple(self.hero if p % 2 == 0 else self.villain for p in range(self.seats))
 
     def table(self) -> TableConfig:
-        s = self.stakes
-        stack = self.stack_big_bets * s.big_bet
-        return TableConfig(
-            game=variant(self.game),
-            ante=s.ante,
-            bring_in=s.bring_in,
-            small_bet=s.small_bet,
-            big_bet=s.big_bet,
-            stacks=(stack,) * self.seats,
-        )
+        return self.stakes.table(self.game, self.stack_big_bets, self.seats)
 
     def sessions(self) -> list[tuple[int, int]]:
         size = self.session

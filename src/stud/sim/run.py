@@ -64,6 +64,17 @@ class Stakes:
     def __str__(self) -> str:
         return f"{self.ante}/{self.bring_in}/{self.small_bet}/{self.big_bet}"
 
+    def table(self, game: str, stack_big_bets: int, seats: int) -> TableConfig:
+        """A table of ``game`` at these stakes, every seat with ``stack_big_bets`` big bets."""
+        return TableConfig(
+            game=variant(game),
+            ante=self.ante,
+            bring_in=self.bring_in,
+            small_bet=self.small_bet,
+            big_bet=self.big_bet,
+            stacks=(stack_big_bets * self.big_bet,) * seats,
+        )
+
 
 DEFAULT_STAKES = Stakes()
 """2/5/20/40."""
@@ -97,16 +108,7 @@ class SimConfig:
         self.table()  # fail now on impossible stakes, not in a worker
 
     def table(self) -> TableConfig:
-        s = self.stakes
-        stack = self.stack_big_bets * s.big_bet
-        return TableConfig(
-            game=variant(self.game),
-            ante=s.ante,
-            bring_in=s.bring_in,
-            small_bet=s.small_bet,
-            big_bet=s.big_bet,
-            stacks=(stack,) * len(self.bots),
-        )
+        return self.stakes.table(self.game, self.stack_big_bets, len(self.bots))
 
     def sessions(self) -> list[tuple[int, int]]:
         """(first hand, hand count) of every session, in order."""
