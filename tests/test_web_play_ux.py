@@ -106,12 +106,16 @@ def state(tab: Tab, table: int) -> dict[str, Any]:
     return dict(tab.js(STATE, table))
 
 
-def wait_turn(tab: Tab, table: int) -> dict[str, Any]:
-    """Wait until it is this tab's turn at ``table`` (buttons shown) and return the state."""
+def wait_turn(tab: Tab, table: int, after: int = -1) -> dict[str, Any]:
+    """Wait until it is this tab's turn at ``table`` (buttons shown) and return the state.
+
+    ``after``: a turn number this tab already had; the state that still shows it (the
+    server has not yet answered the action just clicked) does not count.
+    """
     tab.page.wait_for_function(
-        f"t => {{ const s = ({STATE})(t); return s && s.turn && s.turn.seat === s.you"
-        " && s.legal.length; }",
-        arg=table,
+        f"([t, after]) => {{ const s = ({STATE})(t); return s && s.turn && s.turn.seat === s.you"
+        " && s.turn.turn > after && s.legal.length; }",
+        arg=[table, after],
     )
     return state(tab, table)
 
@@ -220,10 +224,10 @@ def test_fold_when_checking_is_free_asks_and_preactions_are_taken(
     try:
         wait_turn(bringer, table)
         click(bringer, "bring-in")
-        wait_turn(high, table)
+        third = wait_turn(high, table)
         click(high, "call")
         # 4th street: the Kh board acts first, checking is free.
-        before = wait_turn(high, table)
+        before = wait_turn(high, table, after=third["turn"]["turn"])
         assert before["hand"]["street"] == 4
         assert {a["action"] for a in before["legal"]} >= {"check", "fold"}
         # Meanwhile the other player ticks Check; the boxes are there because it is not their turn.
@@ -251,7 +255,7 @@ def test_fold_when_checking_is_free_asks_and_preactions_are_taken(
         bringer_acts = [m for m in bringer.sent if '"act"' in m and '"check"' in m]
         assert bringer_acts, "the pre-action was not sent"
         # 5th street: the high board bets; the bringer's Call 5 box is cleared when it is raised.
-        wait_turn(high, table)
+        wait_turn(high, table, after=before["turn"]["turn"])
         bringer.page.wait_for_selector(".preactions label[data-pre='checkfold']")
         bringer.page.check(".preactions label[data-pre='check'] input")
         click(high, "bet")
