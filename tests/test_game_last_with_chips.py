@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from stud.cards import Card, Deck
+from stud.cards import Deck
 from stud.game import (
     RAZZ,
     STUD,
@@ -30,10 +30,6 @@ DATA = Path(__file__).parent / "data"
 K = ActionKind
 
 
-def _seat_cards(text: str) -> list[int | None]:
-    return [int(Card.parse(t)) for t in text.split()]
-
-
 def reproduction() -> Hand:
     """The issue's hand, up to p3's fold on 5th street."""
     config = TableConfig(
@@ -41,9 +37,9 @@ def reproduction() -> Hand:
     )
     cards = ScriptedCards(
         [
-            _seat_cards("3c 4c 2c 5d 6d 6h 7c"),
-            _seat_cards("Kd Ks Kh 2d 3d 4h Qc"),
-            _seat_cards("9d 9h 7s 8d 8h"),
+            "3c 4c 2c 5d 6d 6h 7c",
+            "Kd Ks Kh 2d 3d 4h Qc",
+            "9d 9h 7s 8d 8h",
         ]
     )
     hand = Hand(config, cards=cards)
@@ -92,9 +88,9 @@ def test_the_last_player_with_chips_still_answers_an_all_in_wager() -> None:
     )
     cards = ScriptedCards(
         [
-            _seat_cards("Ad Ac As"),
-            _seat_cards("3c 4c 2c 5d 6d 6h 7c"),
-            _seat_cards("Kd Ks Kh 2d 3d 4h Qc"),
+            "Ad Ac As",
+            "3c 4c 2c 5d 6d 6h 7c",
+            "Kd Ks Kh 2d 3d 4h Qc",
         ]
     )
     hand = Hand(config, cards=cards)
