@@ -9,6 +9,8 @@
 import { language, PSEUDO } from './i18n.js';
 
 const MARK = 0xe000; // Unicode private use: never in a catalog message or a name
+const OPEN = '⟦';
+const CLOSE = '⟧';
 
 /**
  * The nodes of a message: `render(marks)` words it (a t() call given `marks` among its
@@ -19,19 +21,26 @@ export function tParts(render, elements) {
   const marks = {};
   names.forEach((name, i) => { marks[name] = String.fromCharCode(MARK + i); });
   const text = render(marks);
+  // In the pseudo-locale a message is ⟦…⟧: each piece of text around an element is closed
+  // and opened again, so every text node still shows it came from a catalog.
+  const pseudo = language() === PSEUDO;
   const out = [];
   let run = '';
+  let depth = 0;
   for (const ch of text) {
     const index = ch.charCodeAt(0) - MARK;
     if (index >= 0 && index < names.length) {
+      if (pseudo) run += CLOSE.repeat(depth);
       if (run) out.push(run);
-      run = '';
+      run = pseudo ? OPEN.repeat(depth) : '';
       out.push(elements[names[index]]);
-    } else {
-      run += ch;
+      continue;
     }
+    if (ch === OPEN) depth += 1;
+    if (ch === CLOSE) depth = Math.max(0, depth - 1);
+    run += ch;
   }
-  if (run) out.push(run);
+  if (run && run !== OPEN.repeat(depth)) out.push(run);
   return out;
 }
 
