@@ -1,7 +1,7 @@
 """The room outside the table in each language, in a real headless Chromium (docs/i18n.md).
 
 In the pseudo-locale no text of the top bar, the lobby, its dialogs (log in, register,
-create a table, buy-in, a guest logging out), My hands and the fair-shuffle panel
+create a table, buy-in, a guest logging out), My hands, My tables and the fair-shuffle panel
 escapes the catalogs; in Chinese none of them keeps a stray English word; axe-core
 finds no serious or critical problem on any of them in any language. The lobby's game
 tabs are real tabs (arrow keys, Home, End, aria-selected), the dialogs are modal (the
@@ -183,6 +183,9 @@ def test_every_page_and_dialog_outside_the_table_is_translated_and_accessible(
     page.wait_for_selector(".my-hands-table tbody tr[data-hand='12']")
     assert page.locator(".my-hands-table tbody tr").count() == 3
     check(page, language, "body", "my-hands", found)
+    page.goto(f"{server.base}/?lang={language}#/tables")  # side by side: no seat yet
+    page.wait_for_selector(".tiles-empty")
+    check(page, language, "body", "my-tables", found)
     page.click("#account [data-do='logout']")
     page.wait_for_selector("dialog.guest-logout")
     check(page, language, "dialog", "guest-logout", found)
@@ -244,6 +247,18 @@ def test_the_game_tabs_are_tabs(page: Page, server: ServerProcess) -> None:
     page.keyboard.press("Enter")
     assert page.get_attribute("th[data-sort='name']", "aria-sort") == "ascending"
     assert page.evaluate("document.activeElement.closest('th')?.dataset.sort") == "name"
+    # The list is drawn again when it changes (every few seconds): the focus stays put.
+    watch = page.get_attribute(".tables tbody tr a.watch", "id")
+    page.focus(f"#{watch}")
+    page.evaluate("async () => { studApp.view.listed = null; await studApp.view.refresh(); }")
+    assert page.evaluate("document.activeElement.id") == watch
+    assert page.evaluate("document.activeElement.isConnected")
+    name = page.evaluate(
+        "(id) => [...document.getElementById(id).getAttribute('aria-labelledby').split(' ')]"
+        ".map(i => document.getElementById(i).textContent).join(' ')",
+        watch,
+    )
+    assert name.startswith("Watch ") and name != "Watch "  # "Watch Ada": the table named
     # A lobby address with a game opens on its tab.
     page.goto(f"{server.base}/#/lobby?game=stud8")
     page.wait_for_selector(".tables tbody tr[data-game='stud8']")
