@@ -7,12 +7,15 @@ finds no serious or critical problem on any of them in any language. The lobby's
 tabs are real tabs (arrow keys, Home, End, aria-selected), the dialogs are modal (the
 focus goes in, Escape closes, the focus comes back), a REST refusal is worded from its
 code in the page's language, and switching the language redraws the lobby in place and
-is remembered (for the account too).
+is remembered (for the account too). Screenshots of the lobby in each language go to the
+test's tmp dir (and to docs/ when ``STUD_WEB_SCREENSHOTS=1``).
 """
 
 from __future__ import annotations
 
 import json
+import os
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -26,7 +29,9 @@ from stud.server.testing import ServerProcess, sqlite_server
 from stud.web.browser import chromium
 from stud.web.pseudo import PSEUDO, escaped_text, latin_words
 
-CATALOGS = Path(__file__).resolve().parent.parent / "src" / "stud" / "web" / "static" / "i18n"
+ROOT = Path(__file__).resolve().parent.parent
+CATALOGS = ROOT / "src" / "stud" / "web" / "static" / "i18n"
+DOCS = ROOT / "docs"
 LANGUAGES = (PSEUDO, "en", "zh-Hant", "zh-Hans")
 TIMEOUT = 30_000
 # Names the Chinese pages keep: a game the seed pages leave in English, the formats' names
@@ -143,7 +148,7 @@ def close_with_escape(page: Page, dialog: str, opener: str) -> None:
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_page_and_dialog_outside_the_table_is_translated_and_accessible(
-    page: Page, server: ServerProcess, language: str
+    page: Page, server: ServerProcess, language: str, tmp_path: Path
 ) -> None:
     found: dict[str, Any] = {}
     open_lobby(page, server.base, language)
@@ -152,6 +157,12 @@ def test_every_page_and_dialog_outside_the_table_is_translated_and_accessible(
     title = "⟦Ĺóƀƀý⟧" if language == PSEUDO else catalog(language)["lobby.title"]
     assert page.title().startswith(title)
     check(page, language, "body", "lobby", found)
+    if language != PSEUDO:
+        shot = tmp_path / f"screenshot-lobby-{language}.png"
+        page.screenshot(path=str(shot))
+        assert shot.stat().st_size > 10_000
+        if os.environ.get("STUD_WEB_SCREENSHOTS") == "1":
+            shutil.copy(shot, DOCS / shot.name)
     # The log-in and register dialogs: modal, named, the focus in the name field.
     for mode in ("login", "register"):
         opener = f"#account [data-do='{mode}']"
