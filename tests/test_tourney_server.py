@@ -242,31 +242,35 @@ def test_refusals_change_nothing(room: tuple[ServerProcess, Database]) -> None:
     refused("POST", f"{path}/fill", alice, "no_bot_fill", 409)
     assert call(server, "POST", f"/api/tournaments/{other}/register", carol).status_code == 200
 
+    async def reply_to(client: Client, message: dict[str, Any]) -> dict[str, Any]:
+        await client.send(message)
+        ref = message["id"]
+        return await client.until(lambda m: m.get("id") == ref)
+
     async def messages() -> None:
         for client in (alice, carol):
             await client.connect()
         key = f"t{tournament}.1"
-        for kind, extra in (
+        cash_only: tuple[tuple[str, dict[str, Any]], ...] = (
             ("sit", {"buy_in": 100}), ("leave", {}), ("top_up", {"amount": 5}),
             ("wait", {"buy_in": 100}), ("unwait", {}), ("auto_rebuy", {"on": True}),
-        ):  # fmt: skip
-            await alice.send({"type": kind, "table": key, "id": kind, **extra})
-            reply = await alice.until(lambda m, k=kind: m.get("id") == k)
+        )  # fmt: skip
+        for kind, extra in cash_only:
+            reply = await reply_to(alice, {"type": kind, "table": key, "id": kind, **extra})
             assert reply["type"] == "error" and reply["code"] == "tournament_table", reply
         # Carol plays in another tournament: she may watch this table, never act at it.
         await carol.send({"type": "watch", "table": key})
         state = await carol.until(lambda m: m["type"] == "state")
         assert state["table"] == key and state["state"]["tournament"]["id"] == tournament
-        for kind, extra in (
+        players_only: tuple[tuple[str, dict[str, Any]], ...] = (
             ("act", {"action": "fold", "turn": 1}), ("sit_out", {}), ("sit_in", {}),
             ("seed", {"commitment": "ab", "seed": "cd"}),
-        ):  # fmt: skip
-            await carol.send({"type": kind, "table": key, "id": kind, **extra})
-            reply = await carol.until(lambda m, k=kind: m.get("id") == k)
+        )  # fmt: skip
+        for kind, extra in players_only:
+            reply = await reply_to(carol, {"type": kind, "table": key, "id": kind, **extra})
             assert reply["type"] == "error" and reply["code"] == "not_seated", reply
         for bad in ("t1", "t.1", "7.1", "t1.1.1", "x1.1"):
-            await carol.send({"type": "watch", "table": bad, "id": bad})
-            reply = await carol.until(lambda m, k=bad: m.get("id") == k)
+            reply = await reply_to(carol, {"type": "watch", "table": bad, "id": bad})
             assert reply["type"] == "error" and reply["code"] == "bad_message", reply
         await carol.send({"type": "watch", "table": f"t{tournament}.9", "id": "nine"})
         reply = await carol.until(lambda m: m.get("id") == "nine")
