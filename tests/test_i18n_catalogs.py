@@ -21,6 +21,7 @@ from stud.evaluate.tables import HIGH_CATEGORIES
 from stud.game import VARIANTS
 from stud.server.language import languages
 from stud.server.protocol import ACTIONS
+from stud.server.refusal import CODES as REST_CODES
 
 ROOT = Path(__file__).resolve().parent.parent
 STATIC = ROOT / "src" / "stud" / "web" / "static"
@@ -32,14 +33,14 @@ LITERAL = re.compile(r"""(['"])([^'"\\]*)\1""")
 
 
 def server_error_codes() -> set[str]:
-    """Every error code the server sends: the TableError and ProtocolError codes and the
-    connection's own (``self.error("flood", ...)``)."""
+    """Every error code the server sends: the TableError and ProtocolError codes, the
+    connection's own (``self.error("flood", ...)``) and the REST API's (``stud.server.refusal``)."""
     pattern = re.compile(r"""(?:TableError|ProtocolError|\.error)\(\s*"([a-z_]+)\"""")
     codes: set[str] = set()
     for folder in ("server", "table"):
         for path in (ROOT / "src" / "stud" / folder).rglob("*.py"):
             codes.update(pattern.findall(path.read_text()))
-    return codes
+    return codes | set(REST_CODES)
 
 
 def underscored(words: str) -> str:

@@ -248,8 +248,8 @@ def create_table(tab: Tab, name: str, game: str, bots: int = 3, seats: int = 4) 
     """Create a table through the lobby's form and sit down through the buy-in dialog."""
     page = tab.page
     tab.open()
-    page.click("details.create summary")
-    form = "form.create-table"
+    page.click("[data-do='create-table']")
+    form = "dialog form.create-table"
     page.fill(f"{form} input[name='name']", name)
     page.select_option(f"{form} select[name='game']", game)
     for field, value in (
