@@ -15,7 +15,7 @@ import { h, fromHTML } from './dom.js';
 import { nameEl } from './handlog.js';
 import { describeHand } from './handwords.js';
 import { formatChips as chips, t, tOf } from './i18n.js';
-import { boardText } from './readout.js';
+import { boardText, readoutText } from './readout.js';
 import { listText, potName, seatName, timeLeft } from './tablewords.js';
 import { slot, splice } from './tparts.js';
 
@@ -200,7 +200,10 @@ export function renderFelt(felt, picture, { onSit } = {}) {
     }
     if (seat === you && picture.readout && hs?.live) tags.unshift(h('span', { class: 'tag readout', title: t('table.your_hand') }, picture.readout));
     el.setAttribute('role', 'group');
-    el.setAttribute('aria-label', seatLabel(seat, name, stack, hs, seat === you, player));
+    // The hand in words as the seat's tags show them: yours, or what the up cards make.
+    const words = !hs?.live ? '' : seat === you ? picture.readout ?? ''
+      : readoutText(picture.boards?.[seat] ?? picture.boards?.[String(seat)], settings.game, { up: true });
+    el.setAttribute('aria-label', seatLabel(seat, name, stack, hs, seat === you, player, words));
     el.append(cards, plate, h('div', { class: 'tags' }, tags));
     felt.append(el);
 
@@ -297,7 +300,7 @@ function resultsList(picture) {
  * A seat's accessible name: "Seat 3, Bot 3, 512 chips, showing 9 of hearts and King of spades".
  * The own down cards are named in the owner's view only (no one else's view holds them).
  */
-function seatLabel(seat, name, stack, hs, isYou, player) {
+function seatLabel(seat, name, stack, hs, isYou, player, words) {
   const down = (hs?.down ?? []).filter(Boolean);
   const up = (hs?.up ?? []).filter(Boolean);
   const own = isYou && !hs?.shown ? down : [];
@@ -307,5 +310,6 @@ function seatLabel(seat, name, stack, hs, isYou, player) {
     seat: String(seat + 1), name, you: isYou ? 'yes' : 'no', chips: chips(stack), state,
     down: own.length ? listText(own.map(cardName)) : 'none',
     up: showing.length ? listText(showing.map(cardName)) : 'none',
+    words: words || 'none',
   });
 }

@@ -48,7 +48,9 @@ export function shownWords(high, low) {
  * `names(seat)` gives a player's name; `you` is the viewer's seat.
  */
 export function describe(e, names, you, context = {}) {
-  const who = (seat, name = names(seat)) => h('b', {}, nameEl(name), seat === you && seat !== undefined ? [' ', t('table.log.you')] : null);
+  const who = (seat, name = names(seat)) => h('b', {}, seat === you && seat !== undefined
+    ? splice(t('table.log.you', { name: slot('name') }), { name: nameEl(name) })
+    : nameEl(name));
   const line = (text, nodes = {}, cls = undefined) => ({ cls, parts: splice(text, nodes) });
   const W = slot('who');
   switch (e.type) {
