@@ -16,10 +16,12 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, BrowserContext, Page
 
 from stud.server.testing import ServerProcess, fresh_database
+from stud.web.browser import chromium
 from stud.web.pseudo import CARD_LETTERS
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
@@ -55,6 +57,19 @@ def card_room(tmp: Path, args: tuple[str, ...] = SERVER_ARGS) -> Iterator[Server
         ServerProcess(url, tmp, extra_args=args, env=env) as proc,
     ):
         yield proc
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """A card room for one test module (import this fixture into it)."""
+    yield from card_room(tmp_path_factory.mktemp("table-pages"))
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """Debian's Chromium, one for the test module."""
+    with chromium() as launched:
+        yield launched
 
 
 class Person:
@@ -99,12 +114,15 @@ class Person:
         self.context.close()
 
 
-def open_table(base: str, *, seats: int = 2, bots: int = 1, name: str = "Words") -> int:
-    """A Stud Hi/Lo table opened through the REST API by a fresh guest, with station bots."""
+def open_table(
+    base: str, game: str = "stud8", *, seats: int = 2, bots: int = 1, name: str = "Words"
+) -> int:
+    """A table opened through the REST API by a fresh guest (a guest may open one), with
+    calling-station bots (they never fold). Stakes 5/10, ante 1, bring-in 2."""
     opener = httpx.post(f"{base}/api/guest", timeout=10)
     opener.raise_for_status()
     body = {
-        "name": name, "game": "stud8", "ante": 1, "bring_in": 2, "small_bet": 5, "big_bet": 10,
+        "name": name, "game": game, "ante": 1, "bring_in": 2, "small_bet": 5, "big_bet": 10,
         "seats": seats, "bots": bots, "bot_kind": "station", "min_buy_in": 50, "max_buy_in": 500,
     }  # fmt: skip
     response = httpx.post(

@@ -13,24 +13,24 @@ and the four-colour deck still draws every suit.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
-import pytest
 from playwright.sync_api import Browser
 
 from stud.server.testing import ServerProcess
-from stud.web.browser import chromium
 from table_pages import (
     LANGUAGES,
     Person,
-    card_room,
+    browser,
     open_table,
     play_to_showdown,
     play_to_street,
     serious_violations,
+    server,
     sit,
     sit_out_after_this_hand,
 )
+
+__all__ = ["browser", "server"]  # the module's fixtures, from table_pages
 
 # Everything the log's lines go through: lines added, lines taken away, text changed in place.
 LOG_WATCH = """() => {
@@ -50,17 +50,6 @@ LOG_WATCH = """() => {
 SEAT_LABELS = """() => Object.fromEntries([...document.querySelectorAll('.felt .seat')]
     .map(s => [s.dataset.seat, s.getAttribute('aria-label')
         || s.querySelector('button, .empty-seat')?.getAttribute('aria-label')]))"""
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    yield from card_room(tmp_path_factory.mktemp("a11y-table"))
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as launched:
-        yield launched
 
 
 def axe_in_each_language(person: Person, where: str, ready: str) -> list[str]:

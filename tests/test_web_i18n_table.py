@@ -12,29 +12,29 @@ with ``STUD_WEB_SCREENSHOTS=1``, to ``docs/screenshot-table-LANG.png``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 from playwright.sync_api import Browser
 
 from stud.server.testing import ServerProcess
-from stud.web.browser import chromium
 from stud.web.pseudo import PSEUDO, escaped_text, latin_words
 from table_pages import (
     KEPT,
     REPLAY_PARTS,
     TABLE_PARTS,
     Person,
-    card_room,
+    browser,
     name_words,
     open_table,
     play_to_showdown,
     play_to_street,
     screenshot,
+    server,
     sit,
     sit_out_after_this_hand,
 )
+
+__all__ = ["browser", "server"]  # the module's fixtures, from table_pages
 
 LANGUAGES_AT_SHOWDOWN = ("zh-Hant", "zh-Hans", "en")
 # Words each language must show at the table mid-hand (5th street, our turn: check or bet).
@@ -49,17 +49,6 @@ SHOWDOWN = {
     "zh-Hant": ["三條K", "低牌 7-5-3-2-A", "底池的高牌一半", "底池的低牌一半", "攤牌"],
     "zh-Hans": ["三条K", "低牌 7-5-3-2-A", "底池的高牌一半", "底池的低牌一半", "摊牌"],
 }
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    yield from card_room(tmp_path_factory.mktemp("i18n-table"))
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as launched:
-        yield launched
 
 
 def untranslated(person: Person, parts: str, code: str, allowed: frozenset[str]) -> list[str]:

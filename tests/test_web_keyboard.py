@@ -12,15 +12,14 @@ again, K acts at once.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
 from playwright.sync_api import Browser
 
 from stud.server.testing import ServerProcess
-from stud.web.browser import chromium
-from table_pages import STATE, Person, card_room, open_table
+from table_pages import STATE, Person, browser, open_table, server
+
+__all__ = ["browser", "server"]  # the module's fixtures, from table_pages
 
 # Whether the focused element shows it: it matches :focus-visible and draws an outline.
 FOCUS = """() => {
@@ -38,17 +37,6 @@ COUNT_ACTS = """() => {
   socket.send = (m) => { if (m.type === 'act') window.__acts += 1; return send(m); };
 }"""
 PASSIVE = ("check", "call", "bring-in")
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    yield from card_room(tmp_path_factory.mktemp("keyboard"))
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as launched:
-        yield launched
 
 
 def focused(person: Person) -> dict[str, Any]:

@@ -180,7 +180,7 @@ export function renderFelt(felt, picture, { onSit } = {}) {
       ? h('span', { class: 'dealer-btn', title: t('table.dealer') }, t('table.dealer_short')) : null;
     const plate = h('div', { class: 'plate' },
       dealer,
-      h('div', { class: 'name' }, player?.bot ? h('span', { class: 'bot', title: t('table.bot') }, '⚙ ') : null, nameEl(name)),
+      h('div', { class: 'name', translate: 'no' }, player?.bot ? h('span', { class: 'bot', title: t('table.bot') }, '⚙ ') : null, name),
       h('div', { class: 'stack' }, chips(stack)),
       winners.has(seat) ? h('div', { class: 'won' }, t('table.won', { amount: chips(winners.get(seat)) })) : null,
       acting ? clockEl(turn, settings) : bank,
