@@ -4,10 +4,10 @@ In real Chromium against a real card room: a person (a guest) opens a heads-up S
 table and, with Tab, Enter and Space only, takes the empty seat through the buy-in dialog
 and plays the hand to its end; every element the focus lands on shows it (a visible
 outline), and between turns the focus waits on the action bar, so each later turn starts on
-its Check or Call button. Then the shortcuts are turned off from the box under the table
-(again by keyboard): F, C, K, B, R and the digits do nothing at the next turn, Enter still
-acts, the keys drawn on the buttons are gone, and the choice survives a reload; turned on
-again, K acts at once.
+its Check or Call button; a seat's up cards read in words from the keyboard too. Then the
+shortcuts are turned off from the box under the table (again by keyboard): F, C, K, B, R
+and the digits do nothing at the next turn, Enter still acts, the keys drawn on the buttons
+are gone, and the choice survives a reload; turned on again, K acts at once.
 """
 
 from __future__ import annotations
@@ -108,6 +108,11 @@ def test_a_hand_by_keyboard_then_without_shortcuts(server: ServerProcess, browse
         start = None
         while (state := my_turn(person, table, turn, or_end=True)) is not None:
             start = start if start is not None else state["hand_number"]
+            if not turns:  # the others' up cards in words: a seat takes the focus, Enter keeps them
+                tab_to(person, ".seat.has-board")
+                assert person.page.is_visible(".seat.has-board:focus .tag.board")
+                person.page.keyboard.press("Enter")
+                person.page.wait_for_selector(".seat.reveal .tag.board")
             if turns:  # the focus waited on the bar: the turn starts on Check or Call
                 action = person.js("() => document.activeElement?.dataset?.action ?? null")
                 assert action in PASSIVE, focused(person)

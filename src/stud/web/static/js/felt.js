@@ -134,6 +134,7 @@ export function renderFelt(felt, picture, { onSit } = {}) {
   const seats = picture.seats ?? Array(n).fill(null);
   const motion = motionFor(felt, picture.handKey ?? null);
   felt.reveal ??= new Set(); // seats whose board words were tapped open
+  const focus = focusMark(felt);
   felt.replaceChildren();
   felt.dataset.seats = String(n);
   felt.classList.toggle('has-hand', Boolean(hand));
@@ -192,10 +193,18 @@ export function renderFelt(felt, picture, { onSit } = {}) {
       cards.title = board;
       tags.push(h('span', { class: 'tag board' }, board));
       el.classList.add('has-board');
-      el.addEventListener('click', () => {
+      const toggle = () => {
         if (felt.reveal.has(seat)) felt.reveal.delete(seat);
         else felt.reveal.add(seat);
         el.classList.toggle('reveal', felt.reveal.has(seat));
+      };
+      el.addEventListener('click', toggle);
+      // From the keyboard too: the seat takes the focus, which shows the words (css/play.css).
+      el.tabIndex = 0;
+      el.addEventListener('keydown', (e) => {
+        if (e.key !== 'Enter' && e.key !== ' ') return;
+        e.preventDefault();
+        toggle();
       });
     }
     if (seat === you && picture.readout && hs?.live) tags.unshift(h('span', { class: 'tag readout', title: t('table.your_hand') }, picture.readout));
@@ -223,6 +232,16 @@ export function renderFelt(felt, picture, { onSit } = {}) {
   }
 
   felt.append(centre(picture));
+  if (focus) felt.querySelector(focus)?.focus();
+}
+
+/** The focused seat or seat button on `felt` as a selector, to focus again once redrawn. */
+function focusMark(felt) {
+  const el = document.activeElement;
+  if (!el || !felt.contains(el)) return null;
+  const seat = el.closest('.seat')?.dataset.seat;
+  if (seat === undefined) return null;
+  return el.classList.contains('sit-btn') ? `.seat[data-seat="${seat}"] .sit-btn` : `.seat[data-seat="${seat}"][tabindex]`;
 }
 
 function centre(picture) {
