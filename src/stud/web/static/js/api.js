@@ -1,9 +1,10 @@
 // The server's REST side: accounts, lobby, hand histories (see /docs on the server).
 
 export class ApiError extends Error {
-  constructor(status, message) {
+  constructor(status, message, code = null) {
     super(message);
     this.status = status;
+    this.code = code; // the server's error code ({"detail", "code"}), when it sent one
   }
 }
 
@@ -16,7 +17,8 @@ function detail(data, status) {
   return `request failed (${status})`;
 }
 
-async function request(method, path, body) {
+/** One JSON request to the server; an ApiError (with the server's words and code) when refused. */
+export async function request(method, path, body) {
   const init = { method, credentials: 'same-origin', headers: {} };
   if (body !== undefined) {
     init.headers['Content-Type'] = 'application/json';
@@ -29,7 +31,7 @@ async function request(method, path, body) {
   } catch {
     data = null;
   }
-  if (!response.ok) throw new ApiError(response.status, detail(data, response.status));
+  if (!response.ok) throw new ApiError(response.status, detail(data, response.status), data?.code ?? null);
   return data;
 }
 

@@ -7,6 +7,7 @@ import { h, fill } from './dom.js';
 import { rulesNav } from './rules.js';
 import { chips, GAME_SHORT, GAMES, stakes } from './format.js';
 import { buyInRange, COLUMNS, handsPerHour, MIN_HANDS_FOR_RATE, sortTables } from './lobbysort.js';
+import { lobbyTabs } from './lobbytabs.js'; // issue 16: the Cash tables | Tournaments tabs
 
 const FILTERS = [['', 'All games'], ['stud', GAMES.stud], ['stud8', GAMES.stud8], ['razz', GAMES.razz]];
 
@@ -34,6 +35,7 @@ export class LobbyView {
       this.notice,
       this.list,
       this.createForm());
+    this.root.prepend(lobbyTabs('cash', this.root)); // issue 16
   }
 
   mount(container) {

@@ -17,6 +17,8 @@ import { renderHands } from './history.js';
 import { preActionBoxes } from './preactions.js';
 import { readoutText } from './readout.js';
 import { turnBeep } from './sound.js';
+// Tournament tables (issue 16): tourneytable.js draws their header, hint and log lines.
+import { followTourneyTable, renderTourneyHeader, tourneyLogEntry, tourneyWatchingHint } from './tourneytable.js';
 
 export class TableView {
   constructor(app, model, { autoSit = false, tile = false } = {}) {
@@ -71,6 +73,7 @@ export class TableView {
     on(this.model, 'myturn', () => turnBeep());
     on(this.model, 'hands', () => this.loadHands());
     on(this.model, 'event', (e) => this.onEvent(e.detail));
+    this.listeners.push(followTourneyTable(this)); // tournament tables: the player's finish
     if (this.model.state) this.render();
     this.renderLog();
     this.chat.render();
@@ -148,7 +151,7 @@ export class TableView {
   render() {
     const state = this.model.state;
     if (!state) return;
-    const canSit = this.app.account && !this.model.seated;
+    const canSit = this.app.account && !this.model.seated && !state.tournament; // tournaments seat their players
     renderFelt(this.felt, this.picture(), { onSit: canSit ? (seat) => this.sitDialog(seat) : null });
     this.renderHeader();
     const taken = state.turn && this.model.preTaken === state.turn.turn; // a pre-action box acted
@@ -170,6 +173,7 @@ export class TableView {
   hint() {
     const state = this.model.state;
     if (!state) return '';
+    if (state.tournament && !this.model.seated) return tourneyWatchingHint(this);
     if (!this.app.account) return 'Watching. Log in or play as a guest to take a seat.';
     if (!this.model.seated && (state.seats ?? []).every((p) => p)) return 'Watching. The table is full: join its waiting list to play.';
     if (!this.model.seated) return 'Watching. Pick an empty seat to play.';
@@ -195,6 +199,7 @@ export class TableView {
 
   renderHeader() {
     const state = this.model.state;
+    if (state.tournament) return renderTourneyHeader(this); // no buy-in, top-up, waiting list or leaving
     const s = state.settings;
     const me = this.model.seated ? state.seats[state.you] : null;
     const buttons = this.tile
@@ -276,7 +281,7 @@ export class TableView {
       if (e.type === 'street') ctx.street = e.street;
       if (e.type === 'pots') ctx.pots = e.pots.length;
       if (isNewHand(e)) ctx.pots = 1;
-      const entry = describe(e, (seat) => model.name(seat), model.you, ctx);
+      const entry = describe(e, (seat) => model.name(seat), model.you, ctx) ?? tourneyLogEntry(e);
       if (!entry) continue;
       const line = logLine(entry);
       if (e.type === 'hand_finished' && e.hand_id) {
