@@ -116,7 +116,8 @@ export class TourneyLobbyView {
       h('td', { class: 'num' }, levelLengthText(s.level_seconds)),
       h('td', { class: 'num entrants' }, players, left ? [' ', left] : null),
       h('td', {}, h('span', { class: `state-pill state-${s.state}` }, stateText(s.state))),
-      h('td', { class: 'start' }, startText(s)),
+      h('td', { class: 'start' }, s.level && (s.state === 'running' || s.state === 'late_registration')
+        ? t('tourney.clock.level', { number: s.level }) : startText(s)),
       h('td', { class: 'actions' },
         tourneyActions(this.app, s, { small: true, onChange: () => this.refresh() }),
         h('a', { class: 'btn small ghost details', href: `#/tournament/${s.id}` }, t('tourney.action.details'))));
@@ -127,6 +128,7 @@ export class TourneyLobbyView {
     const num = (name, value, min, max) => h('input', { type: 'number', name, value, min, max, step: 1, required: true });
     const error = h('p', { class: 'form-error', role: 'alert' });
     const form = h('form', { class: 'create-table create-sng' },
+      field(t('tourney.create.name'), h('input', { name: 'name', maxlength: 40, placeholder: t('tourney.create.name_hint') })),
       field(t('tourney.create.game'), h('select', { name: 'game' },
         GAME_CODES.map((code) => h('option', { value: code }, tOf('game', code))))),
       field(t('tourney.create.seats'), num('seats', 6, 2, 8)),
@@ -149,6 +151,7 @@ export class TourneyLobbyView {
         game: data.game, seats: Number(data.seats), buy_in: Number(data.buy_in), fee: Number(data.fee),
         starting_chips: Number(data.starting_chips), level_seconds: Number(data.level_minutes) * 60,
       };
+      if (data.name.trim()) spec.name = data.name.trim(); // else the room names it after its game
       const button = form.querySelector('button[type=submit]');
       button.disabled = true;
       try {
