@@ -10,6 +10,7 @@ import { h, fill } from './dom.js';
 import { prefs } from './prefs.js';
 import { seconds } from './format.js';
 import { turnBeep } from './sound.js';
+import { parseTableId, tableTitle } from './tourneywords.js';
 
 export class TurnAlerts {
   /** `inView(id)`: whether table `id` is on the screen now; `now()`: the server's clock. */
@@ -36,7 +37,7 @@ export class TurnAlerts {
 
   raise(model) {
     const turn = model.state.turn.turn;
-    const name = model.state?.settings?.name ?? `table ${model.id}`;
+    const name = tableTitle(model.state) ?? `table ${model.id}`; // issue 16: tournament tables too
     const entry = { model, turn, name, notification: null };
     this.pending.get(model.id)?.notification?.close?.();
     this.pending.set(model.id, entry);
@@ -111,7 +112,7 @@ export class TurnAlerts {
 
   tick() {
     for (const el of this.el.querySelectorAll('.turn-alert')) {
-      const entry = this.pending.get(Number(el.dataset.table));
+      const entry = this.pending.get(parseTableId(el.dataset.table)); // a number, or a tournament's "t7.2"
       const turn = entry?.model.state?.turn;
       const clock = el.querySelector('.turn-alert-clock');
       if (!turn || !clock) continue;

@@ -8,6 +8,7 @@ import { rulesNav } from './rules.js';
 import { chips, GAME_SHORT, GAMES, stakes } from './format.js';
 import { buyInRange, COLUMNS, handsPerHour, MIN_HANDS_FOR_RATE, sortTables } from './lobbysort.js';
 import { lobbyTabs } from './lobbytabs.js'; // issue 16: the Cash tables | Tournaments tabs
+import { tableTitle } from './tourneywords.js';
 
 const FILTERS = [['', 'All games'], ['stud', GAMES.stud], ['stud8', GAMES.stud8], ['razz', GAMES.razz]];
 
@@ -68,7 +69,7 @@ export class LobbyView {
     }
     if (seated.length) {
       parts.push(h('p', { class: 'seated-at' }, 'You are seated at ',
-        seated.map((m, i) => [i ? ', ' : '', h('a', { href: `#/table/${m.id}` }, m.state?.settings?.name ?? `table ${m.id}`)])));
+        seated.map((m, i) => [i ? ', ' : '', h('a', { href: `#/table/${m.id}` }, tableTitle(m.state) ?? `table ${m.id}`)])));
     }
     fill(this.notice, parts);
   }

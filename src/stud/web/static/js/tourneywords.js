@@ -99,3 +99,10 @@ export function tourneyTableOf(id) {
   const match = TABLE_ID.exec(String(id ?? ''));
   return match ? [Number(match[1]), Number(match[2])] : null;
 }
+
+/** A table's name for a person: a tournament's table is "Daily Razz · Table 2" (its own name is "7 2"). */
+export function tableTitle(state) {
+  const tour = state?.tournament;
+  if (tour) return `${tour.name} · ${t('tourney.table_number', { number: tour.table })}`;
+  return state?.settings?.name ?? null;
+}
