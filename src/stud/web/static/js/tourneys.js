@@ -6,7 +6,7 @@
 
 import { t } from './i18n.js';
 import { tourneyApi } from './tourneyapi.js';
-import { tableIdOf, tourneyTableOf } from './tourneywords.js';
+import { finishText, tableIdOf, tourneyTableOf } from './tourneywords.js';
 
 const LIVE_STATES = new Set(['registering', 'late_registration', 'running']);
 
@@ -20,6 +20,8 @@ export class Tourneys extends EventTarget {
     this.places = new Map(); // tournament id -> the account's place when last seen (null: still in)
     this.registered = new Set(); // tournaments the account is registered in, as far as we know
     this.scanned = undefined; // the account whose seats were looked up after (re)connecting
+    this.following = new Map(); // tournament id -> stop watching: those the account plays in
+    this.told = new Map(); // tournament id -> the table `tournament_seat` last named
     app.socket.addEventListener('welcome', (e) => this.welcome(e.detail));
   }
 
@@ -54,6 +56,9 @@ export class Tourneys extends EventTarget {
       this.registered.clear();
       this.tables.clear();
       this.places.clear();
+      this.told.clear();
+      for (const stop of this.following.values()) stop();
+      this.following.clear();
       if (account !== null) this.findMySeats();
     }
   }
@@ -85,23 +90,40 @@ export class Tourneys extends EventTarget {
     const registered = view.me ? view.me.registered : entrant !== null;
     if (registered) this.registered.add(id);
     else this.registered.delete(id);
-    const table = tableRef(id, view.me ? view.me.table : entrant?.table);
-    if (table) this.tables.set(id, table);
-    else this.tables.delete(id);
     const before = this.places.get(id);
     const place = entrant?.place ?? null;
     if (entrant) this.places.set(id, place);
-    if (entrant && place !== null && before === null) {
-      this.emit('finished', { id, view, entrant });
-      if (entrant.prize) this.app.refreshAccountSoon();
-    }
+    const table = tableRef(id, view.me ? view.me.table : entrant?.table);
+    if (table && place === null) this.follow(id, table);
+    else this.tables.delete(id);
+    if (entrant && place !== null && before === null) this.finished(id, view, entrant);
     this.emit('view', { id, view });
+  }
+
+  /** The account sits at `table` in tournament `id`: watch both (turns and the finish reach it anywhere). */
+  follow(id, table) {
+    this.tables.set(id, table);
+    if (!this.following.has(id)) this.following.set(id, this.watch(id));
+  }
+
+  /** The tournament placed the account: said here unless its table (which says it) is on the screen. */
+  finished(id, view, entrant) {
+    this.following.get(id)?.();
+    this.following.delete(id);
+    this.tables.delete(id);
+    if (entrant.prize) this.app.refreshAccountSoon();
+    const shown = this.app.view?.model?.id;
+    if (!(shown !== undefined && tourneyTableOf(shown)?.[0] === id)) {
+      this.app.toast(t('tourney.toast.finished', { name: view.settings?.name ?? '', result: finishText(entrant, (view.entrants ?? []).length) }));
+    }
+    this.emit('finished', { id, view, entrant });
   }
 
   /** Seated at the start, or moved: the player's table view goes there when it showed this tournament. */
   seated(id, table) {
-    const previous = this.tables.get(id);
-    this.tables.set(id, table);
+    const previous = this.told.get(id);
+    this.told.set(id, table);
+    this.follow(id, table);
     this.registered.add(id);
     this.app.model(table).expectSeat = true; // watched from now on: its turns alert from anywhere
     const view = this.app.view;
@@ -148,7 +170,7 @@ export class Tourneys extends EventTarget {
     if (me.registered) this.registered.add(id);
     else this.registered.delete(id);
     const table = tableRef(id, me.table);
-    if (table) this.tables.set(id, table);
+    if (table) this.follow(id, table);
   }
 
   emit(type, detail) {

@@ -8,8 +8,7 @@ import { h, fill } from './dom.js';
 import { t, tOf } from './i18n.js';
 import { levelClock } from './levelclock.js';
 import { rulesLink } from './rules.js';
-import { finishText } from './tourneyview.js';
-import { levelInfo, stakesText, tourneyTableOf } from './tourneywords.js';
+import { finishText, levelInfo, stakesText, tourneyTableOf } from './tourneywords.js';
 
 /** The header of tournament table `view` (a TableView whose state has a `tournament`). */
 export function renderTourneyHeader(view) {

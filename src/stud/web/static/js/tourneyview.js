@@ -8,7 +8,7 @@ import { levelClock } from './levelclock.js';
 import { summaryOf, tourneyActions } from './tourneyactions.js';
 import { refusalText, tourneyApi } from './tourneyapi.js';
 import {
-  buyInText, kindText, levelInfo, levelLengthText, placeText, startText, stateText, tableIdOf, whenText,
+  buyInText, finishText, kindText, levelInfo, levelLengthText, placeText, startText, stateText, tableIdOf, whenText,
 } from './tourneywords.js';
 
 export class TourneyView {
@@ -232,11 +232,4 @@ export class TourneyView {
       h('span', { class: 'muted' }, t('tourney.tables.players', { players: table.players, hands: table.hand_number })),
       h('a', { class: 'btn small ghost watch', href: `#/table/${tableIdOf(tid, table.id)}` }, t('tourney.tables.watch'))))));
   }
-}
-
-/** "You finished 3rd of 6 and won 233" / "You won the tournament: 629". */
-export function finishText(entrant, entrants) {
-  if (entrant.place === 1) return t('tourney.result.won', { prize: entrant.prize ?? 0, entrants });
-  if (entrant.prize) return t('tourney.result.paid', { place: entrant.place, entrants, prize: entrant.prize });
-  return t('tourney.result.out', { place: entrant.place, entrants });
 }

@@ -106,3 +106,10 @@ export function tableTitle(state) {
   if (tour) return `${tour.name} · ${t('tourney.table_number', { number: tour.table })}`;
   return state?.settings?.name ?? null;
 }
+
+/** "You finished 3rd of 6 and won 233" / "You won the tournament: 629". */
+export function finishText(entrant, entrants) {
+  if (entrant.place === 1) return t('tourney.result.won', { prize: entrant.prize ?? 0, entrants });
+  if (entrant.prize) return t('tourney.result.paid', { place: entrant.place, entrants, prize: entrant.prize });
+  return t('tourney.result.out', { place: entrant.place, entrants });
+}
