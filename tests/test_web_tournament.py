@@ -36,6 +36,11 @@ SERVER_ARGS = (
     "--turn-seconds", "30", "--time-bank", "10", "--pause", "1.5", "--grace", "60",
     "--bot-delay", "0.2", "0.4", "--no-default-tables",
 )  # fmt: skip
+# A room whose scheduled tournament opens at once and starts 30 to 60 s later, with 3 bots.
+MTT_ARGS = (
+    *SERVER_ARGS, "--mtt-every", "30", "--mtt-lead", "30", "--mtt-bots", "3",
+    "--tournament-levels", "120",
+)  # fmt: skip
 STATE = "t => window.studApp.models.get(t)?.state"
 TOURNEY_TABLE = re.compile(r"#/table/(t(\d+)\.(\d+))$")
 
@@ -44,6 +49,11 @@ TOURNEY_TABLE = re.compile(r"#/table/(t(\d+)\.(\d+))$")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     """A room with its own tournaments (a Sit & Go per game and a scheduled one)."""
     yield from running_server(tmp_path_factory, "web-tourney-server", {}, SERVER_ARGS)
+
+
+@pytest.fixture(scope="module")
+def mtt_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    yield from running_server(tmp_path_factory, "web-tourney-mtt", {}, MTT_ARGS)
 
 
 @pytest.fixture
@@ -247,6 +257,37 @@ def test_a_sit_and_go_filled_with_bots_plays_at_its_table_with_the_level_clock(
     assert page.locator(".tables.levels tr.current[data-level='2']").count() == 1
     assert page.get_attribute(".tourney-section.tables a.watch", "href") == f"#/table/{table}"
     assert "1st" in page.inner_text(".tables.payouts")
+
+
+def test_the_scheduled_tournament_starts_and_the_page_goes_to_the_players_table(
+    tabs: list[Tab], browser: Browser, mtt_server: ServerProcess
+) -> None:
+    """Registered from the tab, the player waits there: at the start the room seats them
+    (``tournament_seat``) and the page goes to their table; the tab then says it takes
+    late entrants."""
+    tab = new_tab(tabs, browser, mtt_server)
+    register(tab, "tourney-mtt")
+    before = me(tab)["balance"]
+    mtt = next(r for r in listing(mtt_server) if r["kind"] == "mtt")
+    assert mtt["state"] == "registering" and mtt["start_at"]
+    open_tournaments(tab)
+    page = tab.page
+    line = f".tourneys tr[data-tournament='{mtt['id']}']"
+    page.click(f"{line} [data-do='register']")
+    page.wait_for_selector(f"{line}.registered")
+    assert me(tab)["balance"] == before - mtt["buy_in"] - mtt["fee"]
+    page.wait_for_url(TOURNEY_TABLE, timeout=120_000)
+    match = TOURNEY_TABLE.search(page.url)
+    assert match and int(match.group(2)) == mtt["id"], page.url
+    table = match.group(1)
+    page.wait_for_selector(".seat.me")
+    tour = tab.js(STATE, table)["tournament"]
+    assert tour["entrants"] == 4 and tour["players_left"] == 4  # 3 bots and the player
+    assert "4 of 4 players left" in page.inner_text(".table-head .level-clock .lc-players")
+    assert page.locator("[data-do='leave']").count() == 0
+    page.click(".table-head a.btn[href='#/tournaments']")
+    page.wait_for_selector(f"{line} a.my-table[href='#/table/{table}']")
+    assert "Late registration" in page.inner_text(f"{line} .state-pill")
 
 
 def seconds_left(text: str) -> int:
