@@ -288,7 +288,7 @@ def test_the_scheduled_tournament_starts_and_the_page_goes_to_the_players_table(
     assert page.locator("[data-do='leave']").count() == 0
     page.click(".table-head a.btn[href='#/tournaments']")
     page.wait_for_selector(f"{line} a.my-table[href='#/table/{table}']")
-    assert "Late registration" in page.inner_text(f"{line} .state-pill")
+    assert "Late registration" in page.inner_text(f"{line} td.state")
 
 
 def seconds_left(text: str) -> int:

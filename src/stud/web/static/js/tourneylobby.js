@@ -84,16 +84,20 @@ export class TourneyLobbyView {
       fill(this.listEl, h('p', { class: 'muted empty' }, t('tourney.lobby.empty')));
       return;
     }
+    // [key, label, numeric, hidden on a phone (the name's cell then shows the game and state)]
     const head = [
-      ['name', t('tourney.col.name')], ['game', t('tourney.col.game')], ['buy_in', t('tourney.col.buy_in'), true],
-      ['chips', t('tourney.col.chips'), true], ['levels', t('tourney.col.levels'), true],
-      ['players', t('tourney.col.players'), true], ['state', t('tourney.col.state')], ['start', t('tourney.col.start')],
+      ['name', t('tourney.col.name')], ['game', t('tourney.col.game'), false, true], ['buy_in', t('tourney.col.buy_in'), true],
+      ['chips', t('tourney.col.chips'), true, true], ['levels', t('tourney.col.levels'), true, true],
+      ['players', t('tourney.col.players'), true], ['state', t('tourney.col.state'), false, true],
+      ['start', t('tourney.col.start'), false, true],
     ];
     const focused = document.activeElement?.closest?.('.tourney-list tr')?.dataset.tournament;
     fill(this.listEl, h('table', { class: 'tables tourneys' },
       h('caption', { class: 'visually-hidden' }, t('tourney.lobby.caption')),
       h('thead', {}, h('tr', {},
-        head.map(([key, label, num]) => h('th', { scope: 'col', class: num ? 'num' : null, dataset: { col: key } }, label)),
+        head.map(([key, label, num, wide]) => h('th', {
+          scope: 'col', class: [num ? 'num' : '', wide ? 'hide-narrow' : ''].join(' ').trim() || null, dataset: { col: key },
+        }, label)),
         h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, t('tourney.col.actions'))))),
       h('tbody', {}, shown.map((s) => this.row(s)))));
     if (focused) this.listEl.querySelector(`tr[data-tournament='${focused}'] .btn`)?.focus();
@@ -105,18 +109,21 @@ export class TourneyLobbyView {
       : t('tourney.players', { entrants: s.entrants });
     const left = s.players_left !== null && s.players_left !== undefined && s.state !== 'finished' && s.state !== 'cancelled'
       ? h('small', { class: 'muted' }, t('tourney.players_left', { left: s.players_left })) : null;
+    const badge = () => h('span', { class: 'game-badge', dataset: { game: s.game } }, tOf('game', s.game));
+    const pill = () => h('span', { class: `state-pill state-${s.state}` }, stateText(s.state));
     return h('tr', { dataset: { tournament: s.id, game: s.game, state: s.state }, class: registered ? 'registered' : null },
       h('td', { class: 'tname' },
         h('a', { href: `#/tournament/${s.id}` }, h('span', { translate: 'no' }, s.name)),
         h('small', { class: 'muted kind' }, kindText(s.kind)),
+        h('span', { class: 'narrow-only' }, badge(), ' ', pill()),
         registered ? h('span', { class: 'you-in' }, t('tourney.registered')) : null),
-      h('td', {}, h('span', { class: 'game-badge', dataset: { game: s.game } }, tOf('game', s.game))),
+      h('td', { class: 'hide-narrow' }, badge()),
       h('td', { class: 'num buy-in' }, buyInText(s)),
-      h('td', { class: 'num' }, formatChips(s.starting_chips)),
-      h('td', { class: 'num' }, levelLengthText(s.level_seconds)),
+      h('td', { class: 'num hide-narrow' }, formatChips(s.starting_chips)),
+      h('td', { class: 'num hide-narrow' }, levelLengthText(s.level_seconds)),
       h('td', { class: 'num entrants' }, players, left ? [' ', left] : null),
-      h('td', {}, h('span', { class: `state-pill state-${s.state}` }, stateText(s.state))),
-      h('td', { class: 'start' }, s.level && (s.state === 'running' || s.state === 'late_registration')
+      h('td', { class: 'state hide-narrow' }, pill()),
+      h('td', { class: 'start hide-narrow' }, s.level && (s.state === 'running' || s.state === 'late_registration')
         ? t('tourney.clock.level', { number: s.level }) : startText(s)),
       h('td', { class: 'actions' },
         tourneyActions(this.app, s, { small: true, onChange: () => this.refresh() }),
