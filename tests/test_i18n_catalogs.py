@@ -33,11 +33,13 @@ LITERAL = re.compile(r"""(['"])([^'"\\]*)\1""")
 
 
 def server_error_codes() -> set[str]:
-    """Every error code the server sends: the TableError and ProtocolError codes, the
-    connection's own (``self.error("flood", ...)``) and the REST API's (``stud.server.refusal``)."""
-    pattern = re.compile(r"""(?:TableError|ProtocolError|\.error)\(\s*"([a-z_]+)\"""")
+    """Every error code the server sends: the TableError, TournamentError and ProtocolError
+    codes, the connection's own (``self.error("flood", ...)``) and the REST API's
+    (``stud.server.refusal``)."""
+    raised = r"(?:TableError|TournamentError|ProtocolError|\.error)"
+    pattern = re.compile(raised + r"""\(\s*"([a-z_]+)\"""")
     codes: set[str] = set()
-    for folder in ("server", "table"):
+    for folder in ("server", "table", "tournament"):
         for path in (ROOT / "src" / "stud" / folder).rglob("*.py"):
             codes.update(pattern.findall(path.read_text()))
     return codes | set(REST_CODES)
