@@ -131,7 +131,7 @@ def placeholders(message: str) -> set[str]:
         i = match.end()
         if match.group(3) == "}":
             return i
-        if kind in ("plural", "select"):
+        if kind in ("plural", "select", "selectordinal"):
             while (opened := option.match(text, i)) is not None:
                 i = parse_text(opened.end()) + 1
         else:  # a style: '{n, number, percent}'
