@@ -221,13 +221,15 @@ def test_the_check_is_real(page: Page, server: ServerProcess) -> None:
 
 def test_the_game_tabs_are_tabs(page: Page, server: ServerProcess) -> None:
     open_lobby(page, server.base)
-    tabs = page.locator(".lobby [role='tablist'] [role='tab']")
+    tabs = page.locator(".lobby .filters[role='tablist'] [role='tab']")
     assert tabs.count() == 4
-    assert page.get_attribute(".lobby [role='tablist']", "aria-label") == "Games"
-    selected = "[role='tab'][aria-selected='true']"
+    assert page.get_attribute(".lobby .filters[role='tablist']", "aria-label") == "Games"
+    selected = ".filters [role='tab'][aria-selected='true']"
     assert page.get_attribute(selected, "data-game") == ""
     # Only the selected tab is in the Tab order; the panel is named by it.
-    assert page.evaluate("[...document.querySelectorAll('[role=tab]')].map(t => t.tabIndex)") == [
+    assert page.evaluate(
+        "[...document.querySelectorAll('.filters [role=tab]')].map(t => t.tabIndex)"
+    ) == [
         0,
         -1,
         -1,
@@ -286,7 +288,7 @@ def test_switching_language_redraws_the_lobby_in_place_and_is_remembered(
     page.fill("dialog form[data-mode='register'] input[name='password']", "secret-pass")
     page.click("dialog form[data-mode='register'] button[type='submit']")
     page.wait_for_selector("#account .account-name:text-is('switcher')")
-    page.click(".lobby [role='tab'][data-game='razz']")
+    page.click(".lobby .filters [role='tab'][data-game='razz']")
     page.wait_for_selector(".tables tbody tr[data-game='razz']")
     page.select_option("#language-menu", "zh-Hans")
     page.wait_for_selector(".lobby h1:text-is('大厅')")
@@ -294,7 +296,10 @@ def test_switching_language_redraws_the_lobby_in_place_and_is_remembered(
     assert page.title() == "大厅 — 梭哈牌室"
     assert page.inner_text("#account [data-do='logout']") == "退出登录"
     assert page.inner_text(".topbar .brand-words") == "梭哈牌室"
-    assert page.get_attribute(".lobby [role='tab'][aria-selected='true']", "data-game") == "razz"
+    assert (
+        page.get_attribute(".lobby .filters [role='tab'][aria-selected='true']", "data-game")
+        == "razz"
+    )
     assert page.inner_text(".tables th[data-sort='stakes']") == "注额"
     # Remembered for the account: the server has it, and a fresh browser logging in speaks it.
     cookie = next(c["value"] for c in page.context.cookies() if c["name"] == "stud_session")

@@ -36,6 +36,7 @@ from stud.server.replay import router as replay_router
 from stud.server.room import Room, RoomConfig
 from stud.server.security import OriginCheck, foreign_origin
 from stud.server.storage import Account, Database, TableSpec
+from stud.server.tourney_api import add_tournament_routes
 from stud.server.validation import validation_error
 from stud.table import HandFactory
 
@@ -364,6 +365,9 @@ def create_app(db: Database, config: RoomConfig, hand_factory: HandFactory) -> F
     @app.get("/api/tables/{table_id}/hands", tags=["hands"])
     async def table_hands(table_id: int) -> list[dict[str, Any]]:
         return await db.read(lambda c: store.hands_for_table(c, table_id))
+
+    # The tournaments' lobby, registration and Sit & Gos (stud.server.tourney_api).
+    add_tournament_routes(app, room, current)
 
     # -- hand histories --------------------------------------------------------------------
 

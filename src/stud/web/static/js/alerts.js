@@ -13,6 +13,7 @@ import { prefs } from './prefs.js';
 import { seconds } from './format.js';
 import { turnBeep } from './sound.js';
 import { tParts } from './tparts.js';
+import { parseTableId, tableTitle } from './tourneywords.js';
 
 export class TurnAlerts {
   /**
@@ -42,7 +43,7 @@ export class TurnAlerts {
 
   raise(model) {
     const turn = model.state.turn.turn;
-    const name = model.state?.settings?.name ?? t('lobby.table_n', { id: String(model.id) });
+    const name = tableTitle(model.state) ?? t('lobby.table_n', { id: String(model.id) }); // tournament tables too
     const entry = { model, turn, name, notification: null };
     this.pending.get(model.id)?.notification?.close?.();
     this.pending.set(model.id, entry);
@@ -119,7 +120,7 @@ export class TurnAlerts {
 
   tick() {
     for (const el of this.el.querySelectorAll('.turn-alert')) {
-      const entry = this.pending.get(Number(el.dataset.table));
+      const entry = this.pending.get(parseTableId(el.dataset.table)); // a number, or a tournament's "t7.2"
       const turn = entry?.model.state?.turn;
       const clock = el.querySelector('.turn-alert-clock');
       if (!turn || !clock) continue;

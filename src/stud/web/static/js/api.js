@@ -24,7 +24,8 @@ function refusal(data, status) {
   });
 }
 
-async function request(method, path, body) {
+/** One JSON request to the server; an ApiError (with the server's words and code) when refused. */
+export async function request(method, path, body) {
   const init = { method, credentials: 'same-origin', headers: {} };
   if (body !== undefined) {
     init.headers['Content-Type'] = 'application/json';

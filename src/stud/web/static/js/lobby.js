@@ -12,6 +12,8 @@ import { chips, gameName, gameShort, stakes } from './format.js';
 import { buyInRange, COLUMNS, handsPerHour, MIN_HANDS_FOR_RATE, sortTables } from './lobbysort.js';
 import { tabList } from './tabs.js';
 import { listParts, tParts } from './tparts.js';
+import { lobbyTabs } from './lobbytabs.js'; // issue 16: the Cash tables | Tournaments tabs
+import { tableTitle } from './tourneywords.js';
 
 const GAME_CODES = ['stud', 'stud8', 'razz'];
 
@@ -48,6 +50,7 @@ export class LobbyView {
       rulesNav(),
       this.notice,
       this.list);
+    this.root.prepend(lobbyTabs('cash', this.root)); // issue 16
   }
 
   mount(container) {
@@ -85,7 +88,7 @@ export class LobbyView {
     }
     if (seated.length) {
       const links = seated.map((m) => h('a', { href: `#/table/${m.id}`, translate: m.state?.settings?.name ? 'no' : false },
-        m.state?.settings?.name ?? t('lobby.table_n', { id: String(m.id) })));
+        tableTitle(m.state) ?? t('lobby.table_n', { id: String(m.id) })));
       parts.push(h('p', { class: 'seated-at' }, tParts((marks) => t('lobby.seated_at', marks), { tables: h('span', {}, listParts(links)) })));
     }
     fill(this.notice, parts);

@@ -23,6 +23,12 @@ import { unlockAudioOnGesture } from './sound.js';
 import { TableView } from './tableview.js';
 import { TilesView, tileIds } from './tiles.js';
 import { wordTopBar } from './topbar.js';
+// Tournaments (issue 16): the lobby's tab, a tournament's page, the level clock, the seat that follows.
+import { startLevelClocks } from './levelclock.js';
+import { TourneyLobbyView } from './tourneylobby.js';
+import { Tourneys } from './tourneys.js';
+import { TourneyView } from './tourneyview.js';
+import { parseTableId } from './tourneywords.js';
 
 // A seed that reached the table after its deal is simply not used: nothing to tell the player.
 const SEED_LATE = new Set(['seeds_closed', 'stale_seed']);
@@ -32,6 +38,7 @@ class App {
     this.account = null;
     this.socket = new RoomSocket();
     this.seeder = new Seeder(this.socket);
+    this.tourneys = new Tourneys(this);
     this.models = new Map();
     this.view = null;
     this.viewEl = document.getElementById('view');
@@ -51,6 +58,7 @@ class App {
     bindPrefs();
     unlockAudioOnGesture();
     startClocks(() => this.socket.now());
+    startLevelClocks(() => this.socket.now());
     this.socket.addEventListener('message', (e) => this.onMessage(e.detail));
     this.socket.addEventListener('status', (e) => this.onStatus(e.detail.open));
     try {
@@ -75,6 +83,7 @@ class App {
   }
 
   onMessage(msg) {
+    if (this.tourneys.onMessage(msg)) return;
     if (msg.type === 'event' || msg.type === 'state') {
       this.models.get(msg.table)?.handle(msg);
       if (msg.type === 'state') this.seeder.onState(msg); // our seed for the next hand's deck
@@ -190,8 +199,8 @@ class App {
     const parts = path.split('/').filter(Boolean);
     this.view?.unmount();
     let tableId = null;
-    if (parts[0] === 'table' && Number(parts[1])) {
-      tableId = Number(parts[1]);
+    if (parts[0] === 'table' && parseTableId(parts[1]) !== null) {
+      tableId = parseTableId(parts[1]); // a cash table's number, or a tournament's table "t7.2"
       this.view = new TableView(this, this.model(tableId), { autoSit: params.has('sit') });
       document.body.dataset.view = 'table';
     } else if (parts[0] === 'tables') {
@@ -204,6 +213,12 @@ class App {
     } else if (parts[0] === 'replay' && Number(parts[1])) {
       this.view = new ReplayerView(this, Number(parts[1]));
       document.body.dataset.view = 'replay';
+    } else if (parts[0] === 'tournaments') {
+      this.view = new TourneyLobbyView(this, { game: params.get('game') ?? '' });
+      document.body.dataset.view = 'tournaments';
+    } else if (parts[0] === 'tournament' && Number(parts[1])) {
+      this.view = new TourneyView(this, Number(parts[1]));
+      document.body.dataset.view = 'tournament';
     } else if (parts[0] === 'rules') {
       this.view = new RulesView(this, parts[1]);
       document.body.dataset.view = 'rules';

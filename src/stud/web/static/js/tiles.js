@@ -7,10 +7,11 @@
 import { h, fill } from './dom.js';
 import { t } from './i18n.js';
 import { TableView } from './tableview.js';
+import { parseTableId } from './tourneywords.js';
 
 /** The table ids of `#/tables/<ids>`, or every table the account sits at. */
 export function tileIds(list, app) {
-  const ids = (list ?? '').split(',').map(Number).filter((n) => Number.isInteger(n) && n > 0);
+  const ids = (list ?? '').split(',').map(parseTableId).filter((id) => id !== null); // tournament tables too
   return [...new Set(ids.length ? ids : app.seatedTables().map((m) => m.id))].slice(0, 8);
 }
 

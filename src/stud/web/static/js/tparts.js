@@ -1,54 +1,87 @@
-// Messages with elements inside them ("Your turn at <a>Table 3</a>"): the catalog's
-// message decides where the element goes (word order differs between languages), the
-// code supplies the element. t() renders the message with a private-use character in
-// the element's place; the text is then cut there and the element put in. The key stays a
-// literal in the caller's t() call, where tests/test_i18n_catalogs.py reads it:
+// A catalog message with page elements in its placeholders: a player's name (marked
+// translate="no"), cards drawn in colour, a link. The message decides the word order
+// ("{who} calls 3", "未跟注的 5 退還給 {who}"); the code gives the elements.
 //
-//   tParts((marks) => t('alerts.banner', marks), { table: link })
+//   splice(t('table.log.uncalled', { who: slot('who'), amount }), { who: nameEl })
+//
+// In the pseudo-locale each piece of text between the elements gets its own ⟦ ⟧ marks,
+// so the check that reads text node by text node still sees it came from a catalog.
 
 import { language, PSEUDO } from './i18n.js';
 
-const MARK = 0xe000; // Unicode private use: never in a catalog message or a name
-const OPEN = '⟦';
-const CLOSE = '⟧';
+const OPEN = '\uE000';
+const CLOSE = '\uE001';
+const SLOT = new RegExp(`${OPEN}([A-Za-z_][A-Za-z0-9_]*)${CLOSE}`);
+
+/** The stand-in for element `name` inside a message's parameters. */
+export function slot(name) {
+  return `${OPEN}${name}${CLOSE}`;
+}
+
+/** How deep in ⟦ ⟧ marks the end of `text` is, starting at `depth`. */
+function depthAfter(text, depth) {
+  let d = depth;
+  for (const ch of text) {
+    if (ch === '⟦') d += 1;
+    else if (ch === '⟧') d = Math.max(0, d - 1);
+  }
+  return d;
+}
 
 /**
- * The nodes of a message: `render(marks)` words it (a t() call given `marks` among its
- * parameters); each element of `elements` ({table: <a>}) stands where its placeholder is.
+ * `text` (a rendered message) as a list of strings and elements: each slot(name) in it is
+ * replaced by `nodes[name]` (a Node, a string, or a list of them). A slot with no node stays
+ * out of the result.
+ */
+export function splice(text, nodes) {
+  const out = [];
+  const pseudo = language() === PSEUDO;
+  let rest = String(text);
+  let depth = 0; // inside how many ⟦ ⟧ marks (the pseudo-locale) the next piece starts
+  for (;;) {
+    const match = SLOT.exec(rest);
+    const before = match ? rest.slice(0, match.index) : rest;
+    if (pseudo) {
+      // Each piece between elements closes the marks it is inside of, and opens them again.
+      const after = depthAfter(before, depth);
+      const piece = '⟦'.repeat(depth) + before + '⟧'.repeat(after);
+      depth = after;
+      if (/[^⟦⟧]/.test(piece)) out.push(piece);
+    } else if (before) {
+      out.push(before);
+    }
+    if (!match) break;
+    const node = nodes[match[1]];
+    if (Array.isArray(node)) out.push(...node);
+    else if (node !== undefined && node !== null) out.push(node);
+    rest = rest.slice(match.index + match[0].length);
+  }
+  return out;
+}
+
+/**
+ * The nodes of a message whose placeholders are elements, in one call: `render(marks)` words
+ * it (a t() call given `marks` among its parameters, so the key stays a literal where the
+ * catalog test reads it); each element of `elements` ({table: <a>}) stands where its
+ * placeholder is.
+ *
+ *   tParts((marks) => t('alerts.banner', marks), { table: link })
  */
 export function tParts(render, elements) {
-  const names = Object.keys(elements);
   const marks = {};
-  names.forEach((name, i) => { marks[name] = String.fromCharCode(MARK + i); });
-  const text = render(marks);
-  // In the pseudo-locale a message is ⟦…⟧: each piece of text around an element is closed
-  // and opened again, so every text node still shows it came from a catalog.
-  const pseudo = language() === PSEUDO;
-  const out = [];
-  let run = '';
-  let depth = 0;
-  for (const ch of text) {
-    const index = ch.charCodeAt(0) - MARK;
-    if (index >= 0 && index < names.length) {
-      if (pseudo) run += CLOSE.repeat(depth);
-      if (run) out.push(run);
-      run = pseudo ? OPEN.repeat(depth) : '';
-      out.push(elements[names[index]]);
-      continue;
-    }
-    if (ch === OPEN) depth += 1;
-    if (ch === CLOSE) depth = Math.max(0, depth - 1);
-    run += ch;
-  }
-  if (run && run !== OPEN.repeat(depth)) out.push(run);
-  return out;
+  for (const name of Object.keys(elements)) marks[name] = slot(name);
+  return splice(render(marks), elements);
 }
 
 /** Items (strings or elements) joined as the language lists them: "A, B and C", "A、B和C". */
 export function listParts(items) {
   if (items.length <= 1) return [...items];
   if (language() === PSEUDO) return items.flatMap((item, i) => (i ? [', ', item] : [item]));
-  const marks = items.map((_, i) => String.fromCharCode(MARK + i));
+  const nodes = {};
+  const marks = items.map((item, i) => {
+    nodes[`i${i}`] = item;
+    return slot(`i${i}`);
+  });
   const format = new Intl.ListFormat(language(), { type: 'conjunction' });
-  return format.formatToParts(marks).map((part) => (part.type === 'element' ? items[part.value.charCodeAt(0) - MARK] : part.value));
+  return splice(format.format(marks), nodes);
 }
