@@ -288,6 +288,10 @@ def test_switching_language_redraws_the_lobby_in_place_and_is_remembered(
     page.fill("dialog form[data-mode='register'] input[name='password']", "secret-pass")
     page.click("dialog form[data-mode='register'] button[type='submit']")
     page.wait_for_selector("#account .account-name:text-is('switcher')")
+    # The account box is drawn again after each hand played: a focused button keeps the focus.
+    page.focus("#account [data-do='logout']")
+    page.evaluate("async () => { await studApp.refreshAccount(); }")
+    assert page.evaluate("document.activeElement.dataset.do") == "logout"
     page.click(".lobby .filters [role='tab'][data-game='razz']")
     page.wait_for_selector(".tables tbody tr[data-game='razz']")
     page.select_option("#language-menu", "zh-Hans")
