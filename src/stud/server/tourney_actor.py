@@ -103,8 +103,9 @@ class TournamentActor:
     # -- the loop --------------------------------------------------------------------------
 
     def start(self, outs: list[TourneyOut] | None = None) -> None:
-        """Run; ``outs`` are a restore's outputs, stored and sent first."""
-        self.task = asyncio.create_task(self._run(outs or []), name=f"tournament-{self.id}")
+        """Run; ``outs`` (a restore's outputs, maybe none) are stored and sent first, with the
+        snapshot of the restored tournament (its clock restarted)."""
+        self.task = asyncio.create_task(self._run(outs), name=f"tournament-{self.id}")
 
     async def stop(self) -> None:
         if self.task is not None:
@@ -131,9 +132,9 @@ class TournamentActor:
             times.append(self.view_sent + VIEW_INTERVAL)
         return min(times) if times else None
 
-    async def _run(self, outs: list[TourneyOut]) -> None:
-        if outs:
-            await self._step(lambda _now: self.apply(outs))
+    async def _run(self, outs: list[TourneyOut] | None) -> None:
+        if outs is not None:
+            await self._step(lambda _now: self.apply(outs, force=True))
         while True:
             wake = self._wakeup()
             timeout = None if wake is None else max(0.0, wake - self._clock())
@@ -204,8 +205,7 @@ class TournamentActor:
                 channel.watchers.pop(watcher, None)
             return None
         if kind == "add_bots":  # the room's own: bots in a default tournament
-            for _ in range(int(args["count"])):
-                await self.add_bot(now)
+            await self.add_bots(int(args["count"]), now)
             return None
         if account is None:
             raise TableError("login_required", "log in or play as a guest first")
@@ -265,22 +265,20 @@ class TournamentActor:
             ]
         await self.apply(outs)
 
-    async def register(self, account: int, name: str, now: float, *, bot: bool = False) -> None:
+    async def register(self, account: int, name: str, now: float) -> None:
         """Take the buy-in (refused, nothing changes, if the balance is short), then register."""
         self.t.check_register(account, name)
         s = self.t.settings
         store = self.room.db.store
 
         def pay(conn: Connection) -> None:
-            if bot and store.balance(conn, account) < s.buy_in + s.fee:
-                store.grant(conn, account, (s.buy_in + s.fee) * 20)
             db_tourneys.pay_buy_in(store, conn, account, self.id, s.buy_in, s.fee)
 
         try:
             await self.room.db.write(pay)
         except LedgerError as error:
             raise TableError("insufficient_balance", str(error)) from None
-        await self.apply(self.t.register(account, name, now, bot=bot), paid={account})
+        await self.apply(self.t.register(account, name, now), paid={account})
 
     async def fill(self, account: int, now: float) -> None:
         """A registered player of a Sit & Go asks for bots in the empty seats: it starts."""
@@ -289,19 +287,40 @@ class TournamentActor:
             raise TournamentError("no_bot_fill", "only a Sit & Go that has not started takes bots")
         if account not in self.t.entrants:
             raise TournamentError("not_registered", "register first, then ask for bots")
-        for _ in range(s.table_seats - len(self.t.entrants)):
-            await self.add_bot(now)
+        await self.add_bots(s.table_seats - len(self.t.entrants), now)
 
-    async def add_bot(self, now: float) -> None:
-        """Register one of the room's bots (the room pays for it from the bot's balance)."""
-        bot, brain = await self.desk.take_bot(self.id)
-        self.bots[bot.id] = brain
+    async def add_bots(self, count: int, now: float) -> None:
+        """Register ``count`` of the room's bots, in one transaction (each bot pays its
+        buy-in from its own balance, granted play money when it runs low)."""
+        if count <= 0:
+            return
+        accounts = await self.desk.take_bots(count)
         try:
-            await self.register(bot.id, bot.name, now, bot=True)
+            for account in accounts:
+                self.t.check_register(account.id, account.name)
+            capacity = self.t.settings.capacity
+            if capacity is not None and len(self.t.entrants) + count > capacity:
+                raise TournamentError("tournament_full", "the tournament is full")
         except TableError:
-            self.desk.release_bot(bot.id)
-            self.bots.pop(bot.id, None)
+            for account in accounts:
+                self.desk.release_bot(account.id)
             raise
+        s = self.t.settings
+        store = self.room.db.store
+        cost = s.buy_in + s.fee
+
+        def pay(conn: Connection) -> None:
+            for account in accounts:
+                if store.balance(conn, account.id) < cost:
+                    store.grant(conn, account.id, max(cost * 20, 1000))
+                db_tourneys.pay_buy_in(store, conn, account.id, self.id, s.buy_in, s.fee)
+
+        await self.room.db.write(pay)
+        self.bots.update(await self.desk.brains([a.id for a in accounts]))
+        outs: list[TourneyOut] = []
+        for account in accounts:
+            outs += self.t.register(account.id, account.name, now, bot=True)
+        await self.apply(outs, paid={a.id for a in accounts})
 
     # -- timers ----------------------------------------------------------------------------
 
@@ -336,7 +355,11 @@ class TournamentActor:
     # -- effects and events ----------------------------------------------------------------
 
     async def apply(
-        self, outs: list[TourneyOut], *, paid: frozenset[int] | set[int] = frozenset()
+        self,
+        outs: list[TourneyOut],
+        *,
+        paid: frozenset[int] | set[int] = frozenset(),
+        force: bool = False,
     ) -> None:
         """Store a step's money, hands and snapshot in one transaction; then send its events.
 
@@ -358,7 +381,7 @@ class TournamentActor:
             for o in outs
             if isinstance(o, Event) and o.kind == "placings"
         }
-        changed = bool(money or hands or any(isinstance(o, Event) for o in outs))
+        changed = force or bool(money or hands or any(isinstance(o, Event) for o in outs))
         if changed:
             data = snapshot(self.t, now)
             running = dict(self.hand_ids)
