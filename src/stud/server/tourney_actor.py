@@ -35,7 +35,7 @@ from stud.server.protocol import dumps
 from stud.server.storage import LedgerError
 from stud.server.storage import tourneys as db_tourneys
 from stud.server.thinking import think_seconds
-from stud.table import Effect, Event, TableError
+from stud.table import Effect, Event, Legal, TableError
 from stud.table.table import NEW_HAND
 from stud.tournament import FINISHED, RUNNING, TableOut, Tournament, TournamentError, TourneyOut
 from stud.tournament.histories import hand_histories
@@ -81,7 +81,8 @@ class TournamentActor:
         self.task: asyncio.Task[None] | None = None
         self.channels: dict[int, Channel] = {}
         self.watchers: dict[Watcher, None] = {}
-        self.bots: dict[int, Bot] = {}
+        self.bots: dict[int, Bot | None] = {}
+        """The bots entered, each with its player once built (on first use, off the loop)."""
         self.bot_due: dict[int, float] = {}
         self.seated: dict[int, int] = {}
         """Where each person was last told they sit (``tournament_seat``)."""
@@ -316,7 +317,7 @@ class TournamentActor:
                 db_tourneys.pay_buy_in(store, conn, account.id, self.id, s.buy_in, s.fee)
 
         await self.room.db.write(pay)
-        self.bots.update(await self.desk.brains([a.id for a in accounts]))
+        self.bots.update({a.id: None for a in accounts})
         outs: list[TourneyOut] = []
         for account in accounts:
             outs += self.t.register(account.id, account.name, now, bot=True)
@@ -345,7 +346,7 @@ class TournamentActor:
             view = table.view(seat, events=True)["hand"]
             legal = table.legal()
             turn = table.turn_id
-            choice = await asyncio.to_thread(self.bots[player.id].choose, view, legal)
+            choice = await asyncio.to_thread(self._choose, player.id, view, legal)
             if table.turn_id != turn:  # never: nothing else runs this table meanwhile
                 continue
             await self.apply(self.t.act(player.id, choice.action, choice.to, turn, self._clock()))
@@ -487,6 +488,8 @@ class TournamentActor:
                 if not isinstance(out.item, Event):
                     if isinstance(out.item, Effect) and out.item.kind == "hand_started":
                         self.hand_players[out.table] = list(out.item.data["players"])
+                    if isinstance(out.item, Effect) and out.item.kind == "hand_finished":
+                        self.dirty = True  # the page's chip counts changed
                     continue
                 event = out.item
                 if event.kind == "hand_finished":
@@ -594,7 +597,7 @@ class TournamentActor:
     async def _show_bots(self, outs: list[TourneyOut]) -> None:
         """Each bot in a hand sees its seat's view when the hand is dealt and when it ends
         (its reads follow players by account), taken in off the event loop."""
-        shows: list[tuple[Bot, dict[str, Any], dict[int, int]]] = []
+        shows: list[tuple[int, dict[str, Any], dict[int, int]]] = []
         for out in outs:
             if not isinstance(out, TableOut):
                 continue
@@ -605,18 +608,33 @@ class TournamentActor:
             if isinstance(item, Event) and item.kind == NEW_HAND and table.hand is not None:
                 seats = {int(p["seat"]): int(p["account_id"]) for p in item.data["players"]}
                 for seat, account in seats.items():
-                    brain = self.bots.get(account)
-                    if brain is not None:
-                        shows.append((brain, table.view(seat, events=True), seats))
+                    if account in self.bots:
+                        shows.append((account, table.view(seat, events=True), seats))
             elif isinstance(item, Effect) and item.kind == "hand_finished":
                 players = self.hand_players.get(out.table, [])
                 seats = {int(p["seat"]): int(p["account_id"]) for p in players}
                 for index, p in enumerate(players):
-                    brain = self.bots.get(int(p["account_id"]))
-                    if brain is not None:
-                        shows.append((brain, item.data["hand"].view(index, events=True), seats))
+                    if int(p["account_id"]) in self.bots:
+                        view = item.data["hand"].view(index, events=True)
+                        shows.append((int(p["account_id"]), view, seats))
         if shows:
-            await asyncio.to_thread(_show, shows)
+            await asyncio.to_thread(self._show, shows)
+
+    def _brain(self, account: int) -> Bot:
+        """A bot's player, built the first time it is needed (in a worker thread: a strong
+        bot takes a while to build). The actor waits for the thread, so nothing else
+        touches ``bots`` meanwhile."""
+        brain = self.bots.get(account)
+        if brain is None:
+            brain = self.bots[account] = self.desk.brain(account)
+        return brain
+
+    def _choose(self, account: int, view: dict[str, Any], legal: list[Legal]) -> Legal:
+        return self._brain(account).choose(view, legal)
+
+    def _show(self, shows: list[tuple[int, dict[str, Any], dict[int, int]]]) -> None:
+        for account, view, players in shows:
+            self._brain(account).observe(view, players)
 
     # -- the lobby's view ------------------------------------------------------------------
 
@@ -641,8 +659,3 @@ class TournamentActor:
     @property
     def finished(self) -> bool:
         return self.t.state == FINISHED
-
-
-def _show(shows: list[tuple[Bot, dict[str, Any], dict[int, int]]]) -> None:
-    for brain, view, players in shows:
-        brain.observe(view, players)

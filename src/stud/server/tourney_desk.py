@@ -110,7 +110,7 @@ class TournamentDesk:
         bots = [e for e in t.entrants.values() if e.bot and unfinished]
         for entrant in bots:
             self.room.reserve_bot(entrant.id, entrant.name)
-        actor.bots.update(await self.brains([e.id for e in bots]))
+        actor.bots.update({e.id: None for e in bots})
         self.actors[t.settings.id] = actor
         actor.start(outs if unfinished else None)
         if outs:
@@ -187,7 +187,10 @@ class TournamentDesk:
         self.actors[tournament_id] = actor
         actor.start()
         if bots:
-            await actor.call(Command("add_bots", args={"count": bots}))
+            try:
+                await actor.call(Command("add_bots", args={"count": bots}))
+            except Exception:  # the tournament is open all the same, without its bots
+                log.exception("tournament %s: its bots could not be registered", tournament_id)
         self._prune()
         return actor
 
@@ -244,10 +247,6 @@ class TournamentDesk:
         seed = self.room.config.seed
         kind = self.room.config.bot_kind or "strong"
         return make_bot(kind, None if seed is None else seed * 104_729 + account_id)
-
-    async def brains(self, accounts: list[int]) -> dict[int, Bot]:
-        """The bots' players, made off the event loop (a strong bot takes a while to build)."""
-        return await asyncio.to_thread(lambda: {a: self.brain(a) for a in accounts})
 
     async def take_bots(self, count: int) -> list[Account]:
         """``count`` of the room's bot accounts not playing anywhere (new ones if need be)."""
