@@ -174,17 +174,26 @@ class Estimator:
         run = self._run(seen, ranges, n)
         return run.estimate()
 
-    def against(self, seen: Seen, ranges: list[Range], *, samples: int | None = None) -> Versus:
-        """My chances against ``ranges``, and when they call a wager (see :class:`Versus`)."""
+    def against(
+        self, seen: Seen, ranges: list[Range], *, samples: int | None = None, paths: int = 1
+    ) -> Versus:
+        """My chances against ``ranges``, and when they call a wager (see :class:`Versus`).
+
+        ``paths`` > 1 deals the run-outs in that many groups, each sharing the
+        next street's cards (mine and the opponents' next up cards): my share
+        in each group is what I would know after the next card, the input of
+        a look-ahead over the next betting round (:class:`Paths`).
+        """
         n = samples or self.samples
         if not ranges:
-            return Versus(Estimate(1.0, 1.0, 1.0 if self.game == "stud8" else 0.0, n, float(n)),
-                          1.0, 1.0)  # fmt: skip
-        return self._run(seen, ranges, n).versus(
+            alone = Estimate(1.0, 1.0, 1.0 if self.game == "stud8" else 0.0, n, float(n))
+            whole = Paths(np.ones(1), np.ones(1))
+            return Versus(alone, 1.0, 1.0, now_paths=whole, called_paths=whole, raised_paths=whole)
+        return self._run(seen, ranges, n, paths).versus(
             [r.fold for r in ranges], [r.raises for r in ranges], [r.hindsight for r in ranges]
         )
 
-    def _run(self, seen: Seen, ranges: list[Range], n: int) -> _Run:
+    def _run(self, seen: Seen, ranges: list[Range], n: int, paths: int = 1) -> _Run:
         """Deal ``n`` run-outs, score them, and weigh each by the opponents' ranges."""
         opps = [r.opponent for r in ranges]
         mine = seen.mine
@@ -221,14 +230,23 @@ class Estimator:
             return cols
 
         tail = dealt(1) if draw_shared else known([community]) if community is not None else []
-        layout = [*known(mine), *dealt(mine_future), *tail]
+        my_cols = dealt(mine_future)
+        layout = [*known(mine), *my_cols, *tail]
+        # The next street's cards that I will see: mine, and the opponents' next up cards.
+        next_cols = my_cols[:1] if my_cols else tail[:1] if draw_shared else []
         now_cols: list[list[int]] = []
         for opp, h, f in zip(opps, hidden, future, strict=True):
             now = dealt(h) + known(opp.down_known + opp.up)
             now_cols.append(now)
-            layout += now + dealt(f) + tail
+            theirs = dealt(f)
+            if theirs and seen.street < 6:
+                next_cols.append(theirs[0])
+            layout += now + theirs + tail
+        groups = paths if next_cols and paths > 1 and n % paths == 0 else 1
         pool = np.empty((n, need + len(fixed)), dtype=np.int64)
         pool[:, :need] = self._draw(live, need, n)
+        if groups > 1:
+            _share_next(pool[:, :need], next_cols, groups)
         pool[:, need:] = fixed
         players = len(opps) + 1
         flat = pool[:, layout].reshape(n * players, 7)
@@ -243,7 +261,7 @@ class Estimator:
                 # 3rd street: the start tables rank three-card hands better than ``strength``.
                 power = self._start[now_cards[:, 0], now_cards[:, 1], opp.up[0]].astype(np.float64)
             strengths[i] = power
-        weights = np.exp(logw - logw.max())
+        weights = _tempered(logw)
         low_share: FloatArray | None = None
         if self.game == "stud8":
             high = high_values(flat).reshape(n, players).T
@@ -257,7 +275,7 @@ class Estimator:
         else:
             values = (razz_values if self.game == "razz" else high_values)(flat)
             share = _shares(values.reshape(n, players).T)
-        return _Run(np.asarray(share, dtype=np.float64), weights, strengths, low_share)
+        return _Run(np.asarray(share, dtype=np.float64), weights, strengths, low_share, groups)
 
     def _log_weight(self, r: Range, now: IntArray, hidden: int, power: FloatArray) -> FloatArray:
         """Log-likelihood of the opponent's play for each run-out of its hidden cards."""
@@ -270,6 +288,42 @@ class Estimator:
         if r.pressure > 0:
             out += 4.0 * r.pressure * (power - 0.5)
         return out
+
+
+def _share_next(drawn: IntArray, columns: list[int], groups: int) -> None:
+    """Make each of ``groups`` equal blocks of run-outs share the cards in ``columns``.
+
+    Each block takes the cards of its first row; in every other row of the
+    block a wanted card found elsewhere in the row swaps places with the card
+    in the column, so every row stays a valid deal (no card twice). The
+    blocks' next cards are drawn as any run-out's, so the blocks are a
+    stratified sample of the next street.
+    """
+    n = drawn.shape[0]
+    rows = np.arange(n)
+    leaders = (rows // (n // groups)) * (n // groups)
+    for col in columns:
+        wanted = drawn[leaders, col]
+        current = drawn[:, col].copy()
+        match = drawn == wanted[:, None]
+        found = match.any(axis=1)
+        where = np.argmax(match, axis=1)
+        drawn[rows[found], where[found]] = current[found]
+        drawn[:, col] = wanted
+
+
+@dataclass(frozen=True, slots=True)
+class Paths:
+    """My share of the pot along each path of the next street, and each path's weight.
+
+    A path is one deal of the next street's cards I will see (mine and the
+    opponents' next up cards); its share is the weighted mean over the
+    run-outs that continue it. One path (the whole sample) where the hand has
+    no next street.
+    """
+
+    share: FloatArray
+    weight: FloatArray
 
 
 @dataclass(frozen=True, slots=True)
@@ -313,6 +367,12 @@ class Versus:
     """My share of the pot when it is raised."""
     raise_chance: float = 0.0
     """The chance that some opponent raises."""
+    now_paths: Paths | None = None
+    """My share along each path of the next street, against the whole ranges."""
+    called_paths: Paths | None = None
+    """... against the hands that call my wager."""
+    raised_paths: Paths | None = None
+    """... against the hands that raise it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -324,6 +384,19 @@ class _Run:
     strengths: FloatArray
     """(opponents, run-outs): each opponent's strength now (its cards so far) in each run-out."""
     low_share: FloatArray | None
+    groups: int = 1
+    """Run-outs come in this many equal blocks, each sharing the next street's cards."""
+
+    def paths(self, mask: npt.NDArray[np.bool_] | None = None) -> Paths:
+        """My share along each path of the next street, over the run-outs in ``mask``."""
+        w = self.weights if mask is None else self.weights * mask
+        blocks = w.reshape(self.groups, -1)
+        weight = blocks.sum(axis=1)
+        mine = (self.share * w).reshape(self.groups, -1).sum(axis=1)
+        kept = weight > 0
+        if not kept.any():
+            return self.paths() if mask is not None else Paths(np.ones(1), np.ones(1))
+        return Paths(mine[kept] / weight[kept], weight[kept])
 
     def estimate(self) -> Estimate:
         w = self.weights
@@ -362,7 +435,36 @@ class _Run:
             fold_all,
             _part(mine, w, raised, overall),
             float(w @ raised) / total,
+            self.paths(),
+            self.paths(called),
+            self.paths(raised),
         )
+
+
+MIN_EFFECTIVE = 1 / 6
+"""The least share of the run-outs the weighting may leave effective (Kish's sample size)."""
+
+
+def _tempered(logw: FloatArray) -> FloatArray:
+    """The run-outs' weights, flattened until at least :data:`MIN_EFFECTIVE` of them count.
+
+    The likelihoods of a long betting line multiply, and a handful of
+    run-outs can end up carrying all the weight: the estimate is then the
+    noise of those few, with a narrow range that no player's play really
+    implies. Halving the log-weights (tempering, a likelihood raised to a
+    power under one) until the effective sample size is at least
+    :data:`MIN_EFFECTIVE` of the run-outs keeps the range's shape and its
+    noise bounded.
+    """
+    n = len(logw)
+    weights: FloatArray = np.exp(logw - logw.max())
+    for _ in range(6):
+        total = float(weights.sum())
+        if total * total >= MIN_EFFECTIVE * n * float(weights @ weights):
+            break
+        logw = logw * 0.5
+        weights = np.exp(logw - logw.max())
+    return weights
 
 
 def _part(

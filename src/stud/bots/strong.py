@@ -39,13 +39,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from stud.bots.boards import showing
-from stud.bots.estimate import Estimator, Range, Versus
+from stud.bots.estimate import Estimator, Paths, Range, Versus
 from stud.bots.options import Options
 from stud.bots.players import PRIOR_BET_CHECKED, PRIOR_FOLD_LATER, PlayerReads, PlayerStats
 from stud.bots.seen import Opponent, Seen, read_view
 from stud.game import Action, HandView
 
-FUTURE_BETS = 0.2
+FUTURE_BETS = 0.0
 """Share of each later street's bet that both sides are expected to put in (showdown odds)."""
 
 MAX_EXPONENT = 6.0
@@ -83,15 +83,13 @@ class StrongBot:
     who folds more often than a sound one has it scaled down: he folds some winners.
     """
 
-    def __init__(
-        self, seed: int | None = None, *, samples: int = 192, future: float = FUTURE_BETS
-    ) -> None:
+    def __init__(self, seed: int | None = None, *, samples: int = 256, paths: int = 8) -> None:
         self._rng = random.Random(seed)
         self._np = np.random.default_rng(self._rng.getrandbits(64))
         self.samples = samples
         """Monte Carlo run-outs per estimate."""
-        self.future = future
-        """Share of each later street's bet both sides are expected to put in."""
+        self.paths = paths
+        """Deals of the next street the run-outs are grouped in, for the look-ahead."""
         self._estimators: dict[str, Estimator] = {}
         self._small, self._big = 0, 0
         """The hand's small and big bet, set at each decision."""
@@ -123,7 +121,7 @@ class StrongBot:
             return legal[0]
         options = Options(legal)
         ranges = [self._range(seen, opp) for opp in seen.opponents]
-        versus = self._estimator(seen.game).against(seen, ranges)
+        versus = self._estimator(seen.game).against(seen, ranges, paths=self.paths)
         mine = view.seats[seen.me].bet
         self._small, self._big = view.small_bet, view.big_bet
         choices = self._choices(seen, options, ranges, versus, mine)
@@ -141,9 +139,14 @@ class StrongBot:
         stats = self.reads.stats(opp.seat)
         line = opp.line
         start = 0.0
-        if line.aggressive[3]:
-            start += range_exponent(stats.steal_rate)
-            start += range_exponent(stats.raise_third) * 0.5 * (line.aggressive[3] - 1)
+        if line.opened[3]:
+            # The first wager says what this player's rate of first wagers says: the
+            # bring-in's completions and the steals from other seats are read apart.
+            start += range_exponent(stats.open_third(line.had_bring_in))
+        raised_third = line.aggressive[3] - line.opened[3]
+        if raised_third:
+            # A raise says what this player's raising rate says (a bully's, little).
+            start += range_exponent(stats.raise_third) * raised_third
         if line.called_wager[3]:
             start += 0.5 * range_exponent(1.0 - stats.fold_third)
         elif line.calls[3]:
@@ -157,7 +160,8 @@ class StrongBot:
         pressure = raised * line.late_aggression() + 0.35 * called * line.late_calls()
         pressure = min(4.0, pressure) - 0.25 * checks
         fold = self._fold_rate(seen, opp, stats)
-        raises = 0.0 if opp.all_in else stats.raise_rate(seen.street)
+        wagered = opp.line.aggressive[seen.street] > 0
+        raises = 0.0 if opp.all_in else stats.raise_rate(seen.street, wagered=wagered)
         # A player who folds more than a sound one folds some winners too.
         late = (
             0.0
@@ -178,19 +182,26 @@ class StrongBot:
         self, seen: Seen, options: Options, ranges: list[Range], versus: Versus, mine: int
     ) -> list[Choice]:
         pot = seen.pot
-        future = self.future * future_bets(seen.street, self._small, self._big)
-        share = versus.now.share
-        opponents = max(1, len(seen.opponents))
+        ahead = Ahead.of(seen, ranges, self.reads, self._small, self._big)
         out: list[Choice] = []
         if options.fold is not None:
             out.append(Choice(options.fold, 0.0))
-        passive = options.check or options.call or options.bring_in
+        now = versus.now_paths
+        if options.check is not None:
+            value = ahead.value(now, pot)
+            if not all(o.line.checks[seen.street] for o in seen.opponents):
+                # Someone may still bet this street: call it or fold, on my share now.
+                bet = ahead.opens
+                unit = seen.unit
+                faced = max(0.0, ahead.value(now, pot + 2 * unit) - unit)
+                value = bet * faced + (1.0 - bet) * value
+            out.append(Choice(options.check, value))
+        passive = options.call or options.bring_in
         if passive is not None:
             cost = passive.to - mine
-            gain = share * (pot + cost + (opponents + 1) * future)
-            out.append(Choice(passive, gain - cost - future))
+            out.append(Choice(passive, ahead.value(now, pot + cost) - cost))
         for wager in options.wagers:
-            out.append(Choice(wager, self._wager_value(seen, wager, ranges, versus, mine, future)))
+            out.append(Choice(wager, self._wager_value(seen, wager, ranges, versus, mine, ahead)))
         return out
 
     def _wager_value(
@@ -200,21 +211,22 @@ class StrongBot:
         ranges: list[Range],
         versus: Versus,
         mine: int,
-        future: float,
+        ahead: Ahead,
     ) -> float:
         """The pot when everyone folds, the called share of a bigger pot, or a raise to face.
 
-        Raised, the bot calls the raise or folds, whichever is worth more.
+        Called or raised, the hand goes on: its value is the look-ahead's over
+        the next betting round (:class:`Ahead`). Raised, the bot calls the
+        raise or folds, whichever is worth more.
         """
         pot = seen.pot
         cost = wager.to - mine
         raise_by = wager.to - (mine + seen.to_call)
         callers = max(1.0, sum(1.0 - r.fold - r.raises for r in ranges))
-        called_pot = pot + cost + callers * raise_by + (callers + 1) * future
-        called = versus.called * called_pot - cost - future
+        called = ahead.value(versus.called_paths, pot + cost + callers * raise_by) - cost
         unit = seen.unit
-        raised_pot = pot + cost + raise_by + 2 * unit + 2 * future
-        raised = max(-cost, versus.raised * raised_pot - cost - unit - future)
+        raised_pot = pot + cost + raise_by + 2 * unit
+        raised = max(-cost, ahead.value(versus.raised_paths, raised_pot) - cost - unit)
         fold, raising = versus.fold, versus.raise_chance
         calling = max(0.0, 1.0 - fold - raising)
         return fold * pot + calling * called + raising * raised
@@ -250,8 +262,65 @@ class StrongBot:
         return wager if self._rng.random() < chance else None
 
 
-def future_bets(street: int, small: int, big: int) -> int:
-    """One bet of each street after ``street``, in chips (the small bet on 4th street)."""
-    smalls = 1 if street < 4 else 0
-    bigs = 7 - max(street, 4)
-    return smalls * small + bigs * big
+@dataclass(frozen=True, slots=True)
+class Ahead:
+    """A look-ahead over the next betting round: what a pot is worth to me after it.
+
+    Along each path of the next street (:class:`stud.bots.estimate.Paths`),
+    with my share ``e`` there of a pot ``P`` and the next street's bet ``B``:
+
+    - I may bet: each opponent calls with its read calling rate ``c``, so the
+      bet adds ``c * ((m + 1) e - 1) B / m`` over ``m`` opponents (a fold is
+      counted as my share of the pot only, not all of it: the folds come from
+      the hands I beat);
+    - or check: someone bets with the chance ``b`` that one of them opens
+      (their read betting rates), and I call only if my share pays for it
+      (``e (P + (m + 1) B) - B``, else fold and get 0), otherwise the card
+      comes free.
+
+    I take the better of the two on each path, and the path's showdown share
+    after that round stands for the rest of the hand. The option to fold a
+    path that went wrong is what pot odds alone miss (a draw is worth more
+    than its share), and the bets a weak hand must call or fold to are what
+    they miss the other way (a dominated hand is worth less).
+    """
+
+    bet: int
+    """The next street's bet in chips (0: no next street, the showdown comes)."""
+    opponents: int
+    opens: float
+    """The chance that some opponent bets into me when I check."""
+    calls: float
+    """The chance that an opponent calls my bet."""
+
+    @staticmethod
+    def of(seen: Seen, ranges: list[Range], reads: PlayerReads, small: int, big: int) -> Ahead:
+        """The next round's stakes and the opponents' read betting and calling rates."""
+        street = seen.street
+        bet = 0 if street >= 7 else small if street == 3 else big
+        live = [r for r in ranges if not r.opponent.all_in]
+        if not live:
+            return Ahead(0, len(ranges), 0.0, 1.0)
+        checks = 1.0
+        calls = 0.0
+        for r in live:
+            stats = reads.stats(r.opponent.seat)
+            checks *= 1.0 - stats.open_rate
+            calls += 1.0 - stats.fold_later
+        return Ahead(bet, len(live), 1.0 - checks, calls / len(live))
+
+    def value(self, paths: Paths | None, pot: float) -> float:
+        """What a pot of ``pot`` chips is worth to me through the next round, in chips."""
+        if paths is None:
+            return 0.0
+        e = paths.share
+        weight = paths.weight / paths.weight.sum()
+        if self.bet == 0:
+            return float(weight @ e) * pot
+        m = self.opponents
+        bet = self.bet
+        showdown = e * pot
+        lead = showdown + self.calls * ((m + 1) * e - 1.0) * bet
+        called = e * (pot + (m + 1) * bet) - bet
+        check = self.opens * np.maximum(0.0, called) + (1.0 - self.opens) * showdown
+        return float(weight @ np.maximum(lead, check))
