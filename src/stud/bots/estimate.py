@@ -125,10 +125,19 @@ class Estimator:
     and a decision costs a slice and a gather instead of a sort.
     """
 
-    def __init__(self, game: str, rng: np.random.Generator, samples: int = 160) -> None:
+    def __init__(
+        self,
+        game: str,
+        rng: np.random.Generator,
+        samples: int = 160,
+        *,
+        min_effective: float = 0.0,
+    ) -> None:
         self.game = game
         self.rng = rng
         self.samples = samples
+        self.min_effective = min_effective
+        """Temper the weights until this share of the run-outs is effective (0: never)."""
         self._start = start_table(game)
         self._master = np.argsort(rng.random((BANK, 52)), axis=1).astype(np.int8)
         self._banks: dict[int, npt.NDArray[np.int8]] = {}
@@ -261,7 +270,7 @@ class Estimator:
                 # 3rd street: the start tables rank three-card hands better than ``strength``.
                 power = self._start[now_cards[:, 0], now_cards[:, 1], opp.up[0]].astype(np.float64)
             strengths[i] = power
-        weights = _tempered(logw)
+        weights = _tempered(logw, self.min_effective)
         low_share: FloatArray | None = None
         if self.game == "stud8":
             high = high_values(flat).reshape(n, players).T
@@ -287,7 +296,24 @@ class Estimator:
             out += r.start * np.log(np.maximum(pct, 1e-3))
         if r.pressure > 0:
             out += 4.0 * r.pressure * (power - 0.5)
+        if r.later > 0 or r.checked > 0:
+            # Later streets, as on 3rd: the percentile of its hand now within its range
+            # so far, to the power its betting, raising and calling rates give.
+            pct = _percentile(power, np.exp(out - out.max()))
+            out += r.later * np.log(np.maximum(pct, 1e-3))
+            out += r.checked * np.log(np.maximum(1.0 - pct, 1e-3))
         return out
+
+
+def _percentile(values: FloatArray, weights: FloatArray) -> FloatArray:
+    """Each value's percentile (0..1) in the weighted sample of ``values``, ties at their middle."""
+    order = np.argsort(values, kind="stable")
+    ranked = values[order]
+    cumulative = np.concatenate(([0.0], np.cumsum(weights[order])))
+    cumulative /= cumulative[-1]
+    below = np.searchsorted(ranked, values, side="left")
+    upto = np.searchsorted(ranked, values, side="right")
+    return np.asarray(0.5 * (cumulative[below] + cumulative[upto]), dtype=np.float64)
 
 
 def _share_next(drawn: IntArray, columns: list[int], groups: int) -> None:
@@ -346,6 +372,10 @@ class Range:
     """How often it raises a wager now: it raises with the strongest ``raises`` of its range."""
     hindsight: float = 0.0
     """How far "weakest" and "strongest" go by how the hand ends rather than how it looks now."""
+    later: float = 0.0
+    """4th street on: weight ``percentile(hand now) ** later`` for its bets, raises and calls."""
+    checked: float = 0.0
+    """... and ``(1 - percentile) ** checked`` for its checks."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -442,25 +472,24 @@ class _Run:
 
 
 MIN_EFFECTIVE = 1 / 6
-"""The least share of the run-outs the weighting may leave effective (Kish's sample size)."""
+"""The least share of the run-outs the strong bot's weighting may leave effective (Kish)."""
 
 
-def _tempered(logw: FloatArray) -> FloatArray:
-    """The run-outs' weights, flattened until at least :data:`MIN_EFFECTIVE` of them count.
+def _tempered(logw: FloatArray, least: float) -> FloatArray:
+    """The run-outs' weights, flattened until at least a share ``least`` of them count.
 
     The likelihoods of a long betting line multiply, and a handful of
     run-outs can end up carrying all the weight: the estimate is then the
     noise of those few, with a narrow range that no player's play really
     implies. Halving the log-weights (tempering, a likelihood raised to a
     power under one) until the effective sample size is at least
-    :data:`MIN_EFFECTIVE` of the run-outs keeps the range's shape and its
-    noise bounded.
+    ``least`` of the run-outs keeps the range's shape and its noise bounded.
     """
     n = len(logw)
     weights: FloatArray = np.exp(logw - logw.max())
-    for _ in range(6):
+    for _ in range(6 if least > 0 else 0):
         total = float(weights.sum())
-        if total * total >= MIN_EFFECTIVE * n * float(weights @ weights):
+        if total * total >= least * n * float(weights @ weights):
             break
         logw = logw * 0.5
         weights = np.exp(logw - logw.max())

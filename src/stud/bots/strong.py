@@ -39,9 +39,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from stud.bots.boards import showing
-from stud.bots.estimate import Estimator, Paths, Range, Versus
+from stud.bots.estimate import MIN_EFFECTIVE, Estimator, Paths, Range, Versus
 from stud.bots.options import Options
-from stud.bots.players import PRIOR_BET_CHECKED, PRIOR_FOLD_LATER, PlayerReads, PlayerStats
+from stud.bots.players import PRIOR_FOLD_LATER, PlayerReads, PlayerStats
 from stud.bots.seen import Opponent, Seen, read_view
 from stud.game import Action, HandView
 
@@ -101,7 +101,7 @@ class StrongBot:
     def _estimator(self, game: str) -> Estimator:
         estimator = self._estimators.get(game)
         if estimator is None:
-            estimator = Estimator(game, self._np, self.samples)
+            estimator = Estimator(game, self._np, self.samples, min_effective=MIN_EFFECTIVE)
             self._estimators[game] = estimator
         return estimator
 
@@ -152,13 +152,16 @@ class StrongBot:
         elif line.calls[3]:
             start += 0.3
         start = min(MAX_EXPONENT, start)
-        bets = range_exponent(stats.open_rate) / range_exponent(PRIOR_BET_CHECKED)
-        calls = stats.fold_later / PRIOR_FOLD_LATER
-        raised = min(1.5, max(0.1, bets))
-        called = min(1.2, max(0.1, calls))
-        checks = sum(line.checks[4:])
-        pressure = raised * line.late_aggression() + 0.35 * called * line.late_calls()
-        pressure = min(4.0, pressure) - 0.25 * checks
+        # Later streets: each action narrows the range by how rarely this player takes it.
+        later = checked = 0.0
+        for street in range(4, seen.street + 1):
+            opened = int(line.opened[street])
+            later += opened * range_exponent(stats.open_rate)
+            later += (line.aggressive[street] - opened) * range_exponent(stats.raise_later)
+            later += line.calls[street] * 0.5 * range_exponent(1.0 - stats.fold_later)
+            checked += line.checks[street] * 0.5 * range_exponent(1.0 - stats.open_rate)
+        later = min(2 * MAX_EXPONENT, later)
+        checked = min(MAX_EXPONENT, checked)
         fold = self._fold_rate(seen, opp, stats)
         wagered = opp.line.aggressive[seen.street] > 0
         raises = 0.0 if opp.all_in else stats.raise_rate(seen.street, wagered=wagered)
@@ -168,7 +171,7 @@ class StrongBot:
             if seen.street == 3
             else self.hindsight * min(1.0, PRIOR_FOLD_LATER / max(fold, 1e-6))
         )
-        return Range(opp, start, pressure, fold, raises, late)
+        return Range(opp, start, 0.0, fold, raises, late, later, checked)
 
     def _fold_rate(self, seen: Seen, opp: Opponent, stats: PlayerStats) -> float:
         """How often ``opp`` folds to my next wager now (less once it has wagered itself)."""
