@@ -196,11 +196,9 @@ class Estimator:
         n = samples or self.samples
         if not ranges:
             alone = Estimate(1.0, 1.0, 1.0 if self.game == "stud8" else 0.0, n, float(n))
-            whole = Paths(np.ones(1), np.ones(1))
+            whole = Paths.single()
             return Versus(alone, 1.0, 1.0, now_paths=whole, called_paths=whole, raised_paths=whole)
-        return self._run(seen, ranges, n, paths).versus(
-            [r.fold for r in ranges], [r.raises for r in ranges], [r.hindsight for r in ranges]
-        )
+        return self._run(seen, ranges, n, paths).versus(ranges)
 
     def _run(self, seen: Seen, ranges: list[Range], n: int, paths: int = 1) -> _Run:
         """Deal ``n`` run-outs, score them, and weigh each by the opponents' ranges."""
@@ -261,10 +259,11 @@ class Estimator:
         flat = pool[:, layout].reshape(n * players, 7)
         logw = np.zeros(n)
         strengths = np.empty((len(opps), n))
+        places = np.full((len(opps), n), np.nan)
         for i, (r, h, cols) in enumerate(zip(ranges, hidden, now_cols, strict=True)):
             now_cards = pool[:, cols]
             power = strength(self.game, now_cards)
-            logw += self._log_weight(r, now_cards, h, power)
+            logw += self._log_weight(r, now_cards, h, power, places[i])
             opp = r.opponent
             if len(opp.up) == 1 and h >= 2:
                 # 3rd street: the start tables rank three-card hands better than ``strength``.
@@ -284,10 +283,18 @@ class Estimator:
         else:
             values = (razz_values if self.game == "razz" else high_values)(flat)
             share = _shares(values.reshape(n, players).T)
-        return _Run(np.asarray(share, dtype=np.float64), weights, strengths, low_share, groups)
+        return _Run(
+            np.asarray(share, dtype=np.float64), weights, strengths, low_share, groups, places
+        )
 
-    def _log_weight(self, r: Range, now: IntArray, hidden: int, power: FloatArray) -> FloatArray:
-        """Log-likelihood of the opponent's play for each run-out of its hidden cards."""
+    def _log_weight(
+        self, r: Range, now: IntArray, hidden: int, power: FloatArray, place: FloatArray
+    ) -> FloatArray:
+        """Log-likelihood of the opponent's play for each run-out of its hidden cards.
+
+        ``place`` receives, where later streets' play narrows the range, each
+        run-out's percentile within the range as it was before that play.
+        """
         out = np.zeros(now.shape[0])
         opp = r.opponent
         if r.start > 0 and opp.up and hidden >= 2:
@@ -300,6 +307,7 @@ class Estimator:
             # Later streets, as on 3rd: the percentile of its hand now within its range
             # so far, to the power its betting, raising and calling rates give.
             pct = _percentile(power, np.exp(out - out.max()))
+            place[:] = pct
             out += r.later * np.log(np.maximum(pct, 1e-3))
             out += r.checked * np.log(np.maximum(1.0 - pct, 1e-3))
         return out
@@ -340,16 +348,37 @@ def _share_next(drawn: IntArray, columns: list[int], groups: int) -> None:
 
 @dataclass(frozen=True, slots=True)
 class Paths:
-    """My share of the pot along each path of the next street, and each path's weight.
+    """The next street, path by path: my share, and how the opponents meet a bet there.
 
     A path is one deal of the next street's cards I will see (mine and the
-    opponents' next up cards); its share is the weighted mean over the
-    run-outs that continue it. One path (the whole sample) where the hand has
-    no next street.
+    opponents' next up cards); each figure is a weighted mean over the
+    run-outs that continue it. On each path the opponents are half-informed:
+    they rank their hands by a blend of how they look and how they end
+    (``0.5 * strength + 0.5 * (1 - my share)``), fold the weakest part to my
+    bet as often as they fold to a later bet, and bet the strongest part into
+    my check as often as they open the betting. One path (the whole sample)
+    where the hand has no next street.
     """
 
     share: FloatArray
     weight: FloatArray
+    fold: FloatArray
+    """The chance that every opponent folds to my bet."""
+    called: FloatArray
+    """My share against the hands that call it."""
+    bets: FloatArray
+    """The chance that some opponent bets into my check."""
+    bet_share: FloatArray
+    """My share against the hands that bet."""
+    quiet_share: FloatArray
+    """My share against the hands that check behind."""
+
+    @staticmethod
+    def single(share: float = 1.0) -> Paths:
+        """One path with this share, nobody folding or betting (no next street to speak of)."""
+        one = np.array([share])
+        zero = np.zeros(1)
+        return Paths(one, np.ones(1), zero, one, zero, one, one)
 
 
 @dataclass(frozen=True, slots=True)
@@ -376,6 +405,10 @@ class Range:
     """4th street on: weight ``percentile(hand now) ** later`` for its bets, raises and calls."""
     checked: float = 0.0
     """... and ``(1 - percentile) ** checked`` for its checks."""
+    next_fold: float = 0.0
+    """How often it folds to a bet on the next street (for the look-ahead)."""
+    next_open: float = 0.0
+    """How often it bets into a check on the next street."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -416,17 +449,73 @@ class _Run:
     low_share: FloatArray | None
     groups: int = 1
     """Run-outs come in this many equal blocks, each sharing the next street's cards."""
+    places: FloatArray | None = None
+    """(opponents, run-outs): the hand's percentile within its range before the later
+    streets' play narrowed it (NaN where that play did not narrow it)."""
 
-    def paths(self, mask: npt.NDArray[np.bool_] | None = None) -> Paths:
-        """My share along each path of the next street, over the run-outs in ``mask``."""
-        w = self.weights if mask is None else self.weights * mask
-        blocks = w.reshape(self.groups, -1)
-        weight = blocks.sum(axis=1)
-        mine = (self.share * w).reshape(self.groups, -1).sum(axis=1)
+    def rate(self, i: int, rate: float, *, top: bool = False) -> float:
+        """Opponent ``i``'s read ``rate`` as it applies to its narrowed range.
+
+        A player who folds the bottom ``rate`` of his hands (or bets the top
+        ``rate``, ``top``) folds less (bets more) once his play has shown a
+        strong range: the share of his range now in that bottom (top) part.
+        The read rates are averages over all his hands; this is what they
+        come to for the hands he can hold here.
+        """
+        if self.places is None or np.isnan(self.places[i, 0]):
+            return rate
+        place = self.places[i]
+        part = place > 1.0 - rate if top else place < rate
+        return float(self.weights @ part) / float(self.weights.sum())
+
+    def paths(
+        self,
+        folds: list[float],
+        opens: list[float],
+        mask: npt.NDArray[np.bool_] | None = None,
+    ) -> Paths:
+        """The next street path by path (:class:`Paths`), over the run-outs in ``mask``."""
+        k = self.groups
+        w = (self.weights if mask is None else self.weights * mask).reshape(k, -1)
+        weight = w.sum(axis=1)
         kept = weight > 0
         if not kept.any():
-            return self.paths() if mask is not None else Paths(np.ones(1), np.ones(1))
-        return Paths(mine[kept] / weight[kept], weight[kept])
+            return self.paths(folds, opens) if mask is not None else Paths.single()
+        share = self.share.reshape(k, -1)
+        stays = np.zeros(w.shape, dtype=bool)
+        bets = np.zeros(w.shape, dtype=bool)
+        total = np.maximum(weight, 1e-300)[:, None]
+        for i, (fold, opening) in enumerate(zip(folds, opens, strict=True)):
+            key = (0.5 * self.strengths[i] + 0.5 * (1.0 - self.share)).reshape(k, -1)
+            order = np.argsort(key, axis=1, kind="stable")
+            cumulative = np.cumsum(np.take_along_axis(w, order, axis=1), axis=1) / total
+            place = np.empty_like(cumulative)
+            np.put_along_axis(place, order, cumulative, axis=1)
+            stays |= place > min(max(fold, 0.0), 1.0)
+            bets |= place > 1.0 - min(max(opening, 0.0), 1.0)
+
+        def part(cut: npt.NDArray[np.bool_]) -> tuple[FloatArray, FloatArray]:
+            """The share of each path's weight in ``cut``, and my share against it, shrunk."""
+            wc = w * cut
+            mass = wc.sum(axis=1)
+            mine = (wc * share).sum(axis=1)
+            overall = float(mine.sum() / mass.sum()) if mass.sum() > 0 else 0.5
+            # A path's share rests on few run-outs (fewer still in a cut); taking the
+            # better of two lines on noisy shares overrates them, so each is shrunk
+            # towards the cut's mean over all paths by its effective sample size.
+            effective = mass**2 / np.maximum((wc * wc).sum(axis=1), 1e-300)
+            own = np.where(mass > 0, mine / np.maximum(mass, 1e-300), overall)
+            shrunk = (effective * own + SHRINK * overall) / (effective + SHRINK)
+            return mass / total[:, 0], shrunk
+
+        staying, called = part(stays)
+        betting, bet_share = part(bets)
+        _, quiet = part(~bets)
+        mine = (w * share).sum(axis=1) / total[:, 0]
+        return Paths(
+            mine[kept], weight[kept], 1.0 - staying[kept], called[kept],
+            betting[kept], bet_share[kept], quiet[kept],
+        )  # fmt: skip
 
     def estimate(self) -> Estimate:
         w = self.weights
@@ -437,7 +526,7 @@ class _Run:
         low = 0.0 if self.low_share is None else float((self.low_share > 0) @ w / total)
         return Estimate(share, scoop, low, len(w), effective)
 
-    def versus(self, folds: list[float], raises: list[float], hindsight: list[float]) -> Versus:
+    def versus(self, ranges: list[Range]) -> Versus:
         """Cut each range by strength: its weakest ``fold`` folds, its strongest ``raises`` raise.
 
         Strength is a blend of the opponent's hand now and, with the weight
@@ -448,7 +537,12 @@ class _Run:
         total = float(w.sum())
         stays = np.zeros(len(w), dtype=bool)
         raised = np.zeros(len(w), dtype=bool)
-        for i, (fold, raising, late) in enumerate(zip(folds, raises, hindsight, strict=True)):
+        for i, r in enumerate(ranges):
+            fold, raising, late = (
+                self.rate(i, r.fold),
+                self.rate(i, r.raises, top=True),
+                r.hindsight,
+            )
             key = (1.0 - late) * self.strengths[i] + late * (1.0 - self.share)
             order = np.argsort(key, kind="stable")
             cumulative = np.empty(len(w))
@@ -457,6 +551,8 @@ class _Run:
             raised |= cumulative > 1.0 - min(max(raising, 0.0), 1.0)
         called = stays & ~raised
         mine = self.share
+        next_folds = [self.rate(i, r.next_fold) for i, r in enumerate(ranges)]
+        next_opens = [self.rate(i, r.next_open, top=True) for i, r in enumerate(ranges)]
         fold_all = max(0.0, 1.0 - float(w @ stays) / total)
         overall = float(mine @ w / total)
         return Versus(
@@ -465,11 +561,14 @@ class _Run:
             fold_all,
             _part(mine, w, raised, overall),
             float(w @ raised) / total,
-            self.paths(),
-            self.paths(called),
-            self.paths(raised),
+            self.paths(next_folds, next_opens),
+            self.paths(next_folds, next_opens, called),
+            self.paths(next_folds, next_opens, raised),
         )
 
+
+SHRINK = 16.0
+"""How many run-outs' worth a path's share is shrunk towards the mean of all paths."""
 
 MIN_EFFECTIVE = 1 / 6
 """The least share of the run-outs the strong bot's weighting may leave effective (Kish)."""

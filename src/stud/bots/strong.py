@@ -171,7 +171,9 @@ class StrongBot:
             if seen.street == 3
             else self.hindsight * min(1.0, PRIOR_FOLD_LATER / max(fold, 1e-6))
         )
-        return Range(opp, start, 0.0, fold, raises, late, later, checked)
+        next_fold = 0.0 if opp.all_in else stats.fold_later
+        next_open = 0.0 if opp.all_in else stats.open_rate
+        return Range(opp, start, 0.0, fold, raises, late, later, checked, next_fold, next_open)
 
     def _fold_rate(self, seen: Seen, opp: Opponent, stats: PlayerStats) -> float:
         """How often ``opp`` folds to my next wager now (less once it has wagered itself)."""
@@ -185,7 +187,7 @@ class StrongBot:
         self, seen: Seen, options: Options, ranges: list[Range], versus: Versus, mine: int
     ) -> list[Choice]:
         pot = seen.pot
-        ahead = Ahead.of(seen, ranges, self.reads, self._small, self._big)
+        ahead = Ahead.of(seen, ranges, self._small, self._big)
         out: list[Choice] = []
         if options.fold is not None:
             out.append(Choice(options.fold, 0.0))
@@ -194,7 +196,7 @@ class StrongBot:
             value = ahead.value(now, pot)
             if not all(o.line.checks[seen.street] for o in seen.opponents):
                 # Someone may still bet this street: call it or fold, on my share now.
-                bet = ahead.opens
+                bet = _chance_of_bet(ranges)
                 unit = seen.unit
                 faced = max(0.0, ahead.value(now, pot + 2 * unit) - unit)
                 value = bet * faced + (1.0 - bet) * value
@@ -265,65 +267,57 @@ class StrongBot:
         return wager if self._rng.random() < chance else None
 
 
+def _chance_of_bet(ranges: list[Range]) -> float:
+    """The chance that some opponent bets into a check (each at its read rate)."""
+    checks = 1.0
+    for r in ranges:
+        checks *= 1.0 - r.next_open
+    return 1.0 - checks
+
+
 @dataclass(frozen=True, slots=True)
 class Ahead:
     """A look-ahead over the next betting round: what a pot is worth to me after it.
 
-    Along each path of the next street (:class:`stud.bots.estimate.Paths`),
-    with my share ``e`` there of a pot ``P`` and the next street's bet ``B``:
+    Along each path of the next street (:class:`stud.bots.estimate.Paths`,
+    where the opponents fold, call and bet as their reads say, with the
+    weaker and the stronger parts of their ranges), with a pot ``P`` and the
+    next street's bet ``B``, I take the better of
 
-    - I may bet: each opponent calls with its read calling rate ``c``, so the
-      bet adds ``c * ((m + 1) e - 1) B / m`` over ``m`` opponents (a fold is
-      counted as my share of the pot only, not all of it: the folds come from
-      the hands I beat);
-    - or check: someone bets with the chance ``b`` that one of them opens
-      (their read betting rates), and I call only if my share pays for it
-      (``e (P + (m + 1) B) - B``, else fold and get 0), otherwise the card
-      comes free.
+    - **betting**: all fold (I take ``P``), or the callers' hands stay and I
+      get my share against them of ``P`` plus the bets;
+    - **checking**: someone bets (with his strong part), and I call only if
+      my share against that part pays for it, else I fold; or nobody bets
+      and the card is free.
 
-    I take the better of the two on each path, and the path's showdown share
-    after that round stands for the rest of the hand. The option to fold a
-    path that went wrong is what pot odds alone miss (a draw is worth more
-    than its share), and the bets a weak hand must call or fold to are what
-    they miss the other way (a dominated hand is worth less).
+    The path's showdown share after that round stands for the rest of the
+    hand. The option to fold a path gone wrong is what pot odds alone miss (a
+    draw is worth more than its share), and the bets a dominated hand must
+    call or fold to are what they miss the other way.
     """
 
     bet: int
     """The next street's bet in chips (0: no next street, the showdown comes)."""
     opponents: int
-    opens: float
-    """The chance that some opponent bets into me when I check."""
-    calls: float
-    """The chance that an opponent calls my bet."""
 
     @staticmethod
-    def of(seen: Seen, ranges: list[Range], reads: PlayerReads, small: int, big: int) -> Ahead:
-        """The next round's stakes and the opponents' read betting and calling rates."""
+    def of(seen: Seen, ranges: list[Range], small: int, big: int) -> Ahead:
+        """The next round's bet, and how many opponents may still bet."""
         street = seen.street
         bet = 0 if street >= 7 else small if street == 3 else big
-        live = [r for r in ranges if not r.opponent.all_in]
-        if not live:
-            return Ahead(0, len(ranges), 0.0, 1.0)
-        checks = 1.0
-        calls = 0.0
-        for r in live:
-            stats = reads.stats(r.opponent.seat)
-            checks *= 1.0 - stats.open_rate
-            calls += 1.0 - stats.fold_later
-        return Ahead(bet, len(live), 1.0 - checks, calls / len(live))
+        live = sum(1 for r in ranges if not r.opponent.all_in)
+        return Ahead(bet if live else 0, max(1, live))
 
     def value(self, paths: Paths | None, pot: float) -> float:
         """What a pot of ``pot`` chips is worth to me through the next round, in chips."""
         if paths is None:
             return 0.0
-        e = paths.share
         weight = paths.weight / paths.weight.sum()
         if self.bet == 0:
-            return float(weight @ e) * pot
-        m = self.opponents
+            return float(weight @ paths.share) * pot
         bet = self.bet
-        showdown = e * pot
-        lead = showdown + self.calls * ((m + 1) * e - 1.0) * bet
-        called = e * (pot + (m + 1) * bet) - bet
-        check = self.opens * np.maximum(0.0, called) + (1.0 - self.opens) * showdown
+        players = self.opponents + 1
+        lead = paths.fold * pot + (1.0 - paths.fold) * (paths.called * (pot + 2 * bet) - bet)
+        faced = np.maximum(0.0, paths.bet_share * (pot + players * bet) - bet)
+        check = paths.bets * faced + (1.0 - paths.bets) * paths.quiet_share * pot
         return float(weight @ np.maximum(lead, check))
