@@ -4,22 +4,28 @@ Every decision follows the same three steps (see docs/bots.md for the design
 and what it takes from the literature):
 
 1. **A range per opponent.** Each live opponent's hidden cards are weighed by
-   how likely its play makes them (:class:`stud.bots.estimate.Range`): a
-   completion from a player who completes 90% of the time says almost
-   nothing, one from a player who completes 10% of the time says "top 10%";
-   a bet from a player who always bets when checked to says little, a check
-   says "not much". How much each action says comes from that player's own
-   counts (:mod:`stud.bots.players`), fed by every action at the table, the
-   folds that end a hand included, and kept across hands.
+   how likely its play makes them (:class:`stud.bots.estimate.Range`). Every
+   action is read the same way: a player who takes it with a share ``q`` of
+   his hands takes it with his top ``q``, so the hand's percentile within his
+   range is weighted to the power ``2 (1 - q) / q`` (:func:`range_exponent`):
+   a completion from a stealer says nothing, one from a nit says "top 8%", a
+   prober's bet little, a nit's bet much, a check "not the top". On 3rd
+   street the percentile is the start's; later it is the hand's now, within
+   the range as 3rd street left it. ``q`` is that player's own rate
+   (:mod:`stud.bots.players`), fed by every action at the table, the folds
+   that end a hand included, and kept across hands.
 2. **Equity against those ranges**, by one small Monte Carlo
-   (:class:`stud.bots.estimate.Estimator`): my share of the pot now, and my
-   share when a wager of mine is called, each opponent folding the weakest
-   part of its range as often as it folds to a wager.
-3. **The expected value of each action** (fold, check or call, bet or raise)
-   with a short look-ahead: the bets still to come are counted as "showdown
-   odds" (both sides putting in :data:`FUTURE_BETS` of each later street's
-   bet), a wager earns the pot when every opponent folds and its called share
-   otherwise. The best action is played. When giving up is best and the
+   (:class:`stud.bots.estimate.Estimator`) dealt in groups that share the
+   next street's cards: my share now, and against the part of each range
+   that folds, calls or raises a wager of mine (the read rates, applied to
+   the range as narrowed: a player who showed strength folds less than his
+   average), path by path for the next street.
+3. **The expected value of each action** (fold, check or call, bet or
+   raise), with a look-ahead over the next betting round (:class:`Ahead`):
+   on each path of the next street the bot bets or checks, whichever is worth
+   more, opponents folding, calling and betting into it with the matching
+   parts of their ranges, and it calls a bet there only when its share pays
+   for it. The best action is played. When giving up is best and the
    opponents may fold, the bot bluffs with the frequency that pot odds make
    unexploitable (``bet / (pot + bet)``), scaled by how often these opponents
    really fold (never against a calling station).
