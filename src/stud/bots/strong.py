@@ -101,6 +101,8 @@ class StrongBot:
         """The hand's small and big bet, set at each decision."""
         self.reads = PlayerReads()
         """What this bot has learnt of each opponent so far (every action it saw)."""
+        self.last_choices: tuple[Choice, ...] = ()
+        """The actions weighed in the last decision, with their values (for diagnosis)."""
         for game in ("stud", "stud8", "razz"):
             self._estimator(game)  # tables and banks now, not in the first decision's 50 ms
 
@@ -123,6 +125,7 @@ class StrongBot:
     def choose(self, view: HandView, legal: Sequence[Action]) -> Action:
         seen = read_view(view)
         self.reads.update(view)
+        self.last_choices = ()
         if len(legal) == 1:
             return legal[0]
         options = Options(legal)
@@ -131,6 +134,7 @@ class StrongBot:
         mine = view.seats[seen.me].bet
         self._small, self._big = view.small_bet, view.big_bet
         choices = self._choices(seen, options, ranges, versus, mine)
+        self.last_choices = tuple(choices)
         best = max(choices, key=lambda c: c.value)
         if not best.action.kind.is_wager and options.wagers:
             bluff = self._bluff(seen, options, ranges, versus, mine)
@@ -195,8 +199,8 @@ class StrongBot:
         pot = seen.pot
         ahead = Ahead.of(seen, ranges, self._small, self._big)
         out: list[Choice] = []
-        if options.fold is not None:
-            out.append(Choice(options.fold, 0.0))
+        if options.fold is not None and options.check is None:
+            out.append(Choice(options.fold, 0.0))  # never fold what a check keeps for free
         now = versus.now_paths
         if options.check is not None:
             value = ahead.value(now, pot)
