@@ -21,6 +21,7 @@ from stud.evaluate.tables import HIGH_CATEGORIES
 from stud.game import VARIANTS
 from stud.server.language import languages
 from stud.server.protocol import ACTIONS
+from stud.server.refusal import CODES as REST_CODES
 
 ROOT = Path(__file__).resolve().parent.parent
 STATIC = ROOT / "src" / "stud" / "web" / "static"
@@ -32,14 +33,16 @@ LITERAL = re.compile(r"""(['"])([^'"\\]*)\1""")
 
 
 def server_error_codes() -> set[str]:
-    """Every error code the server sends: the TableError and ProtocolError codes and the
-    connection's own (``self.error("flood", ...)``)."""
-    pattern = re.compile(r"""(?:TableError|ProtocolError|\.error)\(\s*"([a-z_]+)\"""")
+    """Every error code the server sends: the TableError, TournamentError and ProtocolError
+    codes, the connection's own (``self.error("flood", ...)``) and the REST API's
+    (``stud.server.refusal``)."""
+    raised = r"(?:TableError|TournamentError|ProtocolError|\.error)"
+    pattern = re.compile(raised + r"""\(\s*"([a-z_]+)\"""")
     codes: set[str] = set()
-    for folder in ("server", "table"):
+    for folder in ("server", "table", "tournament"):
         for path in (ROOT / "src" / "stud" / folder).rglob("*.py"):
             codes.update(pattern.findall(path.read_text()))
-    return codes
+    return codes | set(REST_CODES)
 
 
 def underscored(words: str) -> str:
@@ -128,7 +131,7 @@ def placeholders(message: str) -> set[str]:
         i = match.end()
         if match.group(3) == "}":
             return i
-        if kind in ("plural", "select"):
+        if kind in ("plural", "select", "selectordinal"):
             while (opened := option.match(text, i)) is not None:
                 i = parse_text(opened.end()) + 1
         else:  # a style: '{n, number, percent}'

@@ -248,8 +248,8 @@ def create_table(tab: Tab, name: str, game: str, bots: int = 3, seats: int = 4) 
     """Create a table through the lobby's form and sit down through the buy-in dialog."""
     page = tab.page
     tab.open()
-    page.click("details.create summary")
-    form = "form.create-table"
+    page.click("[data-do='create-table']")
+    form = "dialog form.create-table"
     page.fill(f"{form} input[name='name']", name)
     page.select_option(f"{form} select[name='game']", game)
     for field, value in (
@@ -274,7 +274,7 @@ FINISHED = """t => {
 }"""
 
 
-def finished(tab: Tab, table: int) -> int:
+def finished(tab: Tab, table: int | str) -> int:
     """Hands finished at the table (the server's count: it survives a reload)."""
     return int(tab.js(FINISHED, table))
 
@@ -293,7 +293,7 @@ def passive(buttons: list[dict[str, Any]], _state: dict[str, Any]) -> str | None
 
 def play(
     tab: Tab,
-    table: int,
+    table: int | str,  # a cash table's number or a tournament table's "t7.2"
     hands: int,
     choose: Chooser = passive,
     on_turn: Callable[[dict[str, Any]], bool] | None = None,

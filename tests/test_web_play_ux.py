@@ -503,7 +503,7 @@ def test_lobby_sorts_and_lists_players(server: ServerProcess, browser: Browser) 
         busy = player.page.query_selector(".tables td.seats-cell.has-players")
         assert busy is not None  # the bots are seated
         if busy is not None:
-            title = busy.get_attribute("title") or ""
+            title = busy.eval_on_selector("[title]", "e => e.title")  # the names, not translated
             busy.click()
             player.page.wait_for_selector(".player-pop li")
             first = player.page.inner_text(".player-pop").split("\n")[0].replace("⚙", "").strip()

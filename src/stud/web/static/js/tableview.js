@@ -21,6 +21,9 @@ import { turnBeep } from './sound.js';
 import { gameName, stakesText, timeLeft } from './tablewords.js';
 import { slot, splice } from './tparts.js';
 
+// Tournament tables (issue 16): tourneytable.js draws their header, hint and log lines.
+import { followTourneyTable, renderTourneyHeader, tourneyLogEntry, tourneyWatchingHint } from './tourneytable.js';
+
 let views = 0; // tables drawn on this page: ids for their tabs and panels
 
 export class TableView {
@@ -90,6 +93,7 @@ export class TableView {
     on(this.model, 'myturn', () => turnBeep());
     on(this.model, 'hands', () => this.loadHands());
     on(this.model, 'event', (e) => this.onEvent(e.detail));
+    this.listeners.push(followTourneyTable(this)); // tournament tables: the player's finish
     if (this.model.state) this.render();
     this.renderLog();
     this.chat.render();
@@ -197,7 +201,7 @@ export class TableView {
   render() {
     const state = this.model.state;
     if (!state) return;
-    const canSit = this.app.account && !this.model.seated;
+    const canSit = this.app.account && !this.model.seated && !state.tournament; // tournaments seat their players
     renderFelt(this.felt, this.picture(), { onSit: canSit ? (seat) => this.sitDialog(seat) : null });
     this.renderHeader();
     const taken = state.turn && this.model.preTaken === state.turn.turn; // a pre-action box acted
@@ -227,6 +231,7 @@ export class TableView {
   hint() {
     const state = this.model.state;
     if (!state) return '';
+    if (state.tournament && !this.model.seated) return tourneyWatchingHint(this);
     if (!this.app.account) return t('table.hint.log_in');
     if (!this.model.seated && (state.seats ?? []).every((p) => p)) return t('table.hint.full');
     if (!this.model.seated) return t('table.hint.pick_seat');
@@ -255,6 +260,7 @@ export class TableView {
 
   renderHeader() {
     const state = this.model.state;
+    if (state.tournament) return renderTourneyHeader(this); // no buy-in, top-up, waiting list or leaving
     const s = state.settings;
     const me = this.model.seated ? state.seats[state.you] : null;
     const buttons = this.tile
@@ -340,7 +346,7 @@ export class TableView {
       if (e.type === 'street') ctx.street = e.street;
       if (e.type === 'pots') ctx.pots = e.pots.length;
       if (isNewHand(e)) ctx.pots = 1;
-      const entry = describe(e, (seat) => model.name(seat), model.you, ctx);
+      const entry = describe(e, (seat) => model.name(seat), model.you, ctx) ?? tourneyLogEntry(e);
       if (!entry) continue;
       const line = logLine(entry);
       if (e.type === 'hand_finished' && e.hand_id) {

@@ -58,3 +58,30 @@ export function splice(text, nodes) {
   }
   return out;
 }
+
+/**
+ * The nodes of a message whose placeholders are elements, in one call: `render(marks)` words
+ * it (a t() call given `marks` among its parameters, so the key stays a literal where the
+ * catalog test reads it); each element of `elements` ({table: <a>}) stands where its
+ * placeholder is.
+ *
+ *   tParts((marks) => t('alerts.banner', marks), { table: link })
+ */
+export function tParts(render, elements) {
+  const marks = {};
+  for (const name of Object.keys(elements)) marks[name] = slot(name);
+  return splice(render(marks), elements);
+}
+
+/** Items (strings or elements) joined as the language lists them: "A, B and C", "A、B和C". */
+export function listParts(items) {
+  if (items.length <= 1) return [...items];
+  if (language() === PSEUDO) return items.flatMap((item, i) => (i ? [', ', item] : [item]));
+  const nodes = {};
+  const marks = items.map((item, i) => {
+    nodes[`i${i}`] = item;
+    return slot(`i${i}`);
+  });
+  const format = new Intl.ListFormat(language(), { type: 'conjunction' });
+  return splice(format.format(marks), nodes);
+}
