@@ -34,18 +34,12 @@ SERVER_ARGS = (
     "--bot-delay", "0.15", "0.3", "--no-default-tables",
     "--hand-factory", "stud.web.testing:stacked_hand",
 )  # fmt: skip
-# What the table and the replayer draw (the parts issue 15 converts; the top bar, the buy-in
-# buttons and the chat tab belong to the lobby's conversion and have tests of their own).
-TABLE_PARTS = (
-    ".table-view .table-name, .table-view .felt, .action-bar, .table-prefs, .table-view .log,"
-    " .table-view .tabs [data-tab='log'], .table-view .tabs [data-tab='hands']"
-)
-REPLAY_PARTS = (
-    ".replayer .table-name, .replayer .felt, .replayer .replay-controls,"
-    " .replayer .replay-caption, .replayer .side"
-)
+# What the table and the replayer pages draw, with the top bar (the whole page but the
+# language menu's own names of the languages, marked translate="no").
+TABLE_PARTS = ".topbar, .table-view"
+REPLAY_PARTS = ".topbar, .replayer"
 # Words a Chinese page keeps: names of keys on the keyboard, and what the seed pages keep.
-KEPT = frozenset({"Tab", "Enter", "Home", "End", "Razz", "bring-in"})
+KEPT = frozenset({"Tab", "Enter", "Home", "End", "Razz", "bring-in", "PHH", "PokerStars"})
 STATE = "t => window.studApp.models.get(t)?.state"
 
 
