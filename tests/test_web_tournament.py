@@ -199,10 +199,26 @@ def test_registering_takes_the_buy_in_and_unregistering_gives_it_back(
     page.click(f"{line} a.details")
     page.wait_for_selector(f".tourney-page[data-tournament='{sng['id']}'] .you-in")
     assert "tourney-reg" in page.inner_text(".tourney-section.entrants")
+    # Someone else registers from their browser: this page shows them at once (the room's
+    # `tournament` message, no reload), with the prize pool grown by their buy-in.
+    other = new_tab(tabs, browser, server)
+    register(other, "tourney-other")
+    open_tournaments(other)
+    other.page.click(f"{line} [data-do='register']")
+    other.page.wait_for_selector(f"{line}.registered")
+    page.wait_for_selector(".tourney-section.entrants :text('tourney-other')")
+    pool = ".tourney-facts .fact:nth-child(2)"
+    assert page.inner_text(f"{pool} dt") == "Prize pool"
+    assert page.inner_text(f"{pool} dd") == f"{2 * sng['buy_in']:,}"
     page.click(".tourney-actions [data-do='unregister']")
     page.wait_for_selector(".tourney-actions [data-do='register']")
     assert me(tab)["balance"] == before
-    assert "tourney-reg" not in page.inner_text(".tourney-section.entrants")
+    page.wait_for_function(
+        "() => !document.querySelector('.tourney-section.entrants').textContent"
+        ".includes('tourney-reg')"
+    )
+    other.page.click(f"{line} [data-do='unregister']")
+    other.page.wait_for_selector(f"{line}:not(.registered) [data-do='register']")
 
 
 def test_a_sit_and_go_filled_with_bots_plays_at_its_table_with_the_level_clock(
