@@ -92,12 +92,13 @@ def open_tournaments(tab: Tab) -> None:
     tab.page.wait_for_selector(".tourneys tbody tr")
 
 
-def create_sng(tab: Tab, game: str, seats: int, chips: int, minutes: int) -> int:
+def create_sng(tab: Tab, name: str, game: str, seats: int, chips: int, minutes: int) -> int:
     """Create a Sit & Go through the tab's form (registering its creator); its id."""
     page = tab.page
     open_tournaments(tab)
     page.click("details.create summary")
     form = "form.create-sng"
+    page.fill(f"{form} input[name='name']", name)
     page.select_option(f"{form} select[name='game']", game)
     page.fill(f"{form} input[name='seats']", str(seats))
     page.fill(f"{form} input[name='buy_in']", "50")
@@ -227,11 +228,12 @@ def test_a_sit_and_go_filled_with_bots_plays_at_its_table_with_the_level_clock(
     tab = new_tab(tabs, browser, server)
     register(tab, "tourney-player")
     before = me(tab)["balance"]
-    tid = create_sng(tab, "razz", seats=3, chips=5000, minutes=1)
+    tid = create_sng(tab, "Razz turbo", "razz", seats=3, chips=5000, minutes=1)
     assert me(tab)["balance"] == before - 55  # 50 + 5 for the one who created it
     page = tab.page
     table = fill_and_sit(tab, tid)
     # Only what a tournament allows: sit out, no buy-in, top-up, waiting list or leaving.
+    assert page.inner_text(".table-head h1") == "Razz turbo"  # the name given in the form
     head = page.inner_text(".table-head")
     assert "Sit out" in head
     for absent in ("[data-do='leave']", "[data-do='top_up']", ".sit-here", "dialog.buy-in"):
@@ -317,7 +319,7 @@ def test_a_player_who_sits_out_antes_off_and_is_told_their_place(
 ) -> None:
     tab = new_tab(tabs, browser, server)
     register(tab, "tourney-away")
-    tid = create_sng(tab, "stud", seats=2, chips=100, minutes=1)
+    tid = create_sng(tab, "Heads-up Stud", "stud", seats=2, chips=100, minutes=1)
     table = fill_and_sit(tab, tid)
     page = tab.page
     page.click(".table-head [data-do='sit_out']")
@@ -374,7 +376,7 @@ def test_the_tournament_table_speaks_the_pseudo_locale(
 ) -> None:
     tab = new_tab(tabs, browser, server)
     register(tab, "tourney-pseudo")
-    tid = create_sng(tab, "stud8", seats=3, chips=1500, minutes=5)
+    tid = create_sng(tab, "Stud Hi/Lo for three", "stud8", seats=3, chips=1500, minutes=5)
     page = tab.page
     page.goto(f"{server.base}/?lang={PSEUDO}#/tournament/{tid}")
     page.wait_for_selector(".tourney-actions [data-do='fill']:has-text('⟦')")
