@@ -7,8 +7,8 @@ import { TurnAlerts } from './alerts.js';
 import { Seeder } from './fairview.js';
 import { startClocks } from './clock.js';
 import { h } from './dom.js';
-import { errorText } from './errortext.js';
-import { initI18n, onLanguageChange } from './i18n.js';
+import { errorText, requestErrorText } from './errortext.js';
+import { initI18n, onLanguageChange, t } from './i18n.js';
 import { adoptAccountLanguage, mountLanguageMenu } from './langmenu.js';
 import { LobbyView } from './lobby.js';
 import { clearLogs, restoreLog, saveLog } from './logstore.js';
@@ -22,6 +22,7 @@ import { RoomSocket } from './socket.js';
 import { unlockAudioOnGesture } from './sound.js';
 import { TableView } from './tableview.js';
 import { TilesView, tileIds } from './tiles.js';
+import { wordTopBar } from './topbar.js';
 // Tournaments (issue 16): the lobby's tab, a tournament's page, the level clock, the seat that follows.
 import { startLevelClocks } from './levelclock.js';
 import { TourneyLobbyView } from './tourneylobby.js';
@@ -44,11 +45,16 @@ class App {
     this.accountEl = document.getElementById('account');
     this.statusEl = document.getElementById('status');
     this.toastsEl = document.getElementById('toasts');
-    this.alerts = new TurnAlerts({ inView: (id) => Boolean(this.view?.shows?.(id)), now: () => this.socket.now() });
+    this.alerts = new TurnAlerts({
+      inView: (id) => Boolean(this.view?.shows?.(id)),
+      now: () => this.socket.now(),
+      pageTitle: () => this.view?.title?.() ?? null,
+    });
   }
 
   async start() {
     await initI18n();
+    wordTopBar();
     bindPrefs();
     unlockAudioOnGesture();
     startClocks(() => this.socket.now());
@@ -62,7 +68,12 @@ class App {
     }
     await adoptAccountLanguage(this);
     mountLanguageMenu(this);
-    onLanguageChange(() => { renderAccount(this.accountEl, this); this.route(); });
+    onLanguageChange(() => {
+      wordTopBar();
+      renderAccount(this.accountEl, this);
+      if (!this.statusEl.hidden) this.onStatus(false);
+      this.route();
+    });
     renderAccount(this.accountEl, this);
     this.socket.connect();
     window.addEventListener('hashchange', () => this.route());
@@ -85,7 +96,7 @@ class App {
     } else if (msg.type === 'ok' && ['sit', 'leave', 'top_up'].includes(msg.for)) {
       this.refreshAccountSoon();
     } else if (msg.type === 'ok' && msg.for === 'wait') {
-      this.toast(`You are #${msg.place} on the waiting list: you are seated when a seat is free.`);
+      this.toast(t('app.waiting_place', { place: msg.place }));
     } else if (msg.type === 'welcome' && msg.account && this.account && msg.account.id !== this.account.id) {
       this.refreshAccount();
     }
@@ -97,7 +108,7 @@ class App {
       this.statusEl.hidden = true;
     } else {
       this.statusEl.hidden = false;
-      this.statusEl.textContent = 'Connection lost — reconnecting…';
+      this.statusEl.textContent = t('app.connection_lost');
     }
   }
 
@@ -115,7 +126,7 @@ class App {
     try {
       this.setAccount(await api.guest());
     } catch (error) {
-      this.toast(error.message);
+      this.toast(requestErrorText(error));
     }
   }
 
