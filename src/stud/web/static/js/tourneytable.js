@@ -20,6 +20,11 @@ export function renderTourneyHeader(view) {
     ? [h('a', { class: 'btn ghost small', href: `#/table/${view.model.id}` }, t('tourney.table.open'))]
     : [h('a', { class: 'btn ghost', href: '#/tournaments' }, t('tourney.back')),
       h('a', { class: 'btn ghost tourney-link', href: `#/tournament/${tour.id}` }, t('tourney.table.details'))];
+  const seatedAt = view.app.seatedTables().map((m) => m.id);
+  if (!view.tile && seatedAt.length > 1) { // playing cash tables or other tournaments too
+    buttons.push(h('a', { class: 'btn ghost tiles-link', href: `#/tables/${seatedAt.join(',')}` },
+      t('tourney.table.all_tables', { count: seatedAt.length })));
+  }
   if (me) {
     buttons.push(me.sitting_out
       ? h('button', { class: 'btn', dataset: { do: 'sit_in' }, onclick: () => view.command('sit_in') }, t('tourney.table.sit_in'))
