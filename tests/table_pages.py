@@ -8,7 +8,6 @@ other, so every hand played to the end is a split pot (high half and low half).
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 from collections.abc import Iterator
@@ -20,9 +19,10 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, BrowserContext, Page
 
-from stud.server.testing import ServerProcess, fresh_database
+from stud.server.testing import ServerProcess
 from stud.web.browser import chromium
 from stud.web.pseudo import CARD_LETTERS
+from test_web_client import running_server
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 LANGUAGES = ("en", "zh-Hant", "zh-Hans")
@@ -34,35 +34,19 @@ SERVER_ARGS = (
     "--bot-delay", "0.15", "0.3", "--no-default-tables",
     "--hand-factory", "stud.web.testing:stacked_hand",
 )  # fmt: skip
-# What the table and the replayer draw (the parts issue 15 converts; the top bar, the buy-in
-# buttons and the chat tab belong to the lobby's conversion and have tests of their own).
-TABLE_PARTS = (
-    ".table-view .table-name, .table-view .felt, .action-bar, .table-prefs, .table-view .log,"
-    " .table-view .tabs [data-tab='log'], .table-view .tabs [data-tab='hands']"
-)
-REPLAY_PARTS = (
-    ".replayer .table-name, .replayer .felt, .replayer .replay-controls,"
-    " .replayer .replay-caption, .replayer .side"
-)
+# What the table and the replayer pages draw, with the top bar (the whole page but the
+# language menu's own names of the languages, marked translate="no").
+TABLE_PARTS = ".topbar, .table-view"
+REPLAY_PARTS = ".topbar, .replayer"
 # Words a Chinese page keeps: names of keys on the keyboard, and what the seed pages keep.
-KEPT = frozenset({"Tab", "Enter", "Home", "End", "Razz", "bring-in"})
+KEPT = frozenset({"Tab", "Enter", "Home", "End", "Razz", "bring-in", "PHH", "PokerStars"})
 STATE = "t => window.studApp.models.get(t)?.state"
-
-
-def card_room(tmp: Path, args: tuple[str, ...] = SERVER_ARGS) -> Iterator[ServerProcess]:
-    """A card room on a fresh SQLite database dealing the stacked hands."""
-    env = {"STUD_WEB_TEST_DECKS": json.dumps(DECKS)}
-    with (
-        fresh_database("sqlite", tmp) as url,
-        ServerProcess(url, tmp, extra_args=args, env=env) as proc,
-    ):
-        yield proc
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    """A card room for one test module (import this fixture into it)."""
-    yield from card_room(tmp_path_factory.mktemp("table-pages"))
+    """A card room dealing the stacked hands, for one test module (import this fixture)."""
+    yield from running_server(tmp_path_factory, "table-pages", DECKS, SERVER_ARGS)
 
 
 @pytest.fixture(scope="module")

@@ -326,7 +326,7 @@ function seatLabel(seat, name, stack, hs, isYou, player, words) {
   const showing = hs?.shown ? [...down, ...up] : up;
   const state = hs && !hs.live ? 'folded' : hs?.all_in ? 'all_in' : player?.sitting_out ? 'sitting_out' : 'none';
   return t('table.seat.label', {
-    seat: String(seat + 1), name, you: isYou ? 'yes' : 'no', chips: chips(stack), state,
+    seat: String(seat + 1), name, you: isYou ? 'yes' : 'no', chips: Number(stack ?? 0), state,
     down: own.length ? listText(own.map(cardName)) : 'none',
     up: showing.length ? listText(showing.map(cardName)) : 'none',
     words: words || 'none',
