@@ -383,7 +383,8 @@ def test_the_tournament_table_speaks_the_pseudo_locale(
     assert escaped_text(page, "#view") == []
     table = fill_and_sit(tab, tid)
     page.wait_for_selector(".table-head .lc-level:has-text('⟦')")
-    assert escaped_text(page, ".table-head") == []
+    page.wait_for_selector(".log .log-line")  # a hand is dealt: the felt, the log, the bar
+    assert escaped_text(page, "#view") == []
     assert tab.js(STATE, table)["tournament"]["id"] == tid
     # The lobby's tab with a tournament one plays in, for the docs.
     tab.page.goto(f"{server.base}/#/tournaments")
