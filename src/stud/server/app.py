@@ -82,15 +82,28 @@ class AccountOut(BaseModel):
     at_tables: int = Field(default=0, description="chips in front of the account at tables")
 
 
-def create_app(db: Database, config: RoomConfig, hand_factory: HandFactory) -> FastAPI:
-    """The app for one room; the room starts and stops with the app."""
-    room = Room(db=db, config=config, hand_factory=hand_factory)
+def create_app(
+    db: Database, config: RoomConfig, hand_factory: HandFactory, redis_url: str | None = None
+) -> FastAPI:
+    """The app for one room; the room starts and stops with the app.
+
+    With ``redis_url`` the room is shared with every process started the same way
+    (on the same PostgreSQL database): see stud.server.cluster and docs/deploy.md.
+    Without it nothing of the cluster (nor the redis package) is imported.
+    """
+    room: Room
+    if redis_url:
+        from stud.server.cluster import ClusterRoom
+
+        room = ClusterRoom(db=db, config=config, hand_factory=hand_factory, redis_url=redis_url)
+    else:
+        room = Room(db=db, config=config, hand_factory=hand_factory)
     passwords = PasswordGuard(config.logins)
     signups = SignupLimit(config.limits)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        db.start()
+        await room.open_database()
         await room.start()
         # What start-up made (modules, the app, the tables) lives as long as the server:
         # out of the garbage collector's sight, so its full passes stay short.
@@ -277,12 +290,13 @@ def create_app(db: Database, config: RoomConfig, hand_factory: HandFactory) -> F
             "tables": len(room.actors),
             "database": db.backend,
             "recovered": room.recovered,
+            **room.health(),
         }
 
     @app.get("/api/tables", tags=["lobby"])
     async def tables(game: str | None = None) -> list[dict[str, Any]]:
         """The lobby: every table with its game, stakes, seats taken, average pot, hands/hour."""
-        return [t for t in room.lobby() if game is None or t["game"] == game]
+        return [t for t in await room.lobby_all() if game is None or t["game"] == game]
 
     @app.post("/api/tables", tags=["lobby"], status_code=201)
     async def create_table(
@@ -322,21 +336,21 @@ def create_app(db: Database, config: RoomConfig, hand_factory: HandFactory) -> F
     ) -> dict[str, Any]:
         """Close a table you opened: no new hand or player; everyone is cashed out now, or
         when the hand in progress ends; then it leaves the lobby."""
-        actor = room.actors.get(table_id)
-        if actor is None:
+        handle, spec = room.table(table_id), room.spec(table_id)
+        if handle is None or spec is None:
             raise HTTPException(404, "no such table")
-        if actor.spec.created_by != account.id:
+        if spec.created_by != account.id:
             raise HTTPException(403, "only the account that opened a table may close it")
-        await actor.call(Command("close", account.id))
-        return {"ok": True, "table": table_id, "closing": actor.table.in_hand}
+        result = await handle.call(Command("close", account.id))
+        return {"ok": True, "table": table_id, "closing": bool(result["closing"])}
 
     @app.get("/api/tables/{table_id}", tags=["lobby"])
     async def table(table_id: int) -> dict[str, Any]:
         """One table's lobby entry and what a spectator sees now."""
-        actor = room.actors.get(table_id)
-        if actor is None:
+        entry = await room.table_entry(table_id)
+        if entry is None:
             raise HTTPException(404, "no such table")
-        return {**actor.lobby(), "state": actor.add_room(actor.table.view(None)), "n": actor.n}
+        return entry
 
     @app.get("/api/tables/{table_id}/hands", tags=["hands"])
     async def table_hands(table_id: int) -> list[dict[str, Any]]:

@@ -6,7 +6,7 @@ import asyncio
 import itertools
 import logging
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from stud.server.actor import Command, TableActor
 from stud.server.bots import Bot, make_bot
@@ -62,6 +62,18 @@ class RoomConfig:
     """Origins besides the server's own whose pages may change state (e.g. behind a proxy)."""
 
 
+class TableHandle(Protocol):
+    """What a connection calls a table through: its actor here, or a stand-in for a table
+    that another process of a shared room runs (stud.server.cluster.remote)."""
+
+    @property
+    def id(self) -> int: ...
+
+    async def call(self, command: Command) -> Any: ...
+
+    def tell(self, command: Command) -> None: ...
+
+
 @dataclass(slots=True)
 class Room:
     """Every table's actor, and the services they share."""
@@ -76,6 +88,10 @@ class Room:
     recovered: dict[str, int] = field(default_factory=dict)
     _creating: asyncio.Lock = field(default_factory=asyncio.Lock)
     _hand_numbers: dict[int, int] = field(default_factory=dict)
+
+    async def open_database(self) -> None:
+        """Create the schema if needed and start the writer (a shared room: under a lock)."""
+        self.db.start()
 
     async def start(self) -> None:
         """Void what a crash left running, cash stacks out, then open the tables with bots."""
@@ -147,6 +163,36 @@ class Room:
     def lobby(self) -> list[dict[str, Any]]:
         return [actor.lobby() for actor in self.actors.values()]
 
+    # -- what the app and connections ask; a shared room (stud.server.cluster) answers for
+    # -- the tables other processes run too.
+
+    def table(self, table_id: int) -> TableHandle | None:
+        """The table to send a command to, wherever it runs."""
+        return self.actors.get(table_id)
+
+    def spec(self, table_id: int) -> TableSpec | None:
+        actor = self.actors.get(table_id)
+        return None if actor is None else actor.spec
+
+    async def lobby_all(self) -> list[dict[str, Any]]:
+        """Every table's lobby entry."""
+        return self.lobby()
+
+    async def table_entry(self, table_id: int) -> dict[str, Any] | None:
+        """One table's lobby entry with what a spectator sees now (None: no such table)."""
+        actor = self.actors.get(table_id)
+        return None if actor is None else actor.entry()
+
+    def owns(self, table_id: int) -> bool:
+        """Whether this process may run the table now (asked by its actor before each step)."""
+        return True
+
+    def lost(self, actor: TableActor) -> None:
+        """The actor stopped because this process no longer runs its table."""
+
+    def health(self) -> dict[str, Any]:
+        return {}
+
     def rename(self, account_id: int, name: str) -> None:
         """An account's new name (a guest who registered), at every table it sits or waits at."""
         self._names[account_id] = name
@@ -172,7 +218,7 @@ class Room:
         if self._idle_bots:
             account = self._idle_bots.pop()
         else:
-            name = f"Bot {next(self._bot_names)}"
+            name = await self.new_bot_name()
             account = await self.db.write(lambda c: store.create_account(c, name, "bot"))
         self._names[account.id] = account.name
 
@@ -185,6 +231,9 @@ class Room:
         kind = self.config.bot_kind or spec.bot_kind
         seed = None if self.config.seed is None else self.config.seed * 104_729 + account.id
         return account, make_bot(kind, seed), stack
+
+    async def new_bot_name(self) -> str:
+        return f"Bot {next(self._bot_names)}"
 
     async def return_bot(self, actor: TableActor, account_id: int, stack: int) -> None:
         store = self.db.store
