@@ -47,6 +47,7 @@ from test_trust_seats import Hands, Person, check_frames
 ARGS = (
     "--turn-seconds", "30", "--time-bank", "5", "--pause", "0.05", "--grace", "30",
     "--bot-delay", "0.005", "0.02", "--no-default-tables", "--seed", "17",
+    "--login-failures", "20", "2", "--signups", "1000",
 )  # fmt: skip
 LEASE_SECONDS = 3.0
 
@@ -386,3 +387,17 @@ def test_one_balance_cannot_buy_in_twice_through_two_processes(cluster: Cluster)
     outcomes = asyncio.run(run())
     assert set(outcomes) == {"insufficient_balance,ok"}, outcomes
     assert totals(a.base, player) == start
+
+
+def test_failed_logins_are_counted_once_for_the_whole_room(cluster: Cluster) -> None:
+    """Two failures per name in a burst (ARGS): spreading guesses over processes gains nothing."""
+    a, b = cluster.add(), cluster.add()
+    body = {"name": "victim", "password": "correct horse"}
+    assert httpx.post(a.base + "/api/register", json=body, timeout=30).status_code == 200
+    wrong = {"name": "victim", "password": "wrong guess"}
+    assert httpx.post(a.base + "/api/login", json=wrong, timeout=30).status_code == 401
+    assert httpx.post(b.base + "/api/login", json=wrong, timeout=30).status_code == 401
+    for server in (a, b):
+        refused = httpx.post(server.base + "/api/login", json=body, timeout=30)
+        assert refused.status_code == 429, refused.text
+        assert int(refused.headers["Retry-After"]) >= 1

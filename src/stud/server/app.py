@@ -98,8 +98,8 @@ def create_app(
         room = ClusterRoom(db=db, config=config, hand_factory=hand_factory, redis_url=redis_url)
     else:
         room = Room(db=db, config=config, hand_factory=hand_factory)
-    passwords = PasswordGuard(config.logins)
-    signups = SignupLimit(config.limits)
+    passwords = PasswordGuard(config.logins, room.buckets)
+    signups = SignupLimit(config.limits, room.buckets)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -130,10 +130,10 @@ def create_app(
     def address(request: Request) -> str:
         return request.client.host if request.client else ""
 
-    def throttle(check: Any, *args: str) -> None:
+    async def throttle(check: Any, *args: str) -> None:
         """Run a throttle's check; 429 with Retry-After when it says to wait."""
         try:
-            check(*args)
+            await check(*args)
         except Throttled as throttled:
             raise HTTPException(
                 429, str(throttled), headers={"Retry-After": str(throttled.retry_after)}
@@ -197,7 +197,7 @@ def create_app(
             password = check_text(body.password, "the password")
         except ValueError as error:
             raise HTTPException(422, str(error)) from None
-        throttle(signups.admit, address(request))
+        await throttle(signups.admit, address(request))
         encoded = await hashing(passwords.hash(password))
 
         def create(c: Any) -> Account:
@@ -209,7 +209,7 @@ def create_app(
             account = await db.write(create)
         except ValueError as error:
             raise HTTPException(409, str(error)) from None
-        signups.made(address(request))
+        await signups.made(address(request))
         return await open_session(response, account)
 
     @app.post("/api/register-guest", tags=["accounts"])
@@ -242,18 +242,18 @@ def create_app(
         except ValueError as error:
             raise HTTPException(422, str(error)) from None
         key, client = name_key(body.name), address(request)
-        throttle(passwords.admit, key, client)
+        await throttle(passwords.admit, key, client)
         found = await db.read(lambda c: store.account_by_name(c, key))
         encoded = None if found is None else found[1]
         if not await hashing(passwords.verify(encoded, body.password)) or found is None:
-            passwords.failed(key, client)
+            await passwords.failed(key, client)
             raise HTTPException(401, "wrong name or password")
         return await open_session(response, found[0])
 
     @app.post("/api/guest", tags=["accounts"])
     async def guest(request: Request, response: Response) -> AccountOut:
         """Play at once under a generated name, with the starting play money."""
-        throttle(signups.admit, address(request))
+        await throttle(signups.admit, address(request))
 
         def create(c: Any) -> Account:
             name = f"Guest-{secrets.token_hex(3)}"
@@ -262,7 +262,7 @@ def create_app(
             return account
 
         account = await db.write(create)
-        signups.made(address(request))
+        await signups.made(address(request))
         return await open_session(response, account)
 
     @app.post("/api/logout", tags=["accounts"])

@@ -12,6 +12,7 @@ from stud.server.actor import Command, TableActor
 from stud.server.bots import Bot, make_bot
 from stud.server.limits import Limits, check_new_table
 from stud.server.logins import LoginConfig
+from stud.server.ratelimit import Buckets, local_buckets
 from stud.server.storage import Account, Database, TableSpec
 from stud.table import HandFactory, Table, TableSettings
 
@@ -192,6 +193,10 @@ class Room:
 
     def health(self) -> dict[str, Any]:
         return {}
+
+    def buckets(self, name: str, burst: float, refill_seconds: float, limit: int) -> Buckets:
+        """Where the login and signup throttles count (this process; a shared room: Redis)."""
+        return local_buckets(name, burst, refill_seconds, limit)
 
     def rename(self, account_id: int, name: str) -> None:
         """An account's new name (a guest who registered), at every table it sits or waits at."""

@@ -36,8 +36,10 @@ from stud.server.bots import make_bot
 from stud.server.cluster import fence
 from stud.server.cluster.bus import Bus
 from stud.server.cluster.lease import LeaseBook, Leases, LeaseTimes
+from stud.server.cluster.limits import SharedBuckets
 from stud.server.cluster.remote import RemoteTable, RemoteWatcher, Replies, reply_message
 from stud.server.limits import check_new_table
+from stud.server.ratelimit import Buckets
 from stud.server.room import Room, RoomConfig, TableHandle
 from stud.server.storage import Account, Database, TableSpec
 from stud.table import HandFactory, TableError
@@ -414,6 +416,10 @@ class ClusterRoom(Room):
     async def new_bot_name(self) -> str:
         """Bot names unique across the room's processes (one counter in Redis)."""
         return f"Bot {int(await self.redis.incr(BOT_NAMES_KEY.format(self.prefix)))}"
+
+    def buckets(self, name: str, burst: float, refill_seconds: float, limit: int) -> Buckets:
+        """The room's login and signup throttles count in Redis, for every process at once."""
+        return SharedBuckets(self, name, burst, refill_seconds)
 
     def health(self) -> dict[str, Any]:
         runs = sorted(t for t in self.actors if self.owns(t))
