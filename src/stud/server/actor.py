@@ -145,6 +145,8 @@ class TableActor:
         while not self.closed:
             if not self.room.owns(self.id):
                 # A shared room's lease on this table lapsed: another process may run it now.
+                while not self.queue.empty():
+                    await self._handle(self.queue.get_nowait())  # each refused: unavailable
                 self.room.lost(self)
                 return
             wake = self._wakeup()

@@ -112,6 +112,7 @@ class ClusterRoom(Room):
         self._loads: dict[str, int] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._claiming: set[int] = set()
+        self._missing: set[str] = set()
         self._raise_floor = self.redis.register_script(RAISE_FLOOR)
 
     @property
@@ -472,14 +473,24 @@ class ClusterRoom(Room):
         self._followed.clear()
 
     async def _sweep_dead_watchers(self) -> None:
-        """Connections of a process that died: disconnected (their seats get the grace)."""
+        """Connections of a process that died: disconnected (their seats get the grace).
+
+        A process missing from two scans in a row counts as dead; if it was only slow, it
+        is told, and its connections watch again.
+        """
         nodes = {node for node, _, _ in self._remote_watchers}
-        for node in nodes - self._loads.keys():
+        missing = nodes - self._loads.keys()
+        dead, self._missing = missing & self._missing, missing
+        for node in dead:
+            tables: set[int] = set()
             for key in [k for k in self._remote_watchers if k[0] == node]:
                 watcher = self._remote_watchers.pop(key)
+                tables.add(watcher.table_id)
                 actor = self.actors.get(watcher.table_id)
                 if actor is not None:
                     actor.tell(Command("disconnect", watcher.account_id, watcher=watcher))
+            for table_id in tables:
+                self.bus.send(node, {"k": "dropped", "t": table_id})
 
     # -- messages from the other processes -------------------------------------------------
 
@@ -491,6 +502,8 @@ class ClusterRoom(Room):
             self._command(item)
         elif kind == "reply":
             self.replies.resolve(item)
+        elif kind == "dropped":  # the owner took this process for dead: watch again
+            self._followed[int(item["t"])] = None
         elif kind == "opened" and item.get("from") != self.node:
             spec = TableSpec(**item["spec"])
             self.specs[spec.id] = spec
