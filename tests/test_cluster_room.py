@@ -4,8 +4,9 @@ Every process serves the whole lobby and any table; each table is run by one
 process only, even across a pause of its owner (SIGSTOP); when a process is
 killed (-9) mid-hand, the others take its tables over, the hand is voided and
 every chip is back, clients reconnect elsewhere and resume by event number;
-one balance cannot be spent twice through two processes; each watcher, on
-whichever process, sees only its own account's cards.
+one balance cannot be spent twice through two processes, nor failed logins
+counted per process; each watcher, on whichever process, sees only its own
+account's cards.
 """
 
 from __future__ import annotations
@@ -152,7 +153,7 @@ def test_one_room_every_table_from_every_process_each_sees_only_its_own_cards(
                 await p.send({"type": "watch", "since": 0})
             loop = asyncio.get_running_loop()
             deadline = loop.time() + 150
-            while len(Hands(spectators[1].frames).starts) < 30:
+            while len(Hands(spectators[1].frames).starts) < 16:
                 assert loop.time() < deadline, "the table stopped dealing"
                 await asyncio.sleep(rng.uniform(0.05, 0.2))
                 person = rng.choice(people)
@@ -175,7 +176,7 @@ def test_one_room_every_table_from_every_process_each_sees_only_its_own_cards(
 
     asyncio.run(run())
     hands = Hands(spectators[0].frames)
-    assert len(hands.starts) >= 25
+    assert len(hands.starts) >= 12
     for spectator in spectators:
         assert check_frames(spectator.frames, None, hands) == 0
     own = [check_frames(p.frames, p.id, hands) for p in people]
@@ -253,7 +254,7 @@ def test_kill_9_mid_hand_the_others_take_over_void_it_and_clients_resume(
         for _ in range(2):
             tables[open_table(server, Client.guest(server.base), bots=2)] = server
 
-    async def one_round(round_number: int) -> None:
+    async def one_round() -> None:
         live = cluster.live()
         held = {t: next(s for s in live if t in runs(s)) for t in tables}
         victim = max(live, key=lambda s: sum(1 for v in held.values() if v is s))
@@ -298,12 +299,13 @@ def test_kill_9_mid_hand_the_others_take_over_void_it_and_clients_resume(
         assert states, "the resumed client got no state"
         for person in (near, far):
             await person.stop()
-        # Bring the room back to three processes for the next round.
-        cluster.add()
 
     async def run() -> None:
-        for round_number in range(3):
-            await one_round(round_number)
+        # Three processes, then two, then (one more started) two again: three kills.
+        for _ in range(3):
+            if len(cluster.live()) < 2:
+                await asyncio.to_thread(cluster.add)
+            await one_round()
 
     try:
         asyncio.run(run())
@@ -348,7 +350,7 @@ def test_a_paused_owner_never_runs_its_table_beside_the_new_one(cluster: Cluster
         db.close()
 
 
-def test_one_balance_cannot_buy_in_twice_through_two_processes(cluster: Cluster) -> None:
+def test_one_balance_and_one_login_throttle_for_the_whole_room(cluster: Cluster) -> None:
     a, b = cluster.add(), cluster.add()
     player = Client.guest(a.base)  # 10 000 chips to start with
     big = {"min_buy_in": 100, "max_buy_in": 10_000}
@@ -388,10 +390,8 @@ def test_one_balance_cannot_buy_in_twice_through_two_processes(cluster: Cluster)
     assert set(outcomes) == {"insufficient_balance,ok"}, outcomes
     assert totals(a.base, player) == start
 
-
-def test_failed_logins_are_counted_once_for_the_whole_room(cluster: Cluster) -> None:
-    """Two failures per name in a burst (ARGS): spreading guesses over processes gains nothing."""
-    a, b = cluster.add(), cluster.add()
+    # Failed logins count once for the room: two per name in a burst (ARGS), whichever
+    # process they went to, so spreading guesses over the processes gains nothing.
     body = {"name": "victim", "password": "correct horse"}
     assert httpx.post(a.base + "/api/register", json=body, timeout=30).status_code == 200
     wrong = {"name": "victim", "password": "wrong guess"}
