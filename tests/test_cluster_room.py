@@ -183,6 +183,22 @@ def test_one_room_every_table_from_every_process_each_sees_only_its_own_cards(
     assert sum(own) > 0, "the people were never dealt in"
     # A and B still each run only their own table.
     assert runs(a) == {table} and runs(b) == {other}
+    # The creator of B's table closes it through A: it leaves every process's lobby.
+    cookie = {"stud_session": owner_b.cookie or ""}
+    refused = httpx.delete(
+        f"{a.base}/api/tables/{other}", cookies={"stud_session": owner_a.cookie or ""}, timeout=30
+    )
+    assert refused.status_code == 403
+    closed = httpx.delete(f"{a.base}/api/tables/{other}", cookies=cookie, timeout=30)
+    assert closed.status_code == 200, closed.text
+    deadline = time.monotonic() + 60
+    while any(
+        other in {t["id"] for t in httpx.get(p.base + "/api/tables", timeout=30).json()}
+        for p in (a, b)
+    ):
+        assert time.monotonic() < deadline, "the closed table stays in a lobby"
+        time.sleep(0.1)
+    assert other not in runs(b)
 
 
 class Watcher:
