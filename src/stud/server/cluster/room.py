@@ -206,8 +206,7 @@ class ClusterRoom(Room):
             if isinstance(watcher, RemoteWatcher):
                 self._remote_watchers.pop((watcher.node, watcher.key, table_id), None)
             else:
-                key = self.connection_key(watcher)
-                self._following.setdefault(table_id, {})[key] = watcher
+                self._follow(table_id, watcher)
         self._followed[table_id] = None
         self.owners.pop(table_id, None)
         for bot in actor.bots:
@@ -332,8 +331,10 @@ class ClusterRoom(Room):
         self.owners[table_id] = (node, token)
         self._newest_token[table_id] = token
         # Connections here that watched it elsewhere now watch it here.
-        for watcher in self._following.pop(table_id, {}).values():
+        for conn_key, watcher in list(self._following.get(table_id, {}).items()):
+            self._unfollow(table_id, conn_key)
             actor.tell(Command("watch", watcher.account_id, args={}, watcher=watcher))
+        self._following.pop(table_id, None)
         self._followed.pop(table_id, None)
         await self.redis.hset(self._lobby_key, str(table_id), orjson.dumps(actor.lobby()))
         return actor
@@ -428,10 +429,16 @@ class ClusterRoom(Room):
 
     # -- connections that watch tables of other processes -----------------------------------
 
-    def connection_key(self, watcher: Watcher) -> int:
-        key = id(watcher)
+    @staticmethod
+    def connection_key(watcher: Watcher) -> int:
+        """How a local connection is named to other processes (unique while it lives)."""
+        return id(watcher)
+
+    def _follow(self, table_id: int, watcher: Watcher) -> None:
+        """A local connection watches a table run elsewhere: deliver its messages, re-watch."""
+        key = self.connection_key(watcher)
         self._connections[key] = watcher
-        return key
+        self._following.setdefault(table_id, {})[key] = watcher
 
     def before_remote(self, table_id: int, command: Command) -> None:
         """Note which local connection follows which remote table (to re-watch if it moves)."""
@@ -440,13 +447,15 @@ class ClusterRoom(Room):
             return
         key = self.connection_key(watcher)
         if command.kind == "watch":
-            self._following.setdefault(table_id, {})[key] = watcher
-            owner = self.owners.get(table_id)
-            self._followed[table_id] = owner
+            self._follow(table_id, watcher)
+            self._followed[table_id] = self.owners.get(table_id)
         elif command.kind in ("unwatch", "disconnect"):
-            self._following.get(table_id, {}).pop(key, None)
-            if not any(key in conns for conns in self._following.values()):
-                self._connections.pop(key, None)
+            self._unfollow(table_id, key)
+
+    def _unfollow(self, table_id: int, key: int) -> None:
+        self._following.get(table_id, {}).pop(key, None)
+        if not any(key in conns for conns in self._following.values()):
+            self._connections.pop(key, None)
 
     def _follow_moves(self) -> None:
         """Re-watch, with its new owner, each followed table that changed hands."""
@@ -549,7 +558,8 @@ class ClusterRoom(Room):
             if watcher is None:
                 account = None if item.get("wa") is None else int(item["wa"])
                 watcher = RemoteWatcher(self, sender, int(item["w"]), account, table_id)
-                self._remote_watchers[key] = watcher
+                if kind == "watch":  # only a watcher is kept (by the actor, and here)
+                    self._remote_watchers[key] = watcher
             if kind in ("unwatch", "disconnect"):
                 self._remote_watchers.pop(key, None)
         account_id = None if item.get("a") is None else int(item["a"])
