@@ -33,7 +33,7 @@ from stud.server.room import Room, RoomConfig
 from stud.server.security import OriginCheck, foreign_origin
 from stud.server.storage import Account, Database, TableSpec
 from stud.server.validation import validation_error
-from stud.table import HandFactory
+from stud.table import HandFactory, TableError
 
 log = logging.getLogger("stud.server")
 
@@ -341,13 +341,19 @@ def create_app(
             raise HTTPException(404, "no such table")
         if spec.created_by != account.id:
             raise HTTPException(403, "only the account that opened a table may close it")
-        result = await handle.call(Command("close", account.id))
+        try:
+            result = await handle.call(Command("close", account.id))
+        except TableError as error:
+            raise HTTPException(503, str(error), headers={"Retry-After": "1"}) from None
         return {"ok": True, "table": table_id, "closing": bool(result["closing"])}
 
     @app.get("/api/tables/{table_id}", tags=["lobby"])
     async def table(table_id: int) -> dict[str, Any]:
         """One table's lobby entry and what a spectator sees now."""
-        entry = await room.table_entry(table_id)
+        try:
+            entry = await room.table_entry(table_id)
+        except TableError as error:  # a shared room's table between two processes
+            raise HTTPException(503, str(error), headers={"Retry-After": "1"}) from None
         if entry is None:
             raise HTTPException(404, "no such table")
         return entry

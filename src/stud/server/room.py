@@ -180,7 +180,8 @@ class Room:
         return self.lobby()
 
     async def table_entry(self, table_id: int) -> dict[str, Any] | None:
-        """One table's lobby entry with what a spectator sees now (None: no such table)."""
+        """One table's lobby entry with what a spectator sees now (None: no such table;
+        TableError 'unavailable' while a shared room's table moves between processes)."""
         actor = self.actors.get(table_id)
         return None if actor is None else actor.entry()
 

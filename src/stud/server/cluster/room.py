@@ -42,7 +42,7 @@ from stud.server.limits import check_new_table
 from stud.server.ratelimit import Buckets
 from stud.server.room import Room, RoomConfig, TableHandle
 from stud.server.storage import Account, Database, TableSpec
-from stud.table import HandFactory, TableError
+from stud.table import HandFactory
 
 log = logging.getLogger("stud.server.cluster")
 
@@ -405,10 +405,7 @@ class ClusterRoom(Room):
             return None
         if isinstance(handle, TableActor):
             return handle.entry()
-        try:
-            entry: dict[str, Any] = await handle.call(Command("spectate"))
-        except TableError:
-            return None
+        entry: dict[str, Any] = await handle.call(Command("spectate"))  # TableError: moving
         return entry
 
     def rename(self, account_id: int, name: str) -> None:
