@@ -132,7 +132,7 @@ def test_ledger_movements_balance_and_conserve(db: Database) -> None:
     assert db.read_sync(lambda c: store.balance(c, a.id)) == 1020
     assert db.read_sync(store.ledger_total) == 0
     holdings = db.read_sync(store.holdings)
-    assert holdings == {"cash": 1020 + 800, "table": 179, "pot": 0, "house": -1999}
+    assert holdings == {"cash": 1020 + 800, "table": 179, "pot": 0, "house": -1999, "pool": 0}
     # Chips are never minted: an unbalanced movement is refused.
     with pytest.raises(LedgerError):
         db.write_sync(lambda c: store.post(c, "grant", [Entry(a.id, "cash", 5)]))

@@ -7,6 +7,7 @@ import importlib
 import logging
 import os
 import sys
+from dataclasses import replace
 from typing import Any
 
 
@@ -48,6 +49,26 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         "table's own, the strong bot at the default tables)",
     )  # fmt: skip
     parser.add_argument("--no-default-tables", action="store_true", help="open no tables at first")
+    parser.add_argument(
+        "--no-default-tournaments", action="store_true",
+        help="open no tournaments of the room's own (a Sit & Go per game, a scheduled one)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--tournament-levels", type=float, default=300.0, metavar="SECONDS",
+        help="level length of the room's own tournaments (300)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--mtt-every", type=float, default=1800.0, metavar="SECONDS",
+        help="the room's multi-table tournament starts every SECONDS (1800)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--mtt-lead", type=float, default=300.0, metavar="SECONDS",
+        help="its registration opens at least SECONDS before the start (300)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--mtt-bots", type=int, default=12, metavar="N",
+        help="bots the room registers in its multi-table tournament (12)",
+    )  # fmt: skip
     parser.add_argument("--seed", type=int, default=None, help="shuffle reproducibly (tests)")
     parser.add_argument(
         "--hand-factory",
@@ -88,6 +109,7 @@ def run(args: argparse.Namespace) -> int:
     from stud.server.protocol import MAX_FRAME_BYTES
     from stud.server.room import DEFAULT_TABLES, RoomConfig
     from stud.server.storage import Database, resolve_url
+    from stud.server.tourney_desk import DEFAULT_TOURNAMENTS
 
     module_name, _, function = args.hand_factory.partition(":")
     start_hand = getattr(importlib.import_module(module_name), function)
@@ -97,6 +119,13 @@ def run(args: argparse.Namespace) -> int:
         format="%(asctime)s %(levelname)s %(name)s %(message)s",
     )
     url = resolve_url(args.database_url, args.data_dir)
+    tournaments = tuple(
+        replace(
+            template, level_seconds=args.tournament_levels, every=args.mtt_every,
+            lead=args.mtt_lead, bots=args.mtt_bots if template.kind == "mtt" else template.bots,
+        )
+        for template in DEFAULT_TOURNAMENTS
+    )  # fmt: skip
     config = RoomConfig(
         turn_seconds=args.turn_seconds,
         time_bank=args.time_bank,
@@ -104,6 +133,7 @@ def run(args: argparse.Namespace) -> int:
         grace_seconds=args.grace,
         bot_delay=(min(args.bot_delay), max(args.bot_delay)),
         default_tables=() if args.no_default_tables else DEFAULT_TABLES,
+        default_tournaments=() if args.no_default_tournaments else tournaments,
         seed=args.seed,
         bot_kind=args.bots,
         allowed_origins=tuple(args.allow_origin),

@@ -18,13 +18,14 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection
 
 from stud.server import seating
 from stud.server.audience import private_or_public
 from stud.server.bots import Bot
+from stud.server.channel import LOG_SIZE, Watcher
 from stud.server.chat import ChatLimiter, clean_text
 from stud.server.protocol import dumps
 from stud.server.storage import LedgerError, TableSpec
@@ -43,18 +44,6 @@ FAULT_BACKOFF = 0.25
 
 TABLE_SERVICES = frozenset({"top_up", "auto_rebuy", "chat", "wait", "unwait", "rename"})
 """Commands handled by :meth:`TableActor._service` rather than the table itself."""
-
-LOG_SIZE = 1000
-"""Events kept per table (a dozen hands) for clients that reconnect; older gaps get a resync."""
-
-
-class Watcher(Protocol):
-    """A client connection as the actor sees it."""
-
-    account_id: int | None
-
-    def send(self, text: str) -> None:
-        """Queue a message; never blocks (a client that cannot keep up is dropped)."""
 
 
 @dataclass(slots=True)

@@ -13,25 +13,30 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import Depends, FastAPI, HTTPException, Request, Response, WebSocket
+from fastapi import Depends, FastAPI, Request, Response, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException
 
+from stud.game import variant
 from stud.server.actor import Command
 from stud.server.audience import hand_player
+from stud.server.bots import BOT_KINDS
 from stud.server.connection import ClientConnection
 from stud.server.histories import texts_for
 from stud.server.language import router as language_router
-from stud.server.limits import LimitError, SignupLimit
+from stud.server.limits import SignupLimit
 from stud.server.logins import Busy, PasswordGuard
 from stud.server.names import account_name, check_text, name_key, table_name
 from stud.server.ratelimit import Throttled
+from stud.server.refusal import Refusal, RestError, http_error, retry_after
 from stud.server.replay import router as replay_router
 from stud.server.room import Room, RoomConfig
 from stud.server.security import OriginCheck, foreign_origin
 from stud.server.storage import Account, Database, TableSpec
+from stud.server.tourney_api import add_tournament_routes
 from stud.server.validation import validation_error
 from stud.table import HandFactory, TableError
 
@@ -125,18 +130,28 @@ def create_app(
     app.state.room = room
     app.add_middleware(OriginCheck, allowed=config.allowed_origins)
     app.add_exception_handler(RequestValidationError, validation_error)
+    app.add_exception_handler(HTTPException, http_error)
     store = db.store
 
     def address(request: Request) -> str:
         return request.client.host if request.client else ""
 
-    async def throttle(check: Any, *args: str) -> None:
-        """Run a throttle's check; 429 with Retry-After when it says to wait."""
+    async def logins_throttle(name: str, client: str) -> None:
+        """429 ``too_many_logins`` with Retry-After when this name or address failed too often."""
         try:
-            await check(*args)
+            await passwords.admit(name, client)
         except Throttled as throttled:
-            raise HTTPException(
-                429, str(throttled), headers={"Retry-After": str(throttled.retry_after)}
+            raise RestError(
+                "too_many_logins", str(throttled), headers=retry_after(throttled.retry_after)
+            ) from None
+
+    async def signups_throttle(client: str) -> None:
+        """429 ``too_many_signups`` with Retry-After when this address made too many accounts."""
+        try:
+            await signups.admit(client)
+        except Throttled as throttled:
+            raise RestError(
+                "too_many_signups", str(throttled), headers=retry_after(throttled.retry_after)
             ) from None
 
     async def hashing(work: Any) -> Any:
@@ -144,8 +159,8 @@ def create_app(
         try:
             return await work
         except Busy as busy:
-            raise HTTPException(
-                503, str(busy), headers={"Retry-After": str(busy.retry_after)}
+            raise RestError(
+                "server_busy", str(busy), headers=retry_after(busy.retry_after)
             ) from None
 
     async def session_account(token: str | None) -> Account | None:
@@ -158,7 +173,7 @@ def create_app(
 
     async def required(account: Annotated[Account | None, Depends(current)]) -> Account:
         if account is None:
-            raise HTTPException(401, "log in or play as a guest first")
+            raise RestError("login_required", "log in or play as a guest first")
         return account
 
     async def open_session(response: Response, account: Account) -> AccountOut:
@@ -195,9 +210,9 @@ def create_app(
         try:
             name = account_name(body.name)
             password = check_text(body.password, "the password")
-        except ValueError as error:
-            raise HTTPException(422, str(error)) from None
-        await throttle(signups.admit, address(request))
+        except Refusal as refusal:
+            raise RestError.of(refusal) from None
+        await signups_throttle(address(request))
         encoded = await hashing(passwords.hash(password))
 
         def create(c: Any) -> Account:
@@ -207,8 +222,8 @@ def create_app(
 
         try:
             account = await db.write(create)
-        except ValueError as error:
-            raise HTTPException(409, str(error)) from None
+        except ValueError as error:  # the store's one refusal here: the name is taken
+            raise RestError("name_taken", str(error)) from None
         await signups.made(address(request))
         return await open_session(response, account)
 
@@ -220,16 +235,18 @@ def create_app(
 
         The name and password are checked as for ``/api/register``.
         """
+        if account.kind != "guest":
+            raise RestError("not_a_guest", "only a guest account can be registered in place")
         try:
             name = account_name(body.name)
             password = check_text(body.password, "the password")
-        except ValueError as error:
-            raise HTTPException(422, str(error)) from None
+        except Refusal as refusal:
+            raise RestError.of(refusal) from None
         encoded = await hashing(passwords.hash(password))
         try:
             upgraded = await db.write(lambda c: store.upgrade_guest(c, account.id, name, encoded))
-        except ValueError as error:
-            raise HTTPException(409, str(error)) from None
+        except ValueError as error:  # a guest still (checked above): the name is taken
+            raise RestError("name_taken", str(error)) from None
         room.rename(upgraded.id, upgraded.name)
         return await account_out(upgraded)
 
@@ -239,21 +256,21 @@ def create_app(
         try:
             check_text(body.name, "the name")
             check_text(body.password, "the password")
-        except ValueError as error:
-            raise HTTPException(422, str(error)) from None
+        except Refusal as refusal:
+            raise RestError.of(refusal) from None
         key, client = name_key(body.name), address(request)
-        await throttle(passwords.admit, key, client)
+        await logins_throttle(key, client)
         found = await db.read(lambda c: store.account_by_name(c, key))
         encoded = None if found is None else found[1]
         if not await hashing(passwords.verify(encoded, body.password)) or found is None:
             await passwords.failed(key, client)
-            raise HTTPException(401, "wrong name or password")
+            raise RestError("wrong_password", "wrong name or password")
         return await open_session(response, found[0])
 
     @app.post("/api/guest", tags=["accounts"])
     async def guest(request: Request, response: Response) -> AccountOut:
         """Play at once under a generated name, with the starting play money."""
-        await throttle(signups.admit, address(request))
+        await signups_throttle(address(request))
 
         def create(c: Any) -> Account:
             name = f"Guest-{secrets.token_hex(3)}"
@@ -305,8 +322,14 @@ def create_app(
         """Open a table (a few per account: docs/protocol.md); a 422 says what is wrong."""
         try:
             name = table_name(body.name)
+        except Refusal as refusal:
+            raise RestError.of(refusal) from None
+        try:
+            variant(body.game)
         except ValueError as error:
-            raise HTTPException(422, str(error)) from None
+            raise RestError("unknown_game", str(error)) from None
+        if body.bot_kind not in BOT_KINDS:
+            raise RestError("unknown_bot_kind", f"no bots of kind {body.bot_kind!r}")
         spec = TableSpec(
             name=name,
             game=body.game,
@@ -324,10 +347,10 @@ def create_app(
         )
         try:
             actor = await room.create_table(spec, account)
-        except LimitError as error:
-            raise HTTPException(403, str(error)) from None
-        except ValueError as error:
-            raise HTTPException(422, str(error)) from None
+        except Refusal as refusal:  # over the account's quota
+            raise RestError.of(refusal) from None
+        except ValueError as error:  # the engine's words on stakes, size or rake
+            raise RestError("bad_table_settings", str(error)) from None
         return actor.lobby()
 
     @app.delete("/api/tables/{table_id}", tags=["lobby"])
@@ -338,13 +361,13 @@ def create_app(
         when the hand in progress ends; then it leaves the lobby."""
         handle, spec = room.table(table_id), room.spec(table_id)
         if handle is None or spec is None:
-            raise HTTPException(404, "no such table")
+            raise RestError("no_table", "no such table")
         if spec.created_by != account.id:
-            raise HTTPException(403, "only the account that opened a table may close it")
+            raise RestError("not_table_owner", "only the account that opened a table may close it")
         try:
             result = await handle.call(Command("close", account.id))
-        except TableError as error:
-            raise HTTPException(503, str(error), headers={"Retry-After": "1"}) from None
+        except TableError as error:  # a shared room's table between two processes
+            raise RestError("unavailable", str(error), headers=retry_after(1)) from None
         return {"ok": True, "table": table_id, "closing": bool(result["closing"])}
 
     @app.get("/api/tables/{table_id}", tags=["lobby"])
@@ -353,14 +376,17 @@ def create_app(
         try:
             entry = await room.table_entry(table_id)
         except TableError as error:  # a shared room's table between two processes
-            raise HTTPException(503, str(error), headers={"Retry-After": "1"}) from None
+            raise RestError("unavailable", str(error), headers=retry_after(1)) from None
         if entry is None:
-            raise HTTPException(404, "no such table")
+            raise RestError("no_table", "no such table")
         return entry
 
     @app.get("/api/tables/{table_id}/hands", tags=["hands"])
     async def table_hands(table_id: int) -> list[dict[str, Any]]:
         return await db.read(lambda c: store.hands_for_table(c, table_id))
+
+    # The tournaments' lobby, registration and Sit & Gos (stud.server.tourney_api).
+    add_tournament_routes(app, room, current)
 
     # -- hand histories --------------------------------------------------------------------
 
@@ -368,7 +394,7 @@ def create_app(
         """A finished or void hand, its texts cut to what ``account`` may see."""
         record = await db.read(lambda c: store.hand(c, hand_id))
         if record is None or record["status"] == "running":
-            raise HTTPException(404, "no finished hand with that id")
+            raise RestError("no_hand", "no finished hand with that id")
         viewer = hand_player(record["players"], None if account is None else account.id)
         if record["phh"]:
             record["phh"], record["pokerstars"] = texts_for(record["phh"], viewer)
@@ -388,7 +414,7 @@ def create_app(
 
     def download(hand_id: int, text: str | None, suffix: str) -> PlainTextResponse:
         if not text:
-            raise HTTPException(404, "this hand has no history (it was void)")
+            raise RestError("void_hand", "this hand has no history (it was void)")
         return PlainTextResponse(
             text if text.endswith("\n") else text + "\n",
             headers={"Content-Disposition": f'attachment; filename="hand-{hand_id}.{suffix}"'},

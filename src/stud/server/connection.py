@@ -19,7 +19,7 @@ from typing import Any
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from stud.server.actor import Command
-from stud.server.protocol import ProtocolError, dumps, parse
+from stud.server.protocol import ProtocolError, dumps, parse, tournament_table
 from stud.server.ratelimit import TokenBucket
 from stud.server.room import Room, TableHandle
 from stud.server.storage import Account
@@ -41,6 +41,8 @@ class ClientConnection:
         self.account_id: int | None = None if account is None else account.id
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
         self.tables: set[int] = set()
+        self.tournaments: set[int] = set()
+        """Tournaments this connection watches, or watches a table of."""
         self.bucket = TokenBucket(room.config.message_rate, room.config.message_burst)
         self.closed = False
         self._last_slow_notice = 0.0
@@ -75,6 +77,7 @@ class ClientConnection:
 
     async def run(self) -> None:
         writer = asyncio.create_task(self._writer())
+        self.room.connected(self)
         self.reply(
             {
                 "type": "welcome",
@@ -101,6 +104,11 @@ class ClientConnection:
                 actor = self.room.table(table_id)
                 if actor is not None:
                     actor.tell(Command("disconnect", self.account_id, watcher=self))
+            for tournament_id in self.tournaments:
+                desk_actor = self.room.tournaments.actors.get(tournament_id)
+                if desk_actor is not None:
+                    desk_actor.tell(Command("disconnect", self.account_id, watcher=self))
+            self.room.disconnected(self)
             self.outbox.put_nowait(None)
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(writer, 5)
@@ -132,6 +140,13 @@ class ClientConnection:
         if kind == "ping":
             self.reply({"type": "pong", "server_time": time.time()}, ref)
             return
+        if kind in ("watch_tournament", "unwatch_tournament"):
+            await self._watch_tournament(kind, int(fields["tournament"]), ref)
+            return
+        at = tournament_table(fields["table"])
+        if at is not None:
+            await self._at_tournament_table(kind, at, fields, ref)
+            return
         table_id = int(fields["table"])
         actor = self.room.table(table_id)
         if actor is None:
@@ -162,3 +177,46 @@ class ClientConnection:
         await actor.call(Command(kind, self.account_id, args={"since": since}, watcher=self))
         if kind == "unwatch":
             self.reply({"type": "ok", "for": kind, "table": actor.id}, ref)
+
+    async def _watch_tournament(self, kind: str, tournament_id: int, ref: Any) -> None:
+        """Follow a tournament's page (a ``tournament`` message now and after each change)."""
+        actor = self.room.tournaments.actors.get(tournament_id)
+        if actor is None:
+            self.error("no_tournament", f"there is no tournament {tournament_id}", ref)
+            return
+        if kind == "watch_tournament":
+            self.tournaments.add(tournament_id)
+        await actor.call(Command(kind, self.account_id, watcher=self))
+        if kind == "unwatch_tournament":
+            self.reply({"type": "ok", "for": kind, "tournament": tournament_id}, ref)
+
+    async def _at_tournament_table(
+        self, kind: str, at: tuple[int, int], fields: dict[str, Any], ref: Any
+    ) -> None:
+        """A table message at a tournament table ``t<id>.<n>``: watched and played as a cash
+        table is, but nobody sits down, leaves or buys chips there."""
+        key = fields["table"]
+        tournament_id, number = at
+        actor = self.room.tournaments.actors.get(tournament_id)
+        if actor is None or number not in actor.t.tables:
+            self.error("no_table", f"there is no table {key}", ref)
+            return
+        if kind in CASH_ONLY:
+            self.error("tournament_table", f"{kind} is for cash tables, not a tournament's", ref)
+            return
+        if kind not in ("watch", "unwatch") and self.account_id is None:
+            self.error("login_required", "log in or play as a guest first", ref)
+            return
+        self.tournaments.add(tournament_id)
+        args = {**fields, "table_number": number}
+        try:
+            await actor.call(Command(kind, self.account_id, args=args, watcher=self))
+        except TableError as error:
+            self.error(error.code, str(error), ref)
+            return
+        if kind not in ("act", "watch"):
+            self.reply({"type": "ok", "for": kind, "table": key}, ref)
+
+
+CASH_ONLY = frozenset({"sit", "leave", "top_up", "wait", "unwait", "auto_rebuy"})
+"""Table messages refused at a tournament table (``tournament_table``)."""

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from stud.server.ratelimit import BucketsFactory, Throttled, local_buckets
+from stud.server.refusal import Refusal
 from stud.server.storage import TableSpec
 
 
@@ -33,8 +34,9 @@ class Limits:
     """... and one more every this many seconds (else one guest per table evades the quota)."""
 
 
-class LimitError(ValueError):
-    """A request over an account's quota; the message names the quota."""
+class LimitError(Refusal):
+    """A request over an account's quota (code ``table_limit`` or ``bot_limit``); the message
+    names the quota."""
 
 
 def check_new_table(limits: Limits, kind: str, mine: Sequence[TableSpec], bots: int) -> None:
@@ -42,14 +44,18 @@ def check_new_table(limits: Limits, kind: str, mine: Sequence[TableSpec], bots: 
     allowed = limits.tables_per_guest if kind == "guest" else limits.tables_per_user
     if len(mine) >= allowed:
         raise LimitError(
+            "table_limit",
             f"you have {len(mine)} open table(s), the most a {kind} account may have: "
-            "close one first (DELETE /api/tables/{id})"
+            "close one first (DELETE /api/tables/{id})",
+            {"tables": len(mine)},
         )
     total = sum(spec.bots for spec in mine) + bots
     if total > limits.bots_per_account:
         raise LimitError(
+            "bot_limit",
             f"that makes {total} bots at your tables; an account may keep at most "
-            f"{limits.bots_per_account} bots playing"
+            f"{limits.bots_per_account} bots playing",
+            {"bots": total, "most": limits.bots_per_account},
         )
 
 

@@ -26,32 +26,35 @@ MAX_TEXT_CHARS: Final = 1000
 
 # type -> {field: (kind, required)}; kind is 'int', 'str' (at most 32 characters), 'text'
 # (at most MAX_TEXT_CHARS), 'bool', 'int?' (an int or null) or
-# 'hex' (1 to 64 lowercase hex digits: a commitment or a player's seed).
+# 'hex' (1 to 64 lowercase hex digits: a commitment or a player's seed), 'table' (a cash
+# table's number, or a tournament table's id such as "t7.2").
 FIELDS: Final[dict[str, dict[str, tuple[str, bool]]]] = {
     "ping": {},
-    "watch": {"table": ("int", True), "since": ("int?", False)},
-    "unwatch": {"table": ("int", True)},
+    "watch": {"table": ("table", True), "since": ("int?", False)},
+    "unwatch": {"table": ("table", True)},
     "sit": {
-        "table": ("int", True),
+        "table": ("table", True),
         "seat": ("int?", False),
         "buy_in": ("int", True),
         "auto_rebuy": ("bool", False),
     },
-    "leave": {"table": ("int", True)},
-    "sit_out": {"table": ("int", True)},
-    "sit_in": {"table": ("int", True)},
+    "leave": {"table": ("table", True)},
+    "sit_out": {"table": ("table", True)},
+    "sit_in": {"table": ("table", True)},
     "act": {
-        "table": ("int", True),
+        "table": ("table", True),
         "action": ("str", True),
         "to": ("int", False),
         "turn": ("int", True),
     },
-    "top_up": {"table": ("int", True), "amount": ("int", True)},
-    "auto_rebuy": {"table": ("int", True), "on": ("bool", True)},
-    "chat": {"table": ("int", True), "text": ("text", True)},
-    "wait": {"table": ("int", True), "buy_in": ("int", True)},
-    "unwait": {"table": ("int", True)},
-    "seed": {"table": ("int", True), "commitment": ("hex", True), "seed": ("hex", True)},
+    "top_up": {"table": ("table", True), "amount": ("int", True)},
+    "auto_rebuy": {"table": ("table", True), "on": ("bool", True)},
+    "chat": {"table": ("table", True), "text": ("text", True)},
+    "wait": {"table": ("table", True), "buy_in": ("int", True)},
+    "unwait": {"table": ("table", True)},
+    "seed": {"table": ("table", True), "commitment": ("hex", True), "seed": ("hex", True)},
+    "watch_tournament": {"tournament": ("int", True)},
+    "unwatch_tournament": {"tournament": ("int", True)},
 }
 ACTIONS: Final = frozenset({"fold", "check", "call", "bring-in", "complete", "bet", "raise"})
 """The engine's action kinds (``stud.game.ActionKind``), as the table's legal actions name them."""
@@ -76,6 +79,8 @@ class Message:
 
 
 _HEX: Final = re.compile(r"[0-9a-f]{1,64}")
+TOURNAMENT_TABLE: Final = re.compile(r"t([0-9]{1,15})\.([0-9]{1,6})")
+"""A tournament table's id: ``t<tournament>.<table>``."""
 KINDS: Final = {
     "int": "int",
     "int?": "int?",
@@ -83,6 +88,7 @@ KINDS: Final = {
     "hex": "1 to 64 lowercase hex digits",
     "text": f"a string of at most {MAX_TEXT_CHARS} characters",
     "bool": "true or false",
+    "table": 'a table number or a tournament table id such as "t7.2"',
 }
 """How an error message names each kind of field."""
 
@@ -129,6 +135,7 @@ def parse(text: str | bytes) -> Message:
             or (want == "text" and isinstance(value, str) and len(value) <= MAX_TEXT_CHARS)
             or (want == "bool" and isinstance(value, bool))
             or (want == "hex" and isinstance(value, str) and _HEX.fullmatch(value) is not None)
+            or (want == "table" and (_is_int(value) or tournament_table(value) is not None))
         )
         if not ok:
             raise ProtocolError("bad_message", f"{kind}: {name} must be {KINDS[want]}", ref)
@@ -141,6 +148,14 @@ def parse(text: str | bytes) -> Message:
         if fields["action"] not in ACTIONS:
             raise ProtocolError("illegal_action", f"unknown action {fields['action']!r}", ref)
     return Message(kind, fields, ref)
+
+
+def tournament_table(value: Any) -> tuple[int, int] | None:
+    """(tournament, table) of a tournament table's id such as ``"t7.2"``; None if it is not one."""
+    if not isinstance(value, str):
+        return None
+    match = TOURNAMENT_TABLE.fullmatch(value)
+    return None if match is None else (int(match.group(1)), int(match.group(2)))
 
 
 def _check_unicode(data: dict[str, Any]) -> None:

@@ -10,10 +10,12 @@ from typing import Any, Protocol
 
 from stud.server.actor import Command, TableActor
 from stud.server.bots import Bot, make_bot
+from stud.server.channel import Watcher
 from stud.server.limits import Limits, check_new_table
 from stud.server.logins import LoginConfig
 from stud.server.ratelimit import Buckets, local_buckets
 from stud.server.storage import Account, Database, TableSpec
+from stud.server.tourney_desk import DEFAULT_TOURNAMENTS, TournamentDesk, TourneyTemplate
 from stud.table import HandFactory, Table, TableSettings
 
 log = logging.getLogger("stud.server")
@@ -50,6 +52,8 @@ class RoomConfig:
     """Every table's bots are of this kind when set (the bench, tests); else each table's own."""
     starting_balance: int = 10_000
     default_tables: tuple[TableSpec, ...] = DEFAULT_TABLES
+    default_tournaments: tuple[TourneyTemplate, ...] = DEFAULT_TOURNAMENTS
+    """The tournaments the room keeps open (a Sit & Go per game, a scheduled one)."""
     seed: int | None = None
     message_rate: float = 20.0
     message_burst: float = 40.0
@@ -89,6 +93,12 @@ class Room:
     recovered: dict[str, int] = field(default_factory=dict)
     _creating: asyncio.Lock = field(default_factory=asyncio.Lock)
     _hand_numbers: dict[int, int] = field(default_factory=dict)
+    tournaments: TournamentDesk = field(init=False)
+    connections: dict[int, dict[Watcher, None]] = field(default_factory=dict)
+    """Each account's open connections (a tournament tells a player where they sit)."""
+
+    def __post_init__(self) -> None:
+        self.tournaments = TournamentDesk(self)
 
     async def open_database(self) -> None:
         """Create the schema if needed and start the writer (a shared room: under a lock)."""
@@ -109,9 +119,25 @@ class Room:
                 specs.append(await self._save_table(default, None))
         for spec in specs:
             self._open(spec)
+        await self.tournaments.start()
 
     async def stop(self) -> None:
+        await self.tournaments.stop()
         await asyncio.gather(*(actor.stop() for actor in self.actors.values()))
+
+    def connected(self, connection: Watcher) -> None:
+        if connection.account_id is not None:
+            self.connections.setdefault(connection.account_id, {})[connection] = None
+
+    def disconnected(self, connection: Watcher) -> None:
+        if connection.account_id is not None:
+            mine = self.connections.get(connection.account_id, {})
+            mine.pop(connection, None)
+            if not mine:
+                self.connections.pop(connection.account_id, None)
+
+    def connections_of(self, account_id: int) -> list[Watcher]:
+        return list(self.connections.get(account_id, {}))
 
     def settings_for(self, spec: TableSpec) -> TableSettings:
         c = self.config
@@ -221,12 +247,7 @@ class Room:
         store = self.db.store
         spec = actor.spec
         stack = spec.max_buy_in or spec.big_bet * 50
-        if self._idle_bots:
-            account = self._idle_bots.pop()
-        else:
-            name = await self.new_bot_name()
-            account = await self.db.write(lambda c: store.create_account(c, name, "bot"))
-        self._names[account.id] = account.name
+        account = await self.bot_account()
 
         def buy(conn: Any) -> None:
             if store.balance(conn, account.id) < stack:
@@ -240,6 +261,22 @@ class Room:
 
     async def new_bot_name(self) -> str:
         return f"Bot {next(self._bot_names)}"
+
+    async def bot_account(self) -> Account:
+        """A bot account not playing anywhere (a new one if none is idle)."""
+        if self._idle_bots:
+            account = self._idle_bots.pop()
+        else:
+            name = await self.new_bot_name()
+            store = self.db.store
+            account = await self.db.write(lambda c: store.create_account(c, name, "bot"))
+        self._names[account.id] = account.name
+        return account
+
+    def reserve_bot(self, account_id: int, name: str) -> None:
+        """A bot restored into a tournament: it is not idle."""
+        self._idle_bots = [a for a in self._idle_bots if a.id != account_id]
+        self._names[account_id] = name
 
     async def return_bot(self, actor: TableActor, account_id: int, stack: int) -> None:
         store = self.db.store

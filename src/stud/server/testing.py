@@ -222,6 +222,37 @@ class Client:
                 return message
 
 
+def check_no_foreign_down_cards(client: Client, own_seat: int | None) -> int:
+    """No down card of another seat in ``client``'s messages unless that seat showed it.
+
+    Returns how many down cards of other seats the check saw hidden (as null).
+    """
+    hidden = 0
+    shown: set[int] = set()
+    for message in client.messages:
+        if message["type"] == "event":
+            event = message["event"]
+            if event["type"] == "new_hand":
+                shown = set()
+            elif event["type"] == "show":
+                shown.add(event["seat"])
+            elif event["type"] == "dealt" and event["seat"] != own_seat:
+                assert all(card is None for card in event["down"]), message
+                hidden += len(event["down"])
+        elif message["type"] == "state":
+            hand = message["state"]["hand"]
+            if hand is None:
+                continue
+            for seat in hand["seats"]:
+                if seat["seat"] != own_seat and seat["seat"] not in shown and not seat["shown"]:
+                    assert all(card is None for card in seat["down"]), message
+                    hidden += len(seat["down"])
+            for event in hand.get("events", []):
+                if event["type"] == "dealt" and event["seat"] != own_seat:
+                    assert all(card is None for card in event["down"]), message
+    return hidden
+
+
 @contextlib.contextmanager
 def sqlite_server(
     folder: Path, extra_args: tuple[str, ...] = (), env: dict[str, str] | None = None

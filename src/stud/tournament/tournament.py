@@ -220,15 +220,7 @@ class Tournament:
         is seated at once with the starting chips.
         """
         s = self.settings
-        if self.state in (FINISHED, CANCELLED):
-            raise TournamentError("tournament_over", "the tournament is over")
-        if self.state == RUNNING and not self.registration_open:
-            raise TournamentError("registration_closed", "registration is closed")
-        if account_id in self.entrants:
-            raise TournamentError("already_registered", "you are already registered")
-        if s.capacity is not None and len(self.entrants) >= s.capacity:
-            raise TournamentError("tournament_full", "the tournament is full")
-        _check_name(name)
+        self.check_register(account_id, name)
         entrant = Entrant(account_id, name, bot, now, s.buy_in, s.fee)
         self.entrants[account_id] = entrant
         self._emit(
@@ -247,6 +239,23 @@ class Tournament:
         elif s.kind == "sng" and len(self.entrants) == s.table_seats:
             self._start(now)
         return self._drain()
+
+    def check_register(self, account_id: int, name: str) -> None:
+        """Refuse (TournamentError) what :meth:`register` would refuse, changing nothing.
+
+        A server asks first, takes the buy-in, then registers: a registration
+        that passes this check cannot be refused by the tournament.
+        """
+        s = self.settings
+        if self.state in (FINISHED, CANCELLED):
+            raise TournamentError("tournament_over", "the tournament is over")
+        if self.state == RUNNING and not self.registration_open:
+            raise TournamentError("registration_closed", "registration is closed")
+        if account_id in self.entrants:
+            raise TournamentError("already_registered", "you are already registered")
+        if s.capacity is not None and len(self.entrants) >= s.capacity:
+            raise TournamentError("tournament_full", "the tournament is full")
+        _check_name(name)
 
     def unregister(self, account_id: int, now: float) -> list[TourneyOut]:
         """Leave before the start: buy-in and fee are refunded (the ``refund`` effect)."""

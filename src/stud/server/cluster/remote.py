@@ -14,7 +14,8 @@ import asyncio
 import itertools
 from typing import TYPE_CHECKING, Any
 
-from stud.server.actor import Command, Watcher
+from stud.server.actor import Command
+from stud.server.channel import Watcher
 from stud.table import TableError
 
 if TYPE_CHECKING:

@@ -31,8 +31,9 @@ from typing import Any
 import orjson
 import redis.asyncio as aioredis
 
-from stud.server.actor import Command, TableActor, Watcher
+from stud.server.actor import Command, TableActor
 from stud.server.bots import make_bot
+from stud.server.channel import Watcher
 from stud.server.cluster import fence
 from stud.server.cluster.bus import Bus
 from stud.server.cluster.lease import LeaseBook, Leases, LeaseTimes
@@ -147,7 +148,11 @@ class ClusterRoom(Room):
         self.db.store.fence = fence.TokenFence(self.book.tokens)
 
     async def start(self) -> None:
-        """Join the room: listen, create the first tables if there are none, take free ones."""
+        """Join the room: listen, create the first tables if there are none, take free ones.
+
+        Tournaments (stud.server.tourney_desk) are not run in a shared room yet: their
+        desk would run in every process at once. They need a lease of their own.
+        """
         self.bus.start()
         store = self.db.store
         async with self._lock("defaults"):

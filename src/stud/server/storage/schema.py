@@ -64,6 +64,9 @@ room_tables = Table(
     Column("created_by", ForeignKey("accounts.id"), nullable=True),
     Column("created_at", Float, nullable=False),
     Column("closed", Boolean, nullable=False, default=False),
+    # A tournament's table (stored closed, so it never opens as a cash table): its hands'
+    # rows point here. NULL for a cash table.
+    Column("tournament_id", BigInteger, nullable=True),
 )
 
 hands = Table(
@@ -106,9 +109,32 @@ ledger = Table(
     Column("wallet", String(8), nullable=False),
     Column("table_id", BigInteger, nullable=True),
     Column("hand_id", BigInteger, nullable=True),
-    # grant, buy_in, cash_out, commit, pot_won, rake, void_refund
+    # grant, buy_in, cash_out, commit, pot_won, rake, void_refund; t_buy_in, t_refund, t_prize
     Column("kind", String(16), nullable=False),
     Column("amount", BigInteger, nullable=False),
+    # The tournament a t_* movement belongs to (the house's 'pool' wallet holds its prize pool).
+    Column("tournament_id", BigInteger, nullable=True),
 )
 Index("ledger_by_wallet", ledger.c.account_id, ledger.c.wallet, ledger.c.table_id)
 Index("ledger_by_hand", ledger.c.hand_id)
+Index("ledger_by_tournament", ledger.c.tournament_id)
+
+tournaments = Table(
+    "tournaments",
+    metadata,
+    Column("id", _BigId, primary_key=True, autoincrement=True),
+    Column("name", String(64), nullable=False),
+    Column("game", String(8), nullable=False),
+    Column("kind", String(8), nullable=False),
+    # registering, running, finished, cancelled: the snapshot's own state, for queries.
+    Column("state", String(16), nullable=False),
+    # JSON: stud.tournament.snapshot, stored in the transaction of each hand's result.
+    Column("snapshot", Text, nullable=False),
+    # Which of the room's default tournaments this one is (it reopens), or NULL.
+    Column("template", String(32), nullable=True),
+    Column("created_by", ForeignKey("accounts.id"), nullable=True),
+    Column("created_at", Float, nullable=False),
+    Column("updated_at", Float, nullable=False),
+    Column("finished_at", Float, nullable=True),
+)
+Index("tournaments_by_state", tournaments.c.state)

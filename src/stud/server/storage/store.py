@@ -46,6 +46,7 @@ class Entry:
     amount: int
     table_id: int | None = None
     hand_id: int | None = None
+    tournament_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,6 +235,7 @@ class Store:
                 "hand_id": e.hand_id,
                 "kind": kind,
                 "amount": e.amount,
+                "tournament_id": e.tournament_id,
             }
             for e in entries
             if e.amount != 0
@@ -261,7 +263,8 @@ class Store:
         return int(conn.execute(select(func.coalesce(func.sum(s.ledger.c.amount), 0))).scalar_one())
 
     def holdings(self, conn: Connection) -> dict[str, int]:
-        """Chips by wallet kind across the room, for checks: cash, table, pot, house."""
+        """Chips by wallet kind across the room, for checks: cash, table, pot, house, and the
+        tournaments' prize pools (``pool``, held by the house)."""
         house = self.house(conn)
         rows = conn.execute(
             select(s.ledger.c.wallet, func.sum(s.ledger.c.amount))
@@ -269,6 +272,7 @@ class Store:
             .group_by(s.ledger.c.wallet)
         ).all()
         out = {"cash": 0, "table": 0, "pot": 0, "house": self.wallet(conn, house, "cash")}
+        out["pool"] = self.wallet(conn, house, "pool")
         for wallet, amount in rows:
             out[str(wallet)] += int(amount)
         return out

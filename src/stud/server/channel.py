@@ -1,0 +1,74 @@
+"""A table's numbered event stream and its watchers, each event seen through its watcher's eyes.
+
+Each event is encoded once for everyone and once more for each account it has
+a private part for (its owner's down cards, the actor's legal actions), kept
+as text (a dozen hands' worth) for clients that reconnect and ask for what they
+missed ``since`` an event number. Who sees what is :mod:`stud.server.audience`'s
+rule: the account, never the seat or the connection.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any, Protocol
+
+from stud.server.audience import private_or_public
+from stud.server.protocol import dumps
+from stud.table import Event
+
+LOG_SIZE = 1000
+"""Events kept per table (a dozen hands) for clients that reconnect; older gaps get a resync."""
+
+
+class Watcher(Protocol):
+    """A client connection as an actor sees it."""
+
+    account_id: int | None
+
+    def send(self, text: str) -> None:
+        """Queue a message; never blocks (a client that cannot keep up is dropped)."""
+
+
+class Channel:
+    """The events of one table (``key``: its id in messages), numbered, and who watches it."""
+
+    def __init__(self, key: int | str) -> None:
+        self.key = key
+        self.n = 0
+        # (n, text for everyone, text for each account with a private part): plain strings,
+        # so the log costs the garbage collector nothing to keep.
+        self.events: deque[tuple[int, str, dict[int, str]]] = deque(maxlen=LOG_SIZE)
+        self.watchers: dict[Watcher, None] = {}
+
+    def _text(self, n: int, event: Event, account: int | None) -> str:
+        return dumps(
+            {"type": "event", "table": self.key, "n": n, "event": event.for_account(account)}
+        )
+
+    def publish(self, event: Event) -> None:
+        """Number an event, keep it, and send it to each watcher as its account may see it."""
+        self.n += 1
+        public = self._text(self.n, event, None)
+        private = {acc: self._text(self.n, event, acc) for acc in event.private}
+        self.events.append((self.n, public, private))
+        for watcher in list(self.watchers):
+            watcher.send(private_or_public(private, public, watcher.account_id))
+
+    def watch(self, watcher: Watcher, since: int | None) -> None:
+        """Subscribe, and send the events missed ``since`` (if still kept) as the account sees
+        them; the caller sends the state next."""
+        self.watchers[watcher] = None
+        first = self.events[0][0] if self.events else self.n + 1
+        if since is not None and first - 1 <= since <= self.n:
+            for n, public, private in self.events:
+                if n > since:
+                    watcher.send(private_or_public(private, public, watcher.account_id))
+
+    def state_text(self, view: dict[str, Any]) -> str:
+        """The ``state`` message carrying one account's (or a spectator's) view."""
+        return dumps({"type": "state", "table": self.key, "n": self.n, "state": view})
+
+    def send_all(self, message: dict[str, Any]) -> None:
+        text = dumps(message)
+        for watcher in list(self.watchers):
+            watcher.send(text)
