@@ -265,17 +265,15 @@ def test_kill_9_mid_hand_the_others_take_over_void_it_and_clients_resume(
     servers = [cluster.add() for _ in range(3)]
     db = Database(cluster.database_url)
     db.start()
-    tables: dict[int, ServerProcess] = {}
-    for server in servers:
-        for _ in range(2):
-            tables[open_table(server, Client.guest(server.base), bots=2)] = server
+    tables = {open_table(s, Client.guest(s.base), bots=2) for s in servers for _ in range(2)}
 
     async def one_round() -> None:
         live = cluster.live()
-        held = {t: next(s for s in live if t in runs(s)) for t in tables}
-        victim = max(live, key=lambda s: sum(1 for v in held.values() if v is s))
+        await asyncio.to_thread(wait_until_run, live, set(tables), 60)
+        held = {server: runs(server) & set(tables) for server in live}
+        victim = max(live, key=lambda s: len(held[s]))
         survivors = [s for s in live if s is not victim]
-        table = next(t for t, s in held.items() if s is victim)
+        table = min(held[victim])
         # Two people at one of the victim's tables: one connected to the victim itself,
         # one to a survivor (its messages go through Redis).
         near = Watcher(Client.guest(victim.base), table)
