@@ -132,6 +132,12 @@ class TableActor:
     async def _run(self) -> None:
         await self._step(self._fill_bots)
         while not self.closed:
+            if not self.room.owns(self.id):
+                # A shared room's lease on this table lapsed: another process may run it now.
+                while not self.queue.empty():
+                    await self._handle(self.queue.get_nowait())  # each refused: unavailable
+                self.room.lost(self)
+                return
             wake = self._wakeup()
             timeout = None if wake is None else max(0.0, wake - self._clock())
             if self.queue.empty() and (timeout is None or timeout > 0):
@@ -145,6 +151,8 @@ class TableActor:
             # Take whatever queued up before looking at the clock again.
             while not self.queue.empty():
                 await self._handle(self.queue.get_nowait())
+            if not self.room.owns(self.id):
+                continue
             if not await self._step(self._timers):
                 # A step that keeps failing must not spin: back off, let the others run.
                 await asyncio.sleep(FAULT_BACKOFF)
@@ -153,13 +161,18 @@ class TableActor:
 
     async def _handle(self, command: Command) -> None:
         try:
+            if not self.room.owns(self.id):
+                raise TableError("unavailable", "this table is moving to another server: try again")
             result = await self._dispatch(command)
         except TableError as error:
             if command.done is not None and not command.done.done():
                 command.done.set_exception(error)
             return
         except Exception as error:  # a fault must not take the table down
-            log.exception("table %s: %s failed", self.id, command.kind)
+            if self.room.owns(self.id):
+                log.exception("table %s: %s failed", self.id, command.kind)
+            else:
+                log.warning("table %s: %s failed: the table moved", self.id, command.kind)
             if command.done is not None and not command.done.done():
                 command.done.set_exception(TableError("internal", f"server fault: {error}"))
             return
@@ -173,7 +186,10 @@ class TableActor:
             if asyncio.iscoroutine(result):
                 await result
         except Exception:
-            log.exception("table %s: timer step failed", self.id)
+            if self.room.owns(self.id):
+                log.exception("table %s: timer step failed", self.id)
+            else:  # expected: a shared room's lease lapsed and its writes are refused
+                log.warning("table %s: a step failed after this process lost the table", self.id)
             return False
         return True
 
@@ -199,7 +215,7 @@ class TableActor:
             return None
         if kind == "close":
             await self.apply(self.table.close())
-            return None
+            return {"closing": self.table.in_hand}
         if account is None:
             raise TableError("login_required", "log in or play as a guest first")
         if kind == "sit":
@@ -529,6 +545,10 @@ class TableActor:
             watcher.send(texts[seat])
 
     # -- the lobby's view ------------------------------------------------------------------
+
+    def entry(self) -> dict[str, Any]:
+        """The lobby entry with what a spectator sees now (``GET /api/tables/{id}``)."""
+        return {**self.lobby(), "state": self.add_room(self.table.view(None)), "n": self.n}
 
     def lobby(self) -> dict[str, Any]:
         now = self._clock()

@@ -38,7 +38,7 @@ from stud.server.security import OriginCheck, foreign_origin
 from stud.server.storage import Account, Database, TableSpec
 from stud.server.tourney_api import add_tournament_routes
 from stud.server.validation import validation_error
-from stud.table import HandFactory
+from stud.table import HandFactory, TableError
 
 log = logging.getLogger("stud.server")
 
@@ -87,15 +87,28 @@ class AccountOut(BaseModel):
     at_tables: int = Field(default=0, description="chips in front of the account at tables")
 
 
-def create_app(db: Database, config: RoomConfig, hand_factory: HandFactory) -> FastAPI:
-    """The app for one room; the room starts and stops with the app."""
-    room = Room(db=db, config=config, hand_factory=hand_factory)
-    passwords = PasswordGuard(config.logins)
-    signups = SignupLimit(config.limits)
+def create_app(
+    db: Database, config: RoomConfig, hand_factory: HandFactory, redis_url: str | None = None
+) -> FastAPI:
+    """The app for one room; the room starts and stops with the app.
+
+    With ``redis_url`` the room is shared with every process started the same way
+    (on the same PostgreSQL database): see stud.server.cluster and docs/deploy.md.
+    Without it nothing of the cluster (nor the redis package) is imported.
+    """
+    room: Room
+    if redis_url:
+        from stud.server.cluster import ClusterRoom
+
+        room = ClusterRoom(db=db, config=config, hand_factory=hand_factory, redis_url=redis_url)
+    else:
+        room = Room(db=db, config=config, hand_factory=hand_factory)
+    passwords = PasswordGuard(config.logins, room.buckets)
+    signups = SignupLimit(config.limits, room.buckets)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        db.start()
+        await room.open_database()
         await room.start()
         # What start-up made (modules, the app, the tables) lives as long as the server:
         # out of the garbage collector's sight, so its full passes stay short.
@@ -124,19 +137,19 @@ def create_app(db: Database, config: RoomConfig, hand_factory: HandFactory) -> F
     def address(request: Request) -> str:
         return request.client.host if request.client else ""
 
-    def logins_throttle(name: str, client: str) -> None:
+    async def logins_throttle(name: str, client: str) -> None:
         """429 ``too_many_logins`` with Retry-After when this name or address failed too often."""
         try:
-            passwords.admit(name, client)
+            await passwords.admit(name, client)
         except Throttled as throttled:
             raise RestError(
                 "too_many_logins", str(throttled), headers=retry_after(throttled.retry_after)
             ) from None
 
-    def signups_throttle(client: str) -> None:
+    async def signups_throttle(client: str) -> None:
         """429 ``too_many_signups`` with Retry-After when this address made too many accounts."""
         try:
-            signups.admit(client)
+            await signups.admit(client)
         except Throttled as throttled:
             raise RestError(
                 "too_many_signups", str(throttled), headers=retry_after(throttled.retry_after)
@@ -200,7 +213,7 @@ def create_app(db: Database, config: RoomConfig, hand_factory: HandFactory) -> F
             password = check_text(body.password, "the password")
         except Refusal as refusal:
             raise RestError.of(refusal) from None
-        signups_throttle(address(request))
+        await signups_throttle(address(request))
         encoded = await hashing(passwords.hash(password))
 
         def create(c: Any) -> Account:
@@ -212,7 +225,7 @@ def create_app(db: Database, config: RoomConfig, hand_factory: HandFactory) -> F
             account = await db.write(create)
         except ValueError as error:  # the store's one refusal here: the name is taken
             raise RestError("name_taken", str(error)) from None
-        signups.made(address(request))
+        await signups.made(address(request))
         return await open_session(response, account)
 
     @app.post("/api/register-guest", tags=["accounts"])
@@ -247,18 +260,18 @@ def create_app(db: Database, config: RoomConfig, hand_factory: HandFactory) -> F
         except Refusal as refusal:
             raise RestError.of(refusal) from None
         key, client = name_key(body.name), address(request)
-        logins_throttle(key, client)
+        await logins_throttle(key, client)
         found = await db.read(lambda c: store.account_by_name(c, key))
         encoded = None if found is None else found[1]
         if not await hashing(passwords.verify(encoded, body.password)) or found is None:
-            passwords.failed(key, client)
+            await passwords.failed(key, client)
             raise RestError("wrong_password", "wrong name or password")
         return await open_session(response, found[0])
 
     @app.post("/api/guest", tags=["accounts"])
     async def guest(request: Request, response: Response) -> AccountOut:
         """Play at once under a generated name, with the starting play money."""
-        signups_throttle(address(request))
+        await signups_throttle(address(request))
 
         def create(c: Any) -> Account:
             name = f"Guest-{secrets.token_hex(3)}"
@@ -267,7 +280,7 @@ def create_app(db: Database, config: RoomConfig, hand_factory: HandFactory) -> F
             return account
 
         account = await db.write(create)
-        signups.made(address(request))
+        await signups.made(address(request))
         return await open_session(response, account)
 
     @app.post("/api/logout", tags=["accounts"])
@@ -295,12 +308,13 @@ def create_app(db: Database, config: RoomConfig, hand_factory: HandFactory) -> F
             "tables": len(room.actors),
             "database": db.backend,
             "recovered": room.recovered,
+            **room.health(),
         }
 
     @app.get("/api/tables", tags=["lobby"])
     async def tables(game: str | None = None) -> list[dict[str, Any]]:
         """The lobby: every table with its game, stakes, seats taken, average pot, hands/hour."""
-        return [t for t in room.lobby() if game is None or t["game"] == game]
+        return [t for t in await room.lobby_all() if game is None or t["game"] == game]
 
     @app.post("/api/tables", tags=["lobby"], status_code=201)
     async def create_table(
@@ -346,21 +360,27 @@ def create_app(db: Database, config: RoomConfig, hand_factory: HandFactory) -> F
     ) -> dict[str, Any]:
         """Close a table you opened: no new hand or player; everyone is cashed out now, or
         when the hand in progress ends; then it leaves the lobby."""
-        actor = room.actors.get(table_id)
-        if actor is None:
+        handle, spec = room.table(table_id), room.spec(table_id)
+        if handle is None or spec is None:
             raise RestError("no_table", "no such table")
-        if actor.spec.created_by != account.id:
+        if spec.created_by != account.id:
             raise RestError("not_table_owner", "only the account that opened a table may close it")
-        await actor.call(Command("close", account.id))
-        return {"ok": True, "table": table_id, "closing": actor.table.in_hand}
+        try:
+            result = await handle.call(Command("close", account.id))
+        except TableError as error:  # a shared room's table between two processes
+            raise RestError("unavailable", str(error), headers=retry_after(1)) from None
+        return {"ok": True, "table": table_id, "closing": bool(result["closing"])}
 
     @app.get("/api/tables/{table_id}", tags=["lobby"])
     async def table(table_id: int) -> dict[str, Any]:
         """One table's lobby entry and what a spectator sees now."""
-        actor = room.actors.get(table_id)
-        if actor is None:
+        try:
+            entry = await room.table_entry(table_id)
+        except TableError as error:  # a shared room's table between two processes
+            raise RestError("unavailable", str(error), headers=retry_after(1)) from None
+        if entry is None:
             raise RestError("no_table", "no such table")
-        return {**actor.lobby(), "state": actor.add_room(actor.table.view(None)), "n": actor.n}
+        return entry
 
     @app.get("/api/tables/{table_id}/hands", tags=["hands"])
     async def table_hands(table_id: int) -> list[dict[str, Any]]:

@@ -18,10 +18,10 @@ from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from stud.server.actor import Command, TableActor
+from stud.server.actor import Command
 from stud.server.protocol import ProtocolError, dumps, parse, tournament_table
 from stud.server.ratelimit import TokenBucket
-from stud.server.room import Room
+from stud.server.room import Room, TableHandle
 from stud.server.storage import Account
 from stud.server.transport import send_now_of
 from stud.table import TableError
@@ -120,7 +120,7 @@ class ClientConnection:
         finally:
             self.closed = True
             for table_id in self.tables:
-                actor = self.room.actors.get(table_id)
+                actor = self.room.table(table_id)
                 if actor is not None:
                     actor.tell(Command("disconnect", self.account_id, watcher=self))
             for tournament_id in self.tournaments:
@@ -167,7 +167,7 @@ class ClientConnection:
             await self._at_tournament_table(kind, at, fields, ref)
             return
         table_id = int(fields["table"])
-        actor = self.room.actors.get(table_id)
+        actor = self.room.table(table_id)
         if actor is None:
             self.error("no_table", f"there is no table {table_id}", ref)
             return
@@ -188,7 +188,7 @@ class ClientConnection:
             extra = result if isinstance(result, dict) else {}
             self.reply({"type": "ok", "for": kind, "table": table_id, **extra}, ref)
 
-    async def _watch(self, actor: TableActor, kind: str, since: Any, ref: Any) -> None:
+    async def _watch(self, actor: TableHandle, kind: str, since: Any, ref: Any) -> None:
         if kind == "watch":
             self.tables.add(actor.id)
         else:

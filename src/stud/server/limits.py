@@ -8,11 +8,10 @@ no person has sat at it for a while (bots alone do not keep it open).
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from stud.server.ratelimit import KeyedBuckets, Throttled
+from stud.server.ratelimit import BucketsFactory, Throttled, local_buckets
 from stud.server.refusal import Refusal
 from stud.server.storage import TableSpec
 
@@ -63,15 +62,17 @@ def check_new_table(limits: Limits, kind: str, mine: Sequence[TableSpec], bots: 
 class SignupLimit:
     """New accounts per client address: a farm of guests would sidestep the per-account quota."""
 
-    def __init__(self, limits: Limits) -> None:
-        self.buckets = KeyedBuckets(limits.signups_per_address, limits.signup_refill_seconds)
+    def __init__(self, limits: Limits, buckets: BucketsFactory = local_buckets) -> None:
+        self.buckets = buckets(
+            "signups", limits.signups_per_address, limits.signup_refill_seconds, 100_000
+        )
 
-    def admit(self, address: str) -> None:
+    async def admit(self, address: str) -> None:
         """Throttled if ``address`` made too many accounts lately."""
-        wait = self.buckets.wait(address, time.monotonic())
+        wait = await self.buckets.wait(address)
         if wait > 0:
             raise Throttled(wait, "too many new accounts from this address: try again later")
 
-    def made(self, address: str) -> None:
+    async def made(self, address: str) -> None:
         """Count an account ``address`` made."""
-        self.buckets.spend(address, time.monotonic())
+        await self.buckets.spend(address)

@@ -58,6 +58,7 @@ CODES: Final[dict[str, tuple[int, str]]] = {
     "bot_limit": (403, "the account's tables would hold more bots than it may keep"),
     "no_table": (404, "no such table"),
     "not_table_owner": (403, "only the account that opened a table may close it"),
+    "unavailable": (503, "a shared room's table is moving between processes; Retry-After"),
     # hands
     "no_hand": (404, "no finished hand with that id"),
     "void_hand": (404, "the hand was void: it has no history"),

@@ -85,8 +85,8 @@ async def hand_replay(hand_id: int, request: Request) -> dict[str, Any]:
         raise RestError("no_hand", "no finished hand with that id")
     account = await request_account(request)
     data: dict[str, Any] = replay_data(record, None if account is None else account.id)
-    actor = request.app.state.room.actors.get(record["table_id"])
-    if actor is not None:
-        data["table_name"] = actor.spec.name
-        data["table_seats"] = actor.spec.seats
+    spec = request.app.state.room.spec(record["table_id"])
+    if spec is not None:
+        data["table_name"] = spec.name
+        data["table_seats"] = spec.seats
     return data

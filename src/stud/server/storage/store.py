@@ -12,7 +12,7 @@ import hashlib
 import json
 import time
 import uuid
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -121,11 +121,26 @@ def _hand_list_select() -> Select[Any]:
     ).order_by(s.hands.c.id.desc())
 
 
+Fence = Callable[[Connection, int], None]
+"""Checks, inside a write's transaction, that this process still runs a table (else raises)."""
+
+
 class Store:
-    """Storage operations; stateless apart from the cached house account id."""
+    """Storage operations; stateless apart from the cached house account id.
+
+    ``fence``, when set (several processes share the room: stud.server.cluster),
+    is called with the table's id at the start of every write that moves chips at
+    a table or records its hands, in the same transaction: a process that lost
+    the table's lease cannot write for it any more.
+    """
 
     def __init__(self) -> None:
         self._house_id: int | None = None
+        self.fence: Fence | None = None
+
+    def _fenced(self, conn: Connection, table_id: int) -> None:
+        if self.fence is not None:
+            self.fence(conn, table_id)
 
     # -- accounts and sessions -------------------------------------------------------------
 
@@ -288,6 +303,11 @@ class Store:
         """Move chips from the balance to the table; LedgerError if the balance is short."""
         if amount <= 0:
             raise LedgerError("a buy-in is a positive amount")
+        self._fenced(conn, table_id)
+        # Lock the account's row until this transaction ends: another process buying
+        # the same account in at once waits, then sees the balance this one leaves
+        # (PostgreSQL; SQLite has a single writer anyway).
+        conn.execute(select(s.accounts.c.id).where(s.accounts.c.id == account_id).with_for_update())
         if self.balance(conn, account_id) < amount:
             raise LedgerError("the balance is too small for that buy-in")
         self.post(
@@ -301,6 +321,7 @@ class Store:
 
     def cash_out(self, conn: Connection, account_id: int, table_id: int, amount: int) -> None:
         """Move a stack from the table back to the balance."""
+        self._fenced(conn, table_id)
         held = self.wallet(conn, account_id, "table", table_id)
         if amount < 0 or amount > held:
             raise LedgerError(f"cash-out of {amount} but {held} at table {table_id}")
@@ -341,6 +362,7 @@ class Store:
 
     def close_table(self, conn: Connection, table_id: int) -> None:
         """Mark a table closed: it is not opened again at the next start."""
+        self._fenced(conn, table_id)
         conn.execute(
             update(s.room_tables).where(s.room_tables.c.id == table_id).values(closed=True)
         )
@@ -372,6 +394,7 @@ class Store:
         players: Sequence[Mapping[str, Any]],
     ) -> int:
         """Record a hand as running before any chip goes in, so a restart can void it."""
+        self._fenced(conn, table_id)
         result = conn.execute(
             _INSERT_HAND,
             {
@@ -396,6 +419,7 @@ class Store:
         self, conn: Connection, table_id: int, hand_id: int, commits: Mapping[int, int]
     ) -> None:
         """Chips go from players' stacks into the hand's pot: {account_id: amount}."""
+        self._fenced(conn, table_id)
         entries = _commit_entries(table_id, hand_id, commits)
         if entries:
             self.post(conn, "commit", entries)
@@ -430,6 +454,7 @@ class Store:
         them, in the same statement as the payout (the table's actor keeps a
         hand's chips in memory until it ends, then stores it all at once).
         """
+        self._fenced(conn, table_id)
         rows: list[dict[str, Any]] = []
         if committed is None:
             contributions = self.pot_contributions(conn, hand_id)
@@ -476,20 +501,24 @@ class Store:
         )
         return contributions
 
-    def recover(self, conn: Connection) -> dict[str, int]:
+    def recover(self, conn: Connection, table_id: int | None = None) -> dict[str, int]:
         """After a crash or stop: void running hands, then cash every table stack out.
 
         Tables start empty after a restart, so the chips in front of each player
         go back to their balance; what went into a voided pot goes back first.
+        With ``table_id``, only that table's (a table another process takes over).
         """
-        running = conn.execute(select(s.hands.c.id).where(s.hands.c.status == "running")).all()
+        query = select(s.hands.c.id).where(s.hands.c.status == "running")
+        if table_id is not None:
+            query = query.where(s.hands.c.table_id == table_id)
+        running = conn.execute(query).all()
         refunded = 0
         for (hand_id,) in running:
             refunded += sum(self.void_hand(conn, int(hand_id)).values())
         cashed = 0
-        for (table_id, account_id), amount in self.table_stacks(conn).items():
+        for (table, account_id), amount in self.table_stacks(conn, table_id).items():
             if amount > 0:
-                self.cash_out(conn, account_id, table_id, amount)
+                self.cash_out(conn, account_id, table, amount)
                 cashed += amount
         return {"voided": len(running), "refunded": refunded, "cashed_out": cashed}
 
