@@ -8,8 +8,7 @@ import numpy as np
 import pytest
 
 from stud.env import StudEnv
-from stud.envcore import Core
-from stud.envcore.core import OVER
+from stud.envcore import OVER, Core
 from stud.game import Hand, IllegalActionError
 
 
