@@ -84,7 +84,7 @@ def core_hands(game: str, seed: int) -> Callable[[], int]:
     """The environment's compiled core without PettingZoo: play, then observe, each decision."""
     env = StudEnv(game, players=PLAYERS)
     config: TableConfig = env.config
-    core = Core(PLAYERS, config.big_bet)
+    core = Core(config)
     generator = np.random.default_rng(seed)
     pick = random.Random(seed).random
     choices: dict[bytes, tuple[int, ...]] = {}

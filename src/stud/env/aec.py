@@ -132,13 +132,13 @@ class StudEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         self.action_spaces = {
             agent: spaces.Discrete(ACTION_COUNT) for agent in self.possible_agents
         }
-        self._core = Core(n, config.big_bet)
+        self._core = Core(config, self.possible_agents)
         self._rng: np.random.Generator | None = None
         self.hand: Hand | None = None
         """The hand being played (the engine's own object: read it, do not act on it)."""
         self.agents: list[str] = []
         self._protocol = Protocol(
-            self.__dict__, self._core, self.possible_agents, config.big_bet, observation == "flat"
+            self.__dict__, self._core, self.possible_agents, observation == "flat"
         )
         self._bind_compiled_methods()
 

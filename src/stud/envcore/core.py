@@ -3,28 +3,41 @@
 The whole of a step but PettingZoo's bookkeeping, in one compiled call
 (see :mod:`stud.envcore`): :class:`Core` plays an action index on the
 engine's hand, brings the observation buffers up to date from the events,
-and indexes the next seat's legal actions.
+and indexes the next seat's legal actions. It is also the environment's
+fast path without PettingZoo (docs/rl.md, *Speed*): start a hand, observe
+the seat to act, play an index, until the hand is over.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
 from stud.envcore.encoder import NO_TURN, Encoder, FloatArray
 from stud.envcore.offsets import ACTION_COUNT
-from stud.envcore.turns import EMPTY, NO_MASK, MaskArray, Turns
-from stud.game import Acted, Action, Hand
+from stud.envcore.turns import EMPTY, NO_MASK, MaskArray, Turns, describe
+from stud.game import Acted, Action, Hand, IllegalActionError, TableConfig
 
-ILLEGAL: Final = -2
-"""What :meth:`Core.play` returns for an index the mask does not allow (nothing changed)."""
 OVER: Final = -1
 """What :meth:`Core.start` and :meth:`Core.play` return when the hand is over."""
 
 
 class Core:
-    """The hand being played, its observation buffers and the legal actions of the turn."""
+    """The hand being played at one table, its observation buffers and the turn's legal actions.
 
-    def __init__(self, seats: int, big_bet: int) -> None:
+    ``Core(config)`` follows hands of that table (``start``), each seat's
+    observation kept up to date as indices are played (``play``); ``names``
+    (``player_0``, … in the environment) name the seats in error messages.
+    """
+
+    def __init__(self, config: TableConfig, names: Sequence[str] | None = None) -> None:
+        seats = config.seats
+        self.config = config
+        self.seats = seats
+        self._names = list(names) if names is not None else [f"seat {s}" for s in range(seats)]
+        if len(self._names) != seats:
+            raise ValueError(f"{len(self._names)} names for {seats} seats")
+        big_bet = config.big_bet
         self.encoder = Encoder(seats, big_bet)
         self._big = big_bet
         self._turns = Turns(big_bet)
@@ -41,26 +54,46 @@ class Core:
         self._final_given = [False] * seats
 
     def start(self, hand: Hand) -> int:
-        """Follow a new hand from its first events; the seat to act, or OVER."""
+        """Follow a new hand of this table from its first events; the seat to act, or OVER."""
+        config = hand.config
+        if config is not self.config and config != self.config:
+            raise ValueError("the hand is not played at this table: its TableConfig differs")
         self.hand = hand
         self._final = None
         self.encoder.start(hand)
         return self._next_turn(hand)
 
     def play(self, index: int) -> int:
-        """Play ``index`` for the seat to act: the next seat to act, OVER, or ILLEGAL."""
+        """Play ``index`` for the seat to act: the next seat to act, or OVER.
+
+        An index the mask does not allow raises IllegalActionError, which
+        names the legal ones, and changes nothing.
+        """
         hand = self.hand
-        if hand is None or not 0 <= index < ACTION_COUNT:
-            return ILLEGAL
+        if hand is None or self.acting < 0:
+            raise IllegalActionError("no seat is to act: start a hand first")
+        if not 0 <= index < ACTION_COUNT:
+            raise IllegalActionError(
+                f"{self._names[self.acting]} must act with an index 0 to {ACTION_COUNT - 1}, "
+                f"not {index!r}"
+            )
         chosen = self.by_index[index]
         if chosen is None:
-            return ILLEGAL
+            raise self._illegal(index)
         events = hand.act(chosen)
         if len(events) == 1 and type(events[0]) is Acted:  # the usual case: no card dealt
             self.encoder.acted(events[0])
         else:
             self.encoder.apply(events, hand)
         return self._next_turn(hand)
+
+    def _illegal(self, index: int) -> IllegalActionError:
+        """The error for an index in range that the mask does not allow."""
+        legal = ", ".join(describe(i, a) for i, a in enumerate(self.by_index) if a is not None)
+        return IllegalActionError(
+            f"action {describe(index, None)} is not legal for {self._names[self.acting]} now; "
+            f"legal: {legal}"
+        )
 
     def _next_turn(self, hand: Hand) -> int:
         if hand.is_over:
@@ -80,6 +113,10 @@ class Core:
 
     def observe(self, seat: int) -> FloatArray:
         """``seat``'s observation vector: a new array."""
+        if not 0 <= seat < self.seats:
+            raise ValueError(
+                f"seat {seat!r} does not exist: this table has seats 0 to {self.seats - 1}"
+            )
         if seat == self.acting:
             return self.encoder.observe(seat, self.piece)
         if self.acting == OVER and self.hand is not None:

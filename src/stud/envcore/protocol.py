@@ -19,9 +19,9 @@ from typing import Any
 
 import numpy as np
 
-from stud.envcore.core import ILLEGAL, OVER, Core
+from stud.envcore.core import OVER, Core
 from stud.envcore.offsets import ACTION_COUNT
-from stud.envcore.turns import NO_MASK, describe
+from stud.envcore.turns import NO_MASK
 from stud.envcore.views import views
 from stud.game import Hand, IllegalActionError
 
@@ -32,13 +32,13 @@ class Protocol:
     """The AEC state of one environment and the methods that change it each step."""
 
     def __init__(
-        self, state: dict[str, Any], core: Core, agents: Sequence[str], big_bet: int, flat: bool
+        self, state: dict[str, Any], core: Core, agents: Sequence[str], flat: bool
     ) -> None:
         self._state = state
         self._core = core
         self._names = list(agents)
         self._seat_of = {agent: seat for seat, agent in enumerate(agents)}
-        self._big = big_bet
+        self._big = core.config.big_bet
         self._flat = flat
         self._rewards_given = False
         self._dealt = False
@@ -78,16 +78,13 @@ class Protocol:
             self._step_without_turn(action)
             return
         index = action if type(action) is int else self._index(action)
-        seat = core.play(index)
+        seat = core.play(index)  # IllegalActionError for an index the mask does not allow
         if seat >= 0:
             self._state["agent_selection"] = self._names[seat]
-        elif seat == OVER:
-            hand = core.hand
-            assert hand is not None
-            self._end(hand)
         else:
-            assert seat == ILLEGAL
-            raise self._illegal(index, action)
+            hand = core.hand
+            assert seat == OVER and hand is not None
+            self._end(hand)
 
     def _index(self, action: object) -> int:
         """An action given as a NumPy integer as an int; IllegalActionError for anything else."""
@@ -95,19 +92,6 @@ class Protocol:
             return int(action)
         raise IllegalActionError(
             f"{self._selected()} must act with an index 0 to {ACTION_COUNT - 1}, not {action!r}"
-        )
-
-    def _illegal(self, index: int, action: object) -> IllegalActionError:
-        """The error for an index out of range, or one the mask does not allow."""
-        agent = self._selected()
-        if not 0 <= index < ACTION_COUNT:
-            return IllegalActionError(
-                f"{agent} must act with an index 0 to {ACTION_COUNT - 1}, not {action!r}"
-            )
-        by_index = self._core.by_index
-        legal = ", ".join(describe(i, a) for i, a in enumerate(by_index) if a is not None)
-        return IllegalActionError(
-            f"action {describe(index, None)} is not legal for {agent} now; legal: {legal}"
         )
 
     def _step_without_turn(self, action: object) -> None:
