@@ -33,10 +33,10 @@ LITERAL = re.compile(r"""(['"])([^'"\\]*)\1""")
 
 
 def server_error_codes() -> set[str]:
-    """Every error code the server sends: the TableError, TournamentError and ProtocolError
-    codes, the connection's own (``self.error("flood", ...)``) and the REST API's
-    (``stud.server.refusal``)."""
-    raised = r"(?:TableError|TournamentError|ProtocolError|\.error)"
+    """Every error code the server sends: the TableError, TournamentError, TournamentRefused
+    and ProtocolError codes, the connection's own (``self.error("flood", ...)``) and the
+    REST API's (``stud.server.refusal``)."""
+    raised = r"(?:TableError|TournamentError|TournamentRefused|ProtocolError|\.error)"
     pattern = re.compile(raised + r"""\(\s*"([a-z_]+)\"""")
     codes: set[str] = set()
     for folder in ("server", "table", "tournament"):

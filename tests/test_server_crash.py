@@ -10,7 +10,6 @@ and no chip is left in a pot or on a table.
 
 from __future__ import annotations
 
-import os
 import time
 from pathlib import Path
 
@@ -21,12 +20,11 @@ from sqlalchemy import select
 from stud.server.storage import Database
 from stud.server.storage import schema as s
 from stud.server.testing import (
-    TEST_URL_VARIABLE,
     Client,
     ServerProcess,
     fresh_database,
     hand_factory_args,
-    postgres_admin_url,
+    require_backend,
 )
 
 ARGS = (
@@ -82,10 +80,7 @@ def wait_for_play(db: Database, finished: int, timeout: float = 180.0) -> None:
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgres"])
 def test_kill_9_mid_hand_loses_nothing(backend: str, tmp_path: Path) -> None:
-    if backend == "postgres" and postgres_admin_url() is None:
-        if os.environ.get("CI"):
-            pytest.fail(f"{TEST_URL_VARIABLE} must be set in CI (.ci/run starts PostgreSQL)")
-        pytest.skip(f"PostgreSQL variant not run: {TEST_URL_VARIABLE} is not set")
+    require_backend(backend)
     env = {"PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
     with fresh_database(backend, tmp_path) as url:
         db = Database(url)

@@ -10,6 +10,7 @@ no endpoint raises a bare HTTPException, every code is documented.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from collections.abc import Iterator
@@ -19,7 +20,7 @@ from typing import Any
 import httpx
 import pytest
 
-from stud.server.refusal import CODES, Refusal, RestError
+from stud.server.refusal import CODES, Refusal, RestError, internal_error
 from stud.server.testing import ServerProcess, sqlite_server
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -167,6 +168,14 @@ def test_every_code_is_documented_with_its_status() -> None:
     assert {code: int(status) for code, status in rows.items()} == {
         code: status for code, (status, _) in CODES.items()
     }
+
+
+def test_a_crash_answers_500_with_a_code() -> None:
+    """An exception no handler expected: 500 ``internal`` (words the client has), no trace."""
+    answer = asyncio.run(internal_error(None, RuntimeError("secret internals")))  # type: ignore[arg-type]
+    assert answer.status_code == 500
+    assert json.loads(bytes(answer.body)) == {"detail": "internal server error", "code": "internal"}
+    assert all("error.internal" in catalog(language) for language in LANGUAGES)
 
 
 def test_an_unknown_code_is_a_programming_error() -> None:

@@ -92,12 +92,13 @@ def open_tournaments(tab: Tab) -> None:
     tab.page.wait_for_selector(".tourneys tbody tr")
 
 
-def create_sng(tab: Tab, game: str, seats: int, chips: int, minutes: int) -> int:
+def create_sng(tab: Tab, name: str, game: str, seats: int, chips: int, minutes: int) -> int:
     """Create a Sit & Go through the tab's form (registering its creator); its id."""
     page = tab.page
     open_tournaments(tab)
     page.click("details.create summary")
     form = "form.create-sng"
+    page.fill(f"{form} input[name='name']", name)
     page.select_option(f"{form} select[name='game']", game)
     page.fill(f"{form} input[name='seats']", str(seats))
     page.fill(f"{form} input[name='buy_in']", "50")
@@ -199,10 +200,26 @@ def test_registering_takes_the_buy_in_and_unregistering_gives_it_back(
     page.click(f"{line} a.details")
     page.wait_for_selector(f".tourney-page[data-tournament='{sng['id']}'] .you-in")
     assert "tourney-reg" in page.inner_text(".tourney-section.entrants")
+    # Someone else registers from their browser: this page shows them at once (the room's
+    # `tournament` message, no reload), with the prize pool grown by their buy-in.
+    other = new_tab(tabs, browser, server)
+    register(other, "tourney-other")
+    open_tournaments(other)
+    other.page.click(f"{line} [data-do='register']")
+    other.page.wait_for_selector(f"{line}.registered")
+    page.wait_for_selector(".tourney-section.entrants :text('tourney-other')")
+    pool = ".tourney-facts .fact:nth-child(2)"
+    assert page.inner_text(f"{pool} dt") == "Prize pool"
+    assert page.inner_text(f"{pool} dd") == f"{2 * sng['buy_in']:,}"
     page.click(".tourney-actions [data-do='unregister']")
     page.wait_for_selector(".tourney-actions [data-do='register']")
     assert me(tab)["balance"] == before
-    assert "tourney-reg" not in page.inner_text(".tourney-section.entrants")
+    page.wait_for_function(
+        "() => !document.querySelector('.tourney-section.entrants').textContent"
+        ".includes('tourney-reg')"
+    )
+    other.page.click(f"{line} [data-do='unregister']")
+    other.page.wait_for_selector(f"{line}:not(.registered) [data-do='register']")
 
 
 def test_a_sit_and_go_filled_with_bots_plays_at_its_table_with_the_level_clock(
@@ -211,11 +228,12 @@ def test_a_sit_and_go_filled_with_bots_plays_at_its_table_with_the_level_clock(
     tab = new_tab(tabs, browser, server)
     register(tab, "tourney-player")
     before = me(tab)["balance"]
-    tid = create_sng(tab, "razz", seats=3, chips=5000, minutes=1)
+    tid = create_sng(tab, "Razz turbo", "razz", seats=3, chips=5000, minutes=1)
     assert me(tab)["balance"] == before - 55  # 50 + 5 for the one who created it
     page = tab.page
     table = fill_and_sit(tab, tid)
     # Only what a tournament allows: sit out, no buy-in, top-up, waiting list or leaving.
+    assert page.inner_text(".table-head h1") == "Razz turbo"  # the name given in the form
     head = page.inner_text(".table-head")
     assert "Sit out" in head
     for absent in ("[data-do='leave']", "[data-do='top_up']", ".sit-here", "dialog.buy-in"):
@@ -301,7 +319,7 @@ def test_a_player_who_sits_out_antes_off_and_is_told_their_place(
 ) -> None:
     tab = new_tab(tabs, browser, server)
     register(tab, "tourney-away")
-    tid = create_sng(tab, "stud", seats=2, chips=100, minutes=1)
+    tid = create_sng(tab, "Heads-up Stud", "stud", seats=2, chips=100, minutes=1)
     table = fill_and_sit(tab, tid)
     page = tab.page
     page.click(".table-head [data-do='sit_out']")
@@ -358,14 +376,15 @@ def test_the_tournament_table_speaks_the_pseudo_locale(
 ) -> None:
     tab = new_tab(tabs, browser, server)
     register(tab, "tourney-pseudo")
-    tid = create_sng(tab, "stud8", seats=3, chips=1500, minutes=5)
+    tid = create_sng(tab, "Stud Hi/Lo for three", "stud8", seats=3, chips=1500, minutes=5)
     page = tab.page
     page.goto(f"{server.base}/?lang={PSEUDO}#/tournament/{tid}")
     page.wait_for_selector(".tourney-actions [data-do='fill']:has-text('⟦')")
     assert escaped_text(page, "#view") == []
     table = fill_and_sit(tab, tid)
     page.wait_for_selector(".table-head .lc-level:has-text('⟦')")
-    assert escaped_text(page, ".table-head") == []
+    page.wait_for_selector(".log .log-line")  # a hand is dealt: the felt, the log, the bar
+    assert escaped_text(page, "#view") == []
     assert tab.js(STATE, table)["tournament"]["id"] == tid
     # The lobby's tab with a tournament one plays in, for the docs.
     tab.page.goto(f"{server.base}/#/tournaments")

@@ -102,6 +102,7 @@ def run(args: argparse.Namespace) -> int:
     from stud.server.room import DEFAULT_TABLES, RoomConfig
     from stud.server.storage import Database, resolve_url
     from stud.server.tourney_desk import DEFAULT_TOURNAMENTS
+    from stud.server.transport import BatchingWebSocketProtocol
 
     module_name, _, function = args.hand_factory.partition(":")
     start_hand = getattr(importlib.import_module(module_name), function)
@@ -145,6 +146,7 @@ def run(args: argparse.Namespace) -> int:
         host=args.host,
         port=args.port,
         log_level=args.log_level,
+        ws=BatchingWebSocketProtocol,  # a step's messages to a client in one write(2)
         ws_max_size=MAX_FRAME_BYTES,
         ws_per_message_deflate=False,
         log_config=None,  # keep the logging set up above, so table faults are reported

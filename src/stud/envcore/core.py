@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from stud.envcore.encoder import Encoder, FloatArray
+from stud.envcore.encoder import NO_TURN, Encoder, FloatArray
 from stud.envcore.offsets import ACTION_COUNT
 from stud.envcore.turns import EMPTY, NO_MASK, MaskArray, Turns
 from stud.game import Acted, Action, Hand
@@ -26,6 +26,7 @@ class Core:
 
     def __init__(self, seats: int, big_bet: int) -> None:
         self.encoder = Encoder(seats, big_bet)
+        self._big = big_bet
         self._turns = Turns(big_bet)
         self.hand: Hand | None = None
         self.by_index: tuple[Action | None, ...] = EMPTY
@@ -34,10 +35,15 @@ class Core:
         """The action mask of the seat to act."""
         self.acting = OVER
         """The seat to act; OVER when none (no hand, or the hand is over)."""
+        self.piece = NO_TURN
+        """The observation's turn piece of the seat to act (see :meth:`Encoder.observe`)."""
+        self._final: FloatArray | None = None
+        self._final_given = [False] * seats
 
     def start(self, hand: Hand) -> int:
         """Follow a new hand from its first events; the seat to act, or OVER."""
         self.hand = hand
+        self._final = None
         self.encoder.start(hand)
         return self._next_turn(hand)
 
@@ -61,7 +67,7 @@ class Core:
             self.by_index = EMPTY
             self.mask = NO_MASK
             self.acting = OVER
-            self.encoder.clear_turn()
+            self.piece = NO_TURN
             return OVER
         seat = hand.to_act
         assert seat is not None  # a dealt hand always knows whose turn it is
@@ -69,12 +75,34 @@ class Core:
         self.by_index = turn.by_index
         self.mask = turn.mask
         self.acting = seat
-        self.encoder.set_turn(seat, turn.amounts, turn.call)
+        self.piece = turn.piece(self.encoder.bet(seat), self._big)
         return seat
 
     def observe(self, seat: int) -> FloatArray:
         """``seat``'s observation vector: a new array."""
-        return self.encoder.observe(seat)
+        if seat == self.acting:
+            return self.encoder.observe(seat, self.piece)
+        if self.acting == OVER and self.hand is not None:
+            return self._final_observation(seat)
+        return self.encoder.observe(seat, NO_TURN)
+
+    def _final_observation(self, seat: int) -> FloatArray:
+        """``seat``'s observation once the hand is over: a row of one copy made for every seat.
+
+        Each row is handed out once (so each is still a new array, its own
+        memory); asked again, the seat gets a copy of its own.
+        """
+        final = self._final
+        given = self._final_given
+        if final is None:
+            final = self._final = self.encoder.observe_every()
+            for other in range(len(given)):
+                given[other] = False
+        if given[seat]:
+            return self.encoder.observe(seat, NO_TURN)
+        given[seat] = True
+        row: FloatArray = final[seat]
+        return row
 
     def mask_of(self, seat: int) -> MaskArray:
         """``seat``'s action mask (shared, read-only): all 0 unless it is its turn."""
@@ -83,6 +111,6 @@ class Core:
     def flat(self, seat: int) -> dict[str, FloatArray | MaskArray]:
         """``seat``'s flat observation as PettingZoo has it: the vector and the mask."""
         return {
-            "observation": self.encoder.observe(seat),
+            "observation": self.observe(seat),
             "action_mask": self.mask if seat == self.acting else NO_MASK,
         }

@@ -135,11 +135,11 @@ class TableActor:
             wake = self._wakeup()
             timeout = None if wake is None else max(0.0, wake - self._clock())
             if self.queue.empty() and (timeout is None or timeout > 0):
-                command: Command | None
-                try:
-                    command = await asyncio.wait_for(self.queue.get(), timeout)
-                except TimeoutError:
-                    command = None
+                command: Command | None = None
+                # A deadline on the wait itself: no task wrapped around each wait (wait_for's).
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(timeout):
+                        command = await self.queue.get()
                 if command is not None:
                     await self._handle(command)
             # Take whatever queued up before looking at the clock again.
@@ -465,7 +465,6 @@ class TableActor:
                 )
             elif effect.kind == "hand_finished":
                 assert hand_id is not None
-                store.commit_chips(conn, self.id, hand_id, pot)
                 phh, pokerstars = data["hand"].histories(
                     hand_id,
                     data["table_name"],
@@ -475,8 +474,9 @@ class TableActor:
                 )
                 rake = int(data["rake"])
                 store.finish_hand(
-                    conn, self.id, hand_id, data["payouts"], rake, data["summary"], phh, pokerstars
-                )
+                    conn, self.id, hand_id, data["payouts"], rake, data["summary"], phh,
+                    pokerstars, committed=pot,
+                )  # fmt: skip
                 finished.append((hand_id, sum(int(v) for v in data["payouts"].values()) + rake))
                 hand_id = None
             elif effect.kind == "cash_out":

@@ -31,7 +31,7 @@ from stud.server.limits import SignupLimit
 from stud.server.logins import Busy, PasswordGuard
 from stud.server.names import account_name, check_text, name_key, table_name
 from stud.server.ratelimit import Throttled
-from stud.server.refusal import Refusal, RestError, http_error, retry_after
+from stud.server.refusal import Refusal, RestError, http_error, internal_error, retry_after
 from stud.server.replay import router as replay_router
 from stud.server.room import Room, RoomConfig
 from stud.server.security import OriginCheck, foreign_origin
@@ -118,6 +118,7 @@ def create_app(db: Database, config: RoomConfig, hand_factory: HandFactory) -> F
     app.add_middleware(OriginCheck, allowed=config.allowed_origins)
     app.add_exception_handler(RequestValidationError, validation_error)
     app.add_exception_handler(HTTPException, http_error)
+    app.add_exception_handler(Exception, internal_error)
     store = db.store
 
     def address(request: Request) -> str:

@@ -36,6 +36,7 @@ CODES: Final[dict[str, tuple[int, str]]] = {
     "not_found": (404, "no such address"),
     "method_not_allowed": (405, "the address does not take this method"),
     "http_error": (400, "any other refusal of the HTTP layer"),
+    "internal": (500, "something went wrong on the server; the error is logged"),
     # accounts
     "login_required": (401, "log in or play as a guest first"),
     "wrong_password": (401, "wrong name or password"),
@@ -121,6 +122,11 @@ def _http_code(status: int) -> RestError:
     if status == 405:
         return RestError("method_not_allowed", "Method Not Allowed")
     return RestError("http_error", "the request was refused")
+
+
+async def internal_error(_request: Request, _error: Exception) -> JSONResponse:
+    """500 with a code, like every error (the exception itself is logged by the server)."""
+    return JSONResponse(error_body("internal", "internal server error"), status_code=500)
 
 
 async def http_error(_request: Request, error: Exception) -> JSONResponse:

@@ -209,14 +209,20 @@ class Room:
 
     async def bot_account(self) -> Account:
         """A bot account not playing anywhere (a new one if none is idle)."""
-        if self._idle_bots:
-            account = self._idle_bots.pop()
-        else:
-            name = f"Bot {next(self._bot_names)}"
+        return (await self.bot_accounts(1))[0]
+
+    async def bot_accounts(self, count: int) -> list[Account]:
+        """``count`` bot accounts not playing anywhere; the missing ones made in one write."""
+        taken = [self._idle_bots.pop() for _ in range(min(count, len(self._idle_bots)))]
+        names = [f"Bot {next(self._bot_names)}" for _ in range(count - len(taken))]
+        if names:
             store = self.db.store
-            account = await self.db.write(lambda c: store.create_account(c, name, "bot"))
-        self._names[account.id] = account.name
-        return account
+            taken += await self.db.write(
+                lambda c: [store.create_account(c, name, "bot") for name in names]
+            )
+        for account in taken:
+            self._names[account.id] = account.name
+        return taken
 
     def reserve_bot(self, account_id: int, name: str) -> None:
         """A bot restored into a tournament: it is not idle."""

@@ -58,6 +58,16 @@ def fresh_database(backend: str, folder: Path) -> Iterator[str]:
         engine.dispose()
 
 
+def require_backend(backend: str) -> None:
+    """Skip a PostgreSQL variant, loudly, when no test server is set; fail in CI (it sets one)."""
+    import pytest
+
+    if backend == "postgres" and postgres_admin_url() is None:
+        if os.environ.get("CI"):
+            pytest.fail(f"{TEST_URL_VARIABLE} must be set in CI (.ci/run starts PostgreSQL)")
+        pytest.skip(f"PostgreSQL variant not run: {TEST_URL_VARIABLE} is not set")
+
+
 def hand_factory_args(fallback: str) -> tuple[str, ...]:
     """``stud serve`` arguments choosing a test server's hands.
 

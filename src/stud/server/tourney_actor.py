@@ -35,7 +35,7 @@ from stud.server.protocol import dumps
 from stud.server.storage import LedgerError
 from stud.server.storage import tourneys as db_tourneys
 from stud.server.thinking import think_seconds
-from stud.table import Effect, Event, TableError
+from stud.table import Effect, Event, Legal, TableError
 from stud.table.table import NEW_HAND
 from stud.tournament import FINISHED, RUNNING, TableOut, Tournament, TournamentError, TourneyOut
 from stud.tournament.histories import hand_histories
@@ -81,7 +81,8 @@ class TournamentActor:
         self.task: asyncio.Task[None] | None = None
         self.channels: dict[int, Channel] = {}
         self.watchers: dict[Watcher, None] = {}
-        self.bots: dict[int, Bot] = {}
+        self.bots: dict[int, Bot | None] = {}
+        """The bots entered, each with its player once built (on first use, off the loop)."""
         self.bot_due: dict[int, float] = {}
         self.seated: dict[int, int] = {}
         """Where each person was last told they sit (``tournament_seat``)."""
@@ -103,8 +104,9 @@ class TournamentActor:
     # -- the loop --------------------------------------------------------------------------
 
     def start(self, outs: list[TourneyOut] | None = None) -> None:
-        """Run; ``outs`` are a restore's outputs, stored and sent first."""
-        self.task = asyncio.create_task(self._run(outs or []), name=f"tournament-{self.id}")
+        """Run; ``outs`` (a restore's outputs, maybe none) are stored and sent first, with the
+        snapshot of the restored tournament (its clock restarted)."""
+        self.task = asyncio.create_task(self._run(outs), name=f"tournament-{self.id}")
 
     async def stop(self) -> None:
         if self.task is not None:
@@ -131,9 +133,9 @@ class TournamentActor:
             times.append(self.view_sent + VIEW_INTERVAL)
         return min(times) if times else None
 
-    async def _run(self, outs: list[TourneyOut]) -> None:
-        if outs:
-            await self._step(lambda _now: self.apply(outs))
+    async def _run(self, outs: list[TourneyOut] | None) -> None:
+        if outs is not None:
+            await self._step(lambda _now: self.apply(outs, force=True))
         while True:
             wake = self._wakeup()
             timeout = None if wake is None else max(0.0, wake - self._clock())
@@ -204,8 +206,7 @@ class TournamentActor:
                 channel.watchers.pop(watcher, None)
             return None
         if kind == "add_bots":  # the room's own: bots in a default tournament
-            for _ in range(int(args["count"])):
-                await self.add_bot(now)
+            await self.add_bots(int(args["count"]), now)
             return None
         if account is None:
             raise TableError("login_required", "log in or play as a guest first")
@@ -265,22 +266,20 @@ class TournamentActor:
             ]
         await self.apply(outs)
 
-    async def register(self, account: int, name: str, now: float, *, bot: bool = False) -> None:
+    async def register(self, account: int, name: str, now: float) -> None:
         """Take the buy-in (refused, nothing changes, if the balance is short), then register."""
         self.t.check_register(account, name)
         s = self.t.settings
         store = self.room.db.store
 
         def pay(conn: Connection) -> None:
-            if bot and store.balance(conn, account) < s.buy_in + s.fee:
-                store.grant(conn, account, (s.buy_in + s.fee) * 20)
             db_tourneys.pay_buy_in(store, conn, account, self.id, s.buy_in, s.fee)
 
         try:
             await self.room.db.write(pay)
         except LedgerError as error:
             raise TableError("insufficient_balance", str(error)) from None
-        await self.apply(self.t.register(account, name, now, bot=bot), paid={account})
+        await self.apply(self.t.register(account, name, now), paid={account})
 
     async def fill(self, account: int, now: float) -> None:
         """A registered player of a Sit & Go asks for bots in the empty seats: it starts."""
@@ -289,19 +288,40 @@ class TournamentActor:
             raise TournamentError("no_bot_fill", "only a Sit & Go that has not started takes bots")
         if account not in self.t.entrants:
             raise TournamentError("not_registered", "register first, then ask for bots")
-        for _ in range(s.table_seats - len(self.t.entrants)):
-            await self.add_bot(now)
+        await self.add_bots(s.table_seats - len(self.t.entrants), now)
 
-    async def add_bot(self, now: float) -> None:
-        """Register one of the room's bots (the room pays for it from the bot's balance)."""
-        bot, brain = await self.desk.take_bot(self.id)
-        self.bots[bot.id] = brain
+    async def add_bots(self, count: int, now: float) -> None:
+        """Register ``count`` of the room's bots, in one transaction (each bot pays its
+        buy-in from its own balance, granted play money when it runs low)."""
+        if count <= 0:
+            return
+        accounts = await self.desk.take_bots(count)
         try:
-            await self.register(bot.id, bot.name, now, bot=True)
+            for account in accounts:
+                self.t.check_register(account.id, account.name)
+            capacity = self.t.settings.capacity
+            if capacity is not None and len(self.t.entrants) + count > capacity:
+                raise TournamentError("tournament_full", "the tournament is full")
         except TableError:
-            self.desk.release_bot(bot.id)
-            self.bots.pop(bot.id, None)
+            for account in accounts:
+                self.desk.release_bot(account.id)
             raise
+        s = self.t.settings
+        store = self.room.db.store
+        cost = s.buy_in + s.fee
+
+        def pay(conn: Connection) -> None:
+            for account in accounts:
+                if store.balance(conn, account.id) < cost:
+                    store.grant(conn, account.id, max(cost * 20, 1000))
+                db_tourneys.pay_buy_in(store, conn, account.id, self.id, s.buy_in, s.fee)
+
+        await self.room.db.write(pay)
+        self.bots.update({a.id: None for a in accounts})
+        outs: list[TourneyOut] = []
+        for account in accounts:
+            outs += self.t.register(account.id, account.name, now, bot=True)
+        await self.apply(outs, paid={a.id for a in accounts})
 
     # -- timers ----------------------------------------------------------------------------
 
@@ -326,7 +346,7 @@ class TournamentActor:
             view = table.view(seat, events=True)["hand"]
             legal = table.legal()
             turn = table.turn_id
-            choice = await asyncio.to_thread(self.bots[player.id].choose, view, legal)
+            choice = await asyncio.to_thread(self._choose, player.id, view, legal)
             if table.turn_id != turn:  # never: nothing else runs this table meanwhile
                 continue
             await self.apply(self.t.act(player.id, choice.action, choice.to, turn, self._clock()))
@@ -336,7 +356,11 @@ class TournamentActor:
     # -- effects and events ----------------------------------------------------------------
 
     async def apply(
-        self, outs: list[TourneyOut], *, paid: frozenset[int] | set[int] = frozenset()
+        self,
+        outs: list[TourneyOut],
+        *,
+        paid: frozenset[int] | set[int] = frozenset(),
+        force: bool = False,
     ) -> None:
         """Store a step's money, hands and snapshot in one transaction; then send its events.
 
@@ -358,7 +382,7 @@ class TournamentActor:
             for o in outs
             if isinstance(o, Event) and o.kind == "placings"
         }
-        changed = bool(money or hands or any(isinstance(o, Event) for o in outs))
+        changed = force or bool(money or hands or any(isinstance(o, Event) for o in outs))
         if changed:
             data = snapshot(self.t, now)
             running = dict(self.hand_ids)
@@ -464,6 +488,8 @@ class TournamentActor:
                 if not isinstance(out.item, Event):
                     if isinstance(out.item, Effect) and out.item.kind == "hand_started":
                         self.hand_players[out.table] = list(out.item.data["players"])
+                    if isinstance(out.item, Effect) and out.item.kind == "hand_finished":
+                        self.dirty = True  # the page's chip counts changed
                     continue
                 event = out.item
                 if event.kind == "hand_finished":
@@ -571,7 +597,7 @@ class TournamentActor:
     async def _show_bots(self, outs: list[TourneyOut]) -> None:
         """Each bot in a hand sees its seat's view when the hand is dealt and when it ends
         (its reads follow players by account), taken in off the event loop."""
-        shows: list[tuple[Bot, dict[str, Any], dict[int, int]]] = []
+        shows: list[tuple[int, dict[str, Any], dict[int, int]]] = []
         for out in outs:
             if not isinstance(out, TableOut):
                 continue
@@ -582,18 +608,33 @@ class TournamentActor:
             if isinstance(item, Event) and item.kind == NEW_HAND and table.hand is not None:
                 seats = {int(p["seat"]): int(p["account_id"]) for p in item.data["players"]}
                 for seat, account in seats.items():
-                    brain = self.bots.get(account)
-                    if brain is not None:
-                        shows.append((brain, table.view(seat, events=True), seats))
+                    if account in self.bots:
+                        shows.append((account, table.view(seat, events=True), seats))
             elif isinstance(item, Effect) and item.kind == "hand_finished":
                 players = self.hand_players.get(out.table, [])
                 seats = {int(p["seat"]): int(p["account_id"]) for p in players}
                 for index, p in enumerate(players):
-                    brain = self.bots.get(int(p["account_id"]))
-                    if brain is not None:
-                        shows.append((brain, item.data["hand"].view(index, events=True), seats))
+                    if int(p["account_id"]) in self.bots:
+                        view = item.data["hand"].view(index, events=True)
+                        shows.append((int(p["account_id"]), view, seats))
         if shows:
-            await asyncio.to_thread(_show, shows)
+            await asyncio.to_thread(self._show, shows)
+
+    def _brain(self, account: int) -> Bot:
+        """A bot's player, built the first time it is needed (in a worker thread: a strong
+        bot takes a while to build). The actor waits for the thread, so nothing else
+        touches ``bots`` meanwhile."""
+        brain = self.bots.get(account)
+        if brain is None:
+            brain = self.bots[account] = self.desk.brain(account)
+        return brain
+
+    def _choose(self, account: int, view: dict[str, Any], legal: list[Legal]) -> Legal:
+        return self._brain(account).choose(view, legal)
+
+    def _show(self, shows: list[tuple[int, dict[str, Any], dict[int, int]]]) -> None:
+        for account, view, players in shows:
+            self._brain(account).observe(view, players)
 
     # -- the lobby's view ------------------------------------------------------------------
 
@@ -618,8 +659,3 @@ class TournamentActor:
     @property
     def finished(self) -> bool:
         return self.t.state == FINISHED
-
-
-def _show(shows: list[tuple[Bot, dict[str, Any], dict[int, int]]]) -> None:
-    for brain, view, players in shows:
-        brain.observe(view, players)

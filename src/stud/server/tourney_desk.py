@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import math
 import time
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Final
@@ -107,12 +106,13 @@ class TournamentDesk:
         if t.state in ("registering", "running"):
             await self._refund_lost_registrations(t)
         actor = TournamentActor(self, t, template=row["template"], created_by=row["created_by"])
-        for entrant in t.entrants.values():
-            if entrant.bot and t.state == "running":
-                self.room.reserve_bot(entrant.id, entrant.name)
-                actor.bots[entrant.id] = self._brain(entrant.id)
+        unfinished = t.state in ("registering", "running")
+        bots = [e for e in t.entrants.values() if e.bot and unfinished]
+        for entrant in bots:
+            self.room.reserve_bot(entrant.id, entrant.name)
+        actor.bots.update({e.id: None for e in bots})
         self.actors[t.settings.id] = actor
-        actor.start(outs)
+        actor.start(outs if unfinished else None)
         if outs:
             log.warning("tournament %s restored: %s", t.settings.id, [str(o)[:80] for o in outs])
 
@@ -134,23 +134,22 @@ class TournamentDesk:
     # -- opening tournaments ---------------------------------------------------------------
 
     def settings(
-        self,
-        template: TourneyTemplate,
-        now: float,
-        *,
-        name: str | None = None,
+        self, template: TourneyTemplate, now: float, *, last_start: float | None = None
     ) -> TournamentSettings:
         """Settings (id 0: the store numbers it) for a template, with the room's clocks.
 
-        ValueError names what is wrong (a game, a size, a buy-in).
+        A multi-table tournament starts ``every`` seconds after the template's last one
+        (``last_start``), and at least ``lead`` seconds from ``now``, so players can
+        register. ValueError names what is wrong (a game, a size, a buy-in).
         """
         c = self.room.config
         start_at = None
         if template.kind == "mtt":
-            every = max(1.0, template.every)
-            start_at = math.ceil((now + template.lead) / every) * every
+            start_at = now + template.lead
+            if last_start is not None:
+                start_at = max(start_at, last_start + template.every)
         return TournamentSettings(
-            id=0, name=name or template.name, game=template.game, kind=template.kind,
+            id=0, name=template.name, game=template.game, kind=template.kind,
             buy_in=template.buy_in, fee=template.fee,
             structure=Structure(
                 starting_chips=template.starting_chips, level_seconds=template.level_seconds
@@ -188,7 +187,10 @@ class TournamentDesk:
         self.actors[tournament_id] = actor
         actor.start()
         if bots:
-            await actor.call(Command("add_bots", args={"count": bots}))
+            try:
+                await actor.call(Command("add_bots", args={"count": bots}))
+            except Exception:  # the tournament is open all the same, without its bots
+                log.exception("tournament %s: its bots could not be registered", tournament_id)
         self._prune()
         return actor
 
@@ -211,12 +213,10 @@ class TournamentDesk:
         async with self._opening:
             now = time.time()
             for template in self.room.config.default_tournaments:
-                waiting = any(
-                    a.template == template.key and a.t.state == "registering"
-                    for a in self.actors.values()
-                )
-                if not waiting:
-                    proto = self.settings(template, now)
+                copies = [a.t for a in self.actors.values() if a.template == template.key]
+                if not any(t.state == "registering" for t in copies):
+                    starts = [t.settings.start_at for t in copies if t.settings.start_at]
+                    proto = self.settings(template, now, last_start=max(starts, default=None))
                     await self.create(proto, template=template.key, bots=template.bots)
 
     def reopen(self) -> None:
@@ -242,15 +242,15 @@ class TournamentDesk:
 
     # -- bots ------------------------------------------------------------------------------
 
-    def _brain(self, account_id: int) -> Bot:
+    def brain(self, account_id: int) -> Bot:
+        """A bot's player (the room's kind, seeded for a reproducible room)."""
         seed = self.room.config.seed
         kind = self.room.config.bot_kind or "strong"
         return make_bot(kind, None if seed is None else seed * 104_729 + account_id)
 
-    async def take_bot(self, tournament_id: int) -> tuple[Account, Bot]:
-        """One of the room's bot accounts (not already playing), with its brain."""
-        account = await self.room.bot_account()
-        return account, self._brain(account.id)
+    async def take_bots(self, count: int) -> list[Account]:
+        """``count`` of the room's bot accounts not playing anywhere (new ones if need be)."""
+        return await self.room.bot_accounts(count)
 
     def release_bot(self, account_id: int) -> None:
         self.room.release_bot(account_id)

@@ -16,11 +16,18 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, Select, and_, func, insert, select, update
+from sqlalchemy import Connection, Select, and_, bindparam, func, insert, select, update
 
 from stud.server.storage import schema as s
 
 HOUSE = "house"
+
+# Built once: a statement made per call (``.values(...)``) costs more than running it, and a
+# busy room stores two hands a second per hundred tables (bench/bench_server.py).
+_INSERT_HAND = insert(s.hands)
+_INSERT_HAND_PLAYERS = insert(s.hand_players)
+_INSERT_LEDGER = insert(s.ledger)
+_UPDATE_HAND = update(s.hands).where(s.hands.c.id == bindparam("hand_row"))
 
 
 class LedgerError(ValueError):
@@ -206,6 +213,14 @@ class Store:
 
     def post(self, conn: Connection, kind: str, entries: Sequence[Entry]) -> str:
         """Record one chip movement; its entries must sum to zero. Returns the txn id."""
+        txn, rows = self._rows(kind, entries)
+        if rows:
+            conn.execute(_INSERT_LEDGER, rows)
+        return txn
+
+    @staticmethod
+    def _rows(kind: str, entries: Sequence[Entry]) -> tuple[str, list[dict[str, Any]]]:
+        """One chip movement's ledger rows (LedgerError unless its entries sum to zero)."""
         if sum(e.amount for e in entries) != 0:
             raise LedgerError(f"unbalanced {kind}: {entries!r}")
         txn = uuid.uuid4().hex
@@ -225,9 +240,7 @@ class Store:
             for e in entries
             if e.amount != 0
         ]
-        if rows:
-            conn.execute(insert(s.ledger), rows)
-        return txn
+        return txn, rows
 
     def wallet(
         self, conn: Connection, account_id: int, wallet: str = "cash", table_id: int | None = None
@@ -360,35 +373,30 @@ class Store:
     ) -> int:
         """Record a hand as running before any chip goes in, so a restart can void it."""
         result = conn.execute(
-            insert(s.hands).values(
-                table_id=table_id,
-                number=number,
-                game=game,
-                status="running",
-                started_at=time.time(),
-                pot=0,
-                players=json.dumps(list(players)),
-            )
+            _INSERT_HAND,
+            {
+                "table_id": table_id,
+                "number": number,
+                "game": game,
+                "status": "running",
+                "started_at": time.time(),
+                "pot": 0,
+                "players": json.dumps(list(players)),
+            },
         )
         pk = result.inserted_primary_key
         assert pk is not None
         hand_id = int(pk[0])
         ids = sorted({int(p["account_id"]) for p in players})
         if ids:
-            conn.execute(
-                insert(s.hand_players), [{"hand_id": hand_id, "account_id": a} for a in ids]
-            )
+            conn.execute(_INSERT_HAND_PLAYERS, [{"hand_id": hand_id, "account_id": a} for a in ids])
         return hand_id
 
     def commit_chips(
         self, conn: Connection, table_id: int, hand_id: int, commits: Mapping[int, int]
     ) -> None:
         """Chips go from players' stacks into the hand's pot: {account_id: amount}."""
-        entries: list[Entry] = []
-        for account_id, amount in commits.items():
-            if amount:
-                entries.append(Entry(account_id, "table", -amount, table_id, hand_id))
-                entries.append(Entry(account_id, "pot", amount, table_id, hand_id))
+        entries = _commit_entries(table_id, hand_id, commits)
         if entries:
             self.post(conn, "commit", entries)
 
@@ -410,13 +418,24 @@ class Store:
         summary: Mapping[str, Any],
         phh: str | None,
         pokerstars: str | None,
+        *,
+        committed: Mapping[int, int] | None = None,
     ) -> None:
         """Pay the pot out (winners' stacks, rake to the house) and store the hand's record.
 
         The pot held in the ledger must equal what is paid out, so a result that
         does not add up is refused rather than minting or losing chips.
+        ``committed`` ({account_id: chips}) is the pot when its chips are not in
+        the ledger yet: they are posted here, as :meth:`commit_chips` would post
+        them, in the same statement as the payout (the table's actor keeps a
+        hand's chips in memory until it ends, then stores it all at once).
         """
-        contributions = self.pot_contributions(conn, hand_id)
+        rows: list[dict[str, Any]] = []
+        if committed is None:
+            contributions = self.pot_contributions(conn, hand_id)
+        else:
+            contributions = {a: v for a, v in committed.items() if v}
+            rows += self._rows("commit", _commit_entries(table_id, hand_id, contributions))[1]
         pot = sum(contributions.values())
         if pot != sum(payouts.values()) + rake:
             raise LedgerError(
@@ -426,19 +445,19 @@ class Store:
         entries += [Entry(a, "table", v, table_id, hand_id) for a, v in payouts.items()]
         if rake:
             entries.append(Entry(self.house(conn), "cash", rake, table_id, hand_id))
-        self.post(conn, "pot_won", entries)
-        conn.execute(
-            update(s.hands)
-            .where(s.hands.c.id == hand_id)
-            .values(
-                status="finished",
-                finished_at=time.time(),
-                pot=pot,
-                summary=json.dumps(summary),
-                phh=phh,
-                pokerstars=pokerstars,
-            )
-        )
+        rows += self._rows("pot_won", entries)[1]
+        if rows:
+            conn.execute(_INSERT_LEDGER, rows)
+        record = {
+            "hand_row": hand_id,
+            "status": "finished",
+            "finished_at": time.time(),
+            "pot": pot,
+            "summary": json.dumps(summary),
+            "phh": phh,
+            "pokerstars": pokerstars,
+        }
+        conn.execute(_UPDATE_HAND, record)
 
     def void_hand(self, conn: Connection, hand_id: int) -> dict[int, int]:
         """Give every chip back to whoever put it in, and mark the hand void."""
@@ -574,3 +593,13 @@ class Store:
                 "hands_per_hour": float(count) / hours,
             }
         return out
+
+
+def _commit_entries(table_id: int, hand_id: int, commits: Mapping[int, int]) -> list[Entry]:
+    """The entries that move chips from players' stacks into a hand's pot."""
+    entries: list[Entry] = []
+    for account_id, amount in commits.items():
+        if amount:
+            entries.append(Entry(account_id, "table", -amount, table_id, hand_id))
+            entries.append(Entry(account_id, "pot", amount, table_id, hand_id))
+    return entries

@@ -13,7 +13,15 @@ export function totalChips(account) {
   return (account?.balance ?? 0) + (account?.at_tables ?? 0);
 }
 
+/** Draw the account box; a button of it that had the keyboard's focus keeps it (the box is
+ * drawn again after every hand one plays, to show the chips). */
 export function renderAccount(el, app) {
+  const focused = el.contains(document.activeElement) ? document.activeElement.dataset.do : null;
+  drawAccount(el, app);
+  if (focused) el.querySelector(`[data-do='${focused}']`)?.focus();
+}
+
+function drawAccount(el, app) {
   const account = app.account;
   if (account) {
     const guest = account.kind === 'guest';

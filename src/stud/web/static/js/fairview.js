@@ -43,6 +43,11 @@ function code(text) {
   return h('code', { class: 'fair-hex', translate: 'no' }, text);
 }
 
+/** The name of an algorithm or a format: a name, not words to translate. */
+function name(text) {
+  return h('span', { translate: 'no' }, text);
+}
+
 /** Where a card sat in the deal, in words: "door card", "5th street card", "burn card". */
 function placeWords(place) {
   switch (place.what) {
@@ -102,7 +107,7 @@ export async function renderFairness(el, { shuffle, events, players = [], id }) 
     verdictOf(result),
     h('dl', { class: 'fair-facts' },
       h('dt', {}, t('fair.hand_id')), h('dd', {}, code(shuffle.hand)),
-      h('dt', {}, t('fair.commitment')), h('dd', {}, code(shuffle.commitment)),
+      h('dt', {}, tParts((marks) => t('fair.commitment', marks), { hash: name('SHA-256') })), h('dd', {}, code(shuffle.commitment)),
       h('dt', {}, t('fair.server_seed')), h('dd', {}, code(shuffle.server_seed)),
       h('dt', {}, t('fair.player_seeds')),
       h('dd', {}, h('ol', { class: 'fair-seeds' }, seeds.map((s, i) => h('li', {},
@@ -112,7 +117,9 @@ export async function renderFairness(el, { shuffle, events, players = [], id }) 
       h('summary', {}, t('fair.howto')),
       h('ol', {},
         h('li', {}, tParts((marks) => t('fair.howto_seed', marks), { command: code(`printf %s ${shuffle.server_seed} | xxd -r -p | sha256sum`) })),
-        h('li', {}, tParts((marks) => t('fair.howto_cards', marks), { command: code(`stud verify hand-${id ?? 'ID'}.phh`) })),
-        h('li', {}, tParts((marks) => t('fair.howto_recipe', marks), { doc: code('docs/fairness.md') })))));
+        h('li', {}, tParts((marks) => t('fair.howto_cards', marks),
+          { command: code(`stud verify hand-${id ?? 'ID'}.phh`), phh: name('PHH'), pokerstars: name('PokerStars') })),
+        h('li', {}, tParts((marks) => t('fair.howto_recipe', marks),
+          { doc: code('docs/fairness.md'), hmac: name('HMAC-SHA256'), shuffle: name('Fisher–Yates') })))));
   return result;
 }

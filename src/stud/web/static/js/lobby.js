@@ -71,8 +71,13 @@ export class LobbyView {
     this.refresh();
   }
 
+  /** The welcome and "You are seated at": drawn again only when they change (a redraw would
+   * take the keyboard's focus from their buttons). */
   renderNotice() {
     const seated = this.app.seatedTables();
+    const drawn = JSON.stringify([this.app.account?.id ?? null, seated.map((m) => [m.id, m.state?.settings?.name])]);
+    if (drawn === this.noticeDrawn) return;
+    this.noticeDrawn = drawn;
     const parts = [];
     if (!this.app.account) {
       parts.push(h('div', { class: 'welcome' },
@@ -90,17 +95,32 @@ export class LobbyView {
   }
 
   async refresh() {
+    const game = this.game;
+    let tables;
     try {
-      this.tables = await api.tables(this.game || undefined);
+      tables = await api.tables(game || undefined);
     } catch (error) {
+      this.listed = null;
       fill(this.list, h('p', { class: 'form-error' }, t('lobby.load_failed', { why: requestErrorText(error) })));
       return;
     }
+    if (game !== this.game) return; // another tab was chosen meanwhile: its answer counts
     this.renderNotice();
+    const listed = JSON.stringify(tables);
+    if (listed === this.listed) return; // nothing new: the list, and the focus in it, stay
+    this.listed = listed;
+    this.tables = tables;
     this.renderTables();
   }
 
+  /** Draw the list; a control that had the keyboard's focus has it again in the new list. */
   renderTables() {
+    const focused = this.list.contains(document.activeElement) ? document.activeElement.id : '';
+    this.drawTables();
+    if (focused) document.getElementById(focused)?.focus();
+  }
+
+  drawTables() {
     if (!this.tables.length) {
       fill(this.list, h('p', { class: 'muted' }, t('lobby.no_tables')));
       return;
@@ -153,7 +173,7 @@ export class LobbyView {
       'aria-sort': on ? (this.sort.dir > 0 ? 'ascending' : 'descending') : 'none',
       scope: 'col',
       onclick: () => this.sortBy(column),
-    }, h('button', { type: 'button', class: 'sort-button', title: t('lobby.sort_by', { column: label }) }, label));
+    }, h('button', { type: 'button', class: 'sort-button', id: `sort-${column.key}`, title: t('lobby.sort_by', { column: label }) }, label));
   }
 
   sortBy(column) {
@@ -161,7 +181,6 @@ export class LobbyView {
     this.sort = { key: column.key, dir };
     LobbyView.sort = this.sort;
     this.renderTables();
-    this.list.querySelector(`th[data-sort='${column.key}'] button`)?.focus();
   }
 
   /** Seats taken; the players' names on hover (title) or tap / Enter (a list under the cell). */
@@ -172,7 +191,7 @@ export class LobbyView {
     const count = h('span', { translate: 'no', title: names || null }, `${table.seats_taken}/${table.seats}`);
     const label = t('lobby.seats_label', { taken: table.seats_taken, seats: table.seats });
     const toggle = players.length
-      ? h('button', { type: 'button', class: 'seats-button', 'aria-expanded': String(open), 'aria-label': label }, count)
+      ? h('button', { type: 'button', class: 'seats-button', id: `seats-${table.id}`, 'aria-expanded': String(open), 'aria-label': label }, count)
       : h('span', { class: 'seats-count', title: t('lobby.nobody') }, count);
     return h('td', {
       class: `num seats-cell${players.length ? ' has-players' : ''}`,
@@ -180,7 +199,7 @@ export class LobbyView {
         if (!players.length) return;
         this.openPlayers = open ? null : table.id;
         this.renderTables();
-        this.list.querySelector(`tr[data-table='${table.id}'] .seats-button`)?.focus();
+        document.getElementById(`seats-${table.id}`)?.focus();
       },
     }, toggle,
     table.waiting ? h('small', { class: 'muted waiting' }, ' ', t('lobby.waiting', { n: table.waiting })) : null,

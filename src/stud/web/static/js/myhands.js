@@ -6,7 +6,7 @@ import { h, fill } from './dom.js';
 import { requestErrorText } from './errortext.js';
 import { chips, gameShort } from './format.js';
 import { handLinks } from './history.js';
-import { formatDate, t } from './i18n.js';
+import { t } from './i18n.js';
 import { tParts } from './tparts.js';
 
 function signed(n) {
@@ -74,7 +74,7 @@ export class MyHandsView {
           h('td', { class: 'hand-no' }, `#${r.id}`),
           h('td', { translate: r.table_name ? 'no' : false }, r.table_name ?? t('lobby.table_n', { id: String(r.table_id) })),
           h('td', {}, gameShort(r.game)),
-          h('td', { class: 'hide-narrow muted' }, r.finished_at ? formatDate(r.finished_at, 'datetime') : ''),
+          h('td', { class: 'hide-narrow muted' }, r.finished_at ? t('myhands.when_at', { at: r.finished_at }) : ''),
           h('td', { class: 'num' }, r.status === 'void' ? t('myhands.void') : chips(r.pot)),
           h('td', { class: `num net ${r.net > 0 ? 'won' : r.net < 0 ? 'lost' : ''}` }, signed(r.net)),
           h('td', { class: 'num running' }, signed(r.total)),

@@ -4,8 +4,9 @@
 // starts at once), go to one's table while it runs.
 
 import { h } from './dom.js';
+import { requestErrorText } from './errortext.js';
 import { t } from './i18n.js';
-import { refusalText, tourneyApi } from './tourneyapi.js';
+import { tourneyApi } from './tourneyapi.js';
 import { buyInText } from './tourneywords.js';
 
 /** A lobby line's worth of a tournament from its page's view (the same fields as summary()). */
@@ -42,7 +43,7 @@ export function tourneyActions(app, summary, { onChange = () => {}, small = fals
       const seat = hub.tables.get(id);
       if (follow && seat) location.hash = `#/table/${seat}`;
     } catch (error) {
-      app.toast(refusalText(error));
+      app.toast(requestErrorText(error));
     } finally {
       button.disabled = false;
       onChange();

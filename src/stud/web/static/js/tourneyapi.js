@@ -2,7 +2,6 @@
 // tournament's page, creating a Sit & Go, registering, and filling one with bots.
 
 import { request } from './api.js';
-import { errorText } from './errortext.js';
 
 export const tourneyApi = {
   list: () => request('GET', '/api/tournaments'),
@@ -13,7 +12,3 @@ export const tourneyApi = {
   fill: (id) => request('POST', `/api/tournaments/${id}/fill`),
 };
 
-/** What to tell the player about a refused request: the words of its code, else the server's. */
-export function refusalText(error) {
-  return error?.code ? errorText(error.code) : String(error?.message ?? error);
-}

@@ -4,15 +4,22 @@
 
 import { credentialsDialog } from './account.js';
 import { h, fill } from './dom.js';
+import { requestErrorText } from './errortext.js';
 import { formatChips, t, tOf } from './i18n.js';
 import { lobbyTabs } from './lobbytabs.js';
 import { tourneyActions } from './tourneyactions.js';
-import { refusalText, tourneyApi } from './tourneyapi.js';
+import { tourneyApi } from './tourneyapi.js';
 import { buyInText, kindText, levelLengthText, startText, stateText } from './tourneywords.js';
 
 const GAME_CODES = ['stud', 'stud8', 'razz'];
 const LEVEL_MINUTES = [1, 2, 3, 5, 10, 15, 20];
 const REFRESH_MS = 4000;
+// The create form's fields by the names the server's 422 gives them.
+const FIELD_LABELS = {
+  name: () => t('tourney.create.name'), game: () => t('tourney.create.game'), seats: () => t('tourney.create.seats'),
+  buy_in: () => t('tourney.create.buy_in'), fee: () => t('tourney.create.fee'),
+  starting_chips: () => t('tourney.create.starting_chips'), level_seconds: () => t('tourney.create.level_length'),
+};
 
 export class TourneyLobbyView {
   constructor(app, { game = '' } = {}) {
@@ -71,7 +78,7 @@ export class TourneyLobbyView {
     try {
       this.list = (await tourneyApi.list()).tournaments ?? [];
     } catch (error) {
-      fill(this.listEl, h('p', { class: 'form-error' }, t('tourney.lobby.load_failed', { reason: refusalText(error) })));
+      fill(this.listEl, h('p', { class: 'form-error' }, t('tourney.lobby.load_failed', { reason: requestErrorText(error) })));
       return;
     }
     for (const s of this.list) if (s.me) this.app.tourneys.noteMe(s.id, s.me);
@@ -171,7 +178,7 @@ export class TourneyLobbyView {
         this.app.refreshAccountSoon();
         location.hash = `#/tournament/${created.id}`;
       } catch (err) {
-        error.textContent = refusalText(err);
+        error.textContent = requestErrorText(err, (f) => FIELD_LABELS[f]?.() ?? null);
       } finally {
         button.disabled = false;
       }

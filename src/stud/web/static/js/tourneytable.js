@@ -6,8 +6,10 @@
 
 import { h, fill } from './dom.js';
 import { t, tOf } from './i18n.js';
+import { nameEl } from './handlog.js';
 import { levelClock } from './levelclock.js';
 import { rulesLink } from './rules.js';
+import { slot, splice } from './tparts.js';
 import { finishText, levelInfo, stakesText, tourneyTableOf } from './tourneywords.js';
 
 /** The header of tournament table `view` (a TableView whose state has a `tournament`). */
@@ -20,6 +22,11 @@ export function renderTourneyHeader(view) {
     ? [h('a', { class: 'btn ghost small', href: `#/table/${view.model.id}` }, t('tourney.table.open'))]
     : [h('a', { class: 'btn ghost', href: '#/tournaments' }, t('tourney.back')),
       h('a', { class: 'btn ghost tourney-link', href: `#/tournament/${tour.id}` }, t('tourney.table.details'))];
+  const seatedAt = view.app.seatedTables().map((m) => m.id);
+  if (!view.tile && seatedAt.length > 1) { // playing cash tables or other tournaments too
+    buttons.push(h('a', { class: 'btn ghost tiles-link', href: `#/tables/${seatedAt.join(',')}` },
+      t('tourney.table.all_tables', { count: seatedAt.length })));
+  }
   if (me) {
     buttons.push(me.sitting_out
       ? h('button', { class: 'btn', dataset: { do: 'sit_in' }, onclick: () => view.command('sit_in') }, t('tourney.table.sit_in'))
@@ -55,14 +62,16 @@ export function tourneyLogEntry(e) {
       return { cls: 'note level', parts: [t('tourney.log.level', { number: level.number, stakes: stakesText(level) })] };
     }
     case 'moved':
-      return { cls: 'table', parts: [t('tourney.log.moved', { name: e.name ?? '', table: e.to ?? '' })] };
-    case 'busted':
       return {
-        cls: 'table busted',
-        parts: [e.prize
-          ? t('tourney.log.busted_paid', { name: e.name ?? '', place: e.place, prize: e.prize })
-          : t('tourney.log.busted', { name: e.name ?? '', place: e.place })],
+        cls: 'table',
+        parts: splice(t('tourney.log.moved', { name: slot('name'), table: e.to ?? '' }), { name: nameEl(e.name ?? '') }),
       };
+    case 'busted': {
+      const words = e.prize
+        ? t('tourney.log.busted_paid', { name: slot('name'), place: e.place, prize: e.prize })
+        : t('tourney.log.busted', { name: slot('name'), place: e.place });
+      return { cls: 'table busted', parts: splice(words, { name: nameEl(e.name ?? '') }) };
+    }
     default:
       return null;
   }

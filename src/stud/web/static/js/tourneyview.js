@@ -3,10 +3,11 @@
 // kept live by the room's `tournament` messages (watch_tournament).
 
 import { h, fill } from './dom.js';
+import { requestErrorText } from './errortext.js';
 import { formatChips, formatNumber, t, tOf } from './i18n.js';
 import { levelClock } from './levelclock.js';
 import { summaryOf, tourneyActions } from './tourneyactions.js';
-import { refusalText, tourneyApi } from './tourneyapi.js';
+import { tourneyApi } from './tourneyapi.js';
 import {
   buyInText, finishText, kindText, levelInfo, levelLengthText, placeText, startText, stateText, tableIdOf, whenText,
 } from './tourneywords.js';
@@ -65,7 +66,7 @@ export class TourneyView {
       this.app.tourneys.update(this.tournamentId, await tourneyApi.get(this.tournamentId));
     } catch (error) {
       if (this.view) return; // the socket's view stands
-      const words = error.status === 404 ? t('tourney.not_found', { id: String(this.tournamentId) }) : refusalText(error);
+      const words = error.status === 404 ? t('tourney.not_found', { id: String(this.tournamentId) }) : requestErrorText(error);
       fill(this.head, h('h1', {}, t('tourney.unavailable')));
       fill(this.facts, h('p', { class: 'form-error' }, words));
     }
