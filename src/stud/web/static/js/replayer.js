@@ -68,6 +68,11 @@ export class ReplayerView {
     this.onKey = (e) => this.key(e);
   }
 
+  /** The tab's title while the replayer is shown: "Hand #311". */
+  title() {
+    return t('table.log.hand', { id: String(this.id) });
+  }
+
   mount(container) {
     fill(container, this.root);
     document.addEventListener('keydown', this.onKey);

@@ -20,6 +20,7 @@ import { readoutText } from './readout.js';
 import { turnBeep } from './sound.js';
 import { gameName, stakesText, timeLeft } from './tablewords.js';
 import { slot, splice } from './tparts.js';
+import { tableTitle } from './tourneywords.js';
 
 // Tournament tables (issue 16): tourneytable.js draws their header, hint and log lines.
 import { followTourneyTable, renderTourneyHeader, tourneyLogEntry, tourneyWatchingHint } from './tourneytable.js';
@@ -99,6 +100,11 @@ export class TableView {
     this.chat.render();
     this.loadHands();
     this.timer = setInterval(() => this.renderHint(), 500);
+  }
+
+  /** The tab's title while this table is shown: its name (a tournament's: "Daily Razz · Table 2"). */
+  title() {
+    return tableTitle(this.model.state);
   }
 
   /** Whether table `id` is on the screen (for the turn alerts). */
