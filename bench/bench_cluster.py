@@ -38,7 +38,7 @@ import uvloop
 from sqlalchemy import create_engine, text
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_server import Bench, Seat, cpu_seconds, open_table, percentile
+from bench_server import Bench, Seat, cpu_split, open_table, percentile
 from stud.server.cluster.testing import Cluster, redis_for_tests
 from stud.server.testing import (
     TEST_URL_VARIABLE,
@@ -111,7 +111,7 @@ async def run_load(
     start = time.monotonic()
     bench.stop = start + args.seconds
     bench.measuring = True
-    server_cpu, own_cpu = sum(cpu_seconds(p) for p in pids), time.process_time()
+    server_cpu, own_cpu = sum(sum(cpu_split(p)) for p in pids), time.process_time()
     gc.collect()
     gc.freeze()
     gc.disable()
@@ -120,7 +120,7 @@ async def run_load(
     finally:
         gc.enable()
     elapsed = time.monotonic() - start
-    server_cpu = sum(cpu_seconds(p) for p in pids) - server_cpu
+    server_cpu = sum(sum(cpu_split(p)) for p in pids) - server_cpu
     own_cpu = time.process_time() - own_cpu
     redis_after = await asyncio.to_thread(redis_load, redis_url)
     pg_after = await asyncio.to_thread(postgres_load, database_url)
