@@ -125,15 +125,31 @@ class Bench:
             self.pending[(table, n)] = (start, count)
 
 
+async def post(http: httpx.AsyncClient, path: str, **kwargs: Any) -> httpx.Response:
+    """A set-up request, tried again when the connection drops (a loaded machine's hiccup).
+
+    A guest or a table made twice costs the measurement nothing (an idle table runs no hand).
+    """
+    for attempt in range(4):
+        try:
+            return await http.post(path, **kwargs)
+        except httpx.TransportError:
+            if attempt == 3:
+                raise
+            await asyncio.sleep(1.0 + attempt)
+    raise AssertionError("unreachable")
+
+
 async def open_table(
     http: httpx.AsyncClient, server: ServerProcess, bench: Bench, t: int, players: int
 ) -> tuple[int, list[Client]]:
     """A new table (its id) and its ``players`` guests, each seated."""
     clients = []
     for _ in range(players):
-        response = await http.post("/api/guest")
+        response = await post(http, "/api/guest")
         clients.append(Client(server.base, response.cookies.get("stud_session")))
-    response = await http.post(
+    response = await post(
+        http,
         "/api/tables",
         json={"name": f"bench-{t}", "game": ("stud", "stud8", "razz")[t % 3], "ante": 1,
               "bring_in": 2, "small_bet": 4, "big_bet": 8, "seats": players, "bots": 0},
