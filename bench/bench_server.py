@@ -92,10 +92,10 @@ class Bench:
     Actions are sent only inside the measured window; after it the clients go
     on reading until every action sent in the window is answered, or ``drain``
     seconds pass: an action still pending then is "unanswered" (lost, or later
-    than the drain). Before
-    that rule a client that was thinking when the window closed still sent its
-    action, counted as pending, while the others at its table had stopped
-    reading: about one "unanswered" action per table, none of them the server's.
+    than the drain). Before that rule a client that was thinking when the window
+    closed still sent its action, counted as pending, while the others at its
+    table had stopped reading: about one "unanswered" action per table, none of
+    them the server's.
     """
 
     def __init__(self, players: int, drain: float = 10.0) -> None:
