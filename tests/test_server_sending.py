@@ -1,4 +1,4 @@
-"""How the room sends and stores a step cheaply, without changing what anyone gets.
+"""How the room sends a step cheaply, without changing what anyone gets.
 
 - The websocket writes of one turn of the event loop leave in one system call,
   in order, and a close writes what was queued first (``stud.server.transport``).
@@ -7,27 +7,22 @@
 - Each distinct view of a step is encoded once: spectators share one text,
   every connection of one account shares that account's text, and only the
   account dealt a down card ever sees it.
-- A hand's chips and payout are stored in one statement at its end, and a
-  result that does not add up still changes nothing.
+
+(Storing a hand's chips with its payout at once: ``test_storage_ledger.py``.)
 """
 
 from __future__ import annotations
 
 import asyncio
 import types
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import orjson
-import pytest
-from sqlalchemy import Connection
 
 from stud.server.actor import TableActor
 from stud.server.connection import ClientConnection
 from stud.server.room import RoomConfig
-from stud.server.storage import Database, LedgerError, TableSpec
-from stud.server.testing import fresh_database
+from stud.server.storage import TableSpec
 from stud.server.transport import SEND_NOW, BatchingTransport
 from stud.table import Event, Table, TableSettings
 from stud.table.engine import start_engine_hand
@@ -240,62 +235,3 @@ def test_each_distinct_view_is_encoded_once_and_kept_to_its_account() -> None:
             else:
                 assert all(card is None for card in event.get("down", [])), text
         assert seen_own > 0
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> Iterator[Database]:
-    with fresh_database("sqlite", tmp_path) as url:
-        database = Database(url)
-        database.start()
-        try:
-            yield database
-        finally:
-            database.close()
-
-
-SPEC = TableSpec(
-    name="t", game="stud", ante=1, bring_in=2, small_bet=5, big_bet=10, seats=6, bots=0,
-    min_buy_in=50, max_buy_in=500,
-)  # fmt: skip
-
-
-def test_a_hand_s_chips_and_payout_are_stored_together(db: Database) -> None:
-    store = db.store
-    a = db.write_sync(lambda c: store.create_account(c, "a", "user"))
-    b = db.write_sync(lambda c: store.create_account(c, "b", "user"))
-    table = db.write_sync(lambda c: store.create_table(c, SPEC, None))
-    for account_id in (a.id, b.id):
-
-        def fund(c: Connection, account_id: int = account_id) -> None:
-            store.grant(c, account_id, 1000)
-            store.buy_in(c, account_id, table.id, 300)
-
-        db.write_sync(fund)
-    players = [{"seat": 0, "account_id": a.id}, {"seat": 1, "account_id": b.id}]
-    hand = db.write_sync(lambda c: store.start_hand(c, table.id, 1, "stud", players))
-    committed = {a.id: 21, b.id: 21}
-    # A result that does not add up is refused, and not even the chips put in are stored.
-    with pytest.raises(LedgerError):
-        db.write_sync(
-            lambda c: store.finish_hand(
-                c, table.id, hand, {a.id: 43}, 0, {}, None, None, committed=committed
-            )
-        )
-    assert db.read_sync(lambda c: store.pot_contributions(c, hand)) == {}
-    assert db.read_sync(lambda c: store.hand(c, hand))["status"] == "running"  # type: ignore[index]
-    db.write_sync(
-        lambda c: store.finish_hand(
-            c, table.id, hand, {a.id: 41}, 1, {"winner": "a"}, "phh", "ps", committed=committed
-        )
-    )
-    # The same books as chips committed on their own, then paid out.
-    assert db.read_sync(lambda c: store.table_stacks(c, table.id)) == {
-        (table.id, a.id): 320,
-        (table.id, b.id): 279,
-    }
-    assert db.read_sync(lambda c: store.pot_contributions(c, hand)) == {}
-    record = db.read_sync(lambda c: store.hand(c, hand))
-    assert record is not None and record["status"] == "finished" and record["pot"] == 42
-    assert record["phh"] == "phh" and record["summary"] == {"winner": "a"}
-    assert db.read_sync(store.ledger_total) == 0
-    assert db.read_sync(store.holdings)["pot"] == 0

@@ -224,3 +224,45 @@ def test_a_database_made_before_the_rake_gains_its_columns(backend: str, tmp_pat
             assert (spec.rake_percent, spec.rake_cap, spec.bot_kind) == (0.0, None, "strong")
         finally:
             database.close()
+
+
+def test_a_hand_s_chips_and_payout_are_stored_together(db: Database) -> None:
+    store = db.store
+    a = db.write_sync(lambda c: store.create_account(c, "a", "user"))
+    b = db.write_sync(lambda c: store.create_account(c, "b", "user"))
+    table = db.write_sync(lambda c: store.create_table(c, SPEC, None))
+    for account_id in (a.id, b.id):
+
+        def fund(c: Connection, account_id: int = account_id) -> None:
+            store.grant(c, account_id, 1000)
+            store.buy_in(c, account_id, table.id, 300)
+
+        db.write_sync(fund)
+    players = [{"seat": 0, "account_id": a.id}, {"seat": 1, "account_id": b.id}]
+    hand = db.write_sync(lambda c: store.start_hand(c, table.id, 1, "stud", players))
+    committed = {a.id: 21, b.id: 21}
+    # A result that does not add up is refused, and not even the chips put in are stored.
+    with pytest.raises(LedgerError):
+        db.write_sync(
+            lambda c: store.finish_hand(
+                c, table.id, hand, {a.id: 43}, 0, {}, None, None, committed=committed
+            )
+        )
+    assert db.read_sync(lambda c: store.pot_contributions(c, hand)) == {}
+    assert db.read_sync(lambda c: store.hand(c, hand))["status"] == "running"  # type: ignore[index]
+    db.write_sync(
+        lambda c: store.finish_hand(
+            c, table.id, hand, {a.id: 41}, 1, {"winner": "a"}, "phh", "ps", committed=committed
+        )
+    )
+    # The same books as chips committed on their own, then paid out.
+    assert db.read_sync(lambda c: store.table_stacks(c, table.id)) == {
+        (table.id, a.id): 320,
+        (table.id, b.id): 279,
+    }
+    assert db.read_sync(lambda c: store.pot_contributions(c, hand)) == {}
+    record = db.read_sync(lambda c: store.hand(c, hand))
+    assert record is not None and record["status"] == "finished" and record["pot"] == 42
+    assert record["phh"] == "phh" and record["summary"] == {"winner": "a"}
+    assert db.read_sync(store.ledger_total) == 0
+    assert db.read_sync(store.holdings)["pot"] == 0
