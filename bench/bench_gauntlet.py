@@ -11,7 +11,13 @@ This measures play, not speed: the intervals shrink with ``--deals`` (the
 issue's targets ask for 100,000 hands a match; at the default a run takes a
 few minutes on a shared machine).
 
+``--calibrate OPPONENT`` instead diagnoses one heads-up match per game
+(:mod:`stud.sim.calibrate`): how hands end street by street, both bots'
+action frequencies by situation, and each of the strong bot's chosen
+actions' predicted value beside what it really won.
+
     python bench/bench_gauntlet.py [--game stud] [--deals 300] [--seats 2,6] [--workers 2]
+    python bench/bench_gauntlet.py --game razz --calibrate strong-v1 --deals 1500
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ import argparse
 import os
 import time
 
+from stud.sim.calibrate import calibrate, calibration_report
 from stud.sim.duplicate import MatchConfig, play_match
 from stud.sim.gauntlet import Gauntlet, run_gauntlet
 from stud.sim.stats import Rate
@@ -54,8 +61,17 @@ def main() -> None:
     parser.add_argument("--seats", default="2,6", help="table sizes (2,6)")
     parser.add_argument("--workers", type=int, default=1, help="processes (1)")
     parser.add_argument("--seed", type=int, default=0, help="seed (0)")
+    parser.add_argument(
+        "--calibrate", metavar="OPPONENT", help="diagnose strong against OPPONENT heads-up instead"
+    )
     args = parser.parse_args()
     games = GAMES if args.game == "all" else (args.game,)
+    if args.calibrate:
+        for game in games:
+            config = MatchConfig(game, "strong", args.calibrate, args.deals, 2, args.seed)
+            print(calibration_report(calibrate(config)))
+            print()
+        return
     seats = tuple(int(s) for s in args.seats.split(","))
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"load average {load:.2f} on {os.cpu_count()} CPUs")

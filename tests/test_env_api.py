@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import warnings
+from typing import Any
 
 import numpy as np
 import pytest
@@ -229,3 +230,36 @@ def test_render_shows_only_up_cards() -> None:
     for seat in range(3):
         for card in hand.down_cards(seat):
             assert card is not None and str(Card(card)) not in text
+
+
+def test_final_observations_are_fresh_arrays_of_their_own() -> None:
+    environment = StudEnv("razz", players=4, observation="flat")
+    environment.reset(seed=11)
+    while not environment.terminations[environment.agent_selection]:
+        mask = environment.observe(environment.agent_selection)["action_mask"]
+        environment.step(int(np.flatnonzero(mask)[0]))
+    finals = [environment.observe(agent)["observation"] for agent in environment.agents]
+    again = [environment.observe(agent)["observation"] for agent in environment.agents]
+    for seat, (first, second) in enumerate(zip(finals, again, strict=True)):
+        np.testing.assert_array_equal(first, second)
+        assert first.shape == (SIZE,) and first.flags.writeable
+        assert not np.shares_memory(first, second)
+        for other in finals[seat + 1 :]:
+            assert not np.shares_memory(first, other)
+    finals[0][:] = -1  # the caller's own memory: nothing else changes
+    np.testing.assert_array_equal(environment.observe("player_0")["observation"], again[0])
+    np.testing.assert_array_equal(finals[1], again[1])
+
+
+def test_a_subclass_keeps_the_methods_it_overrides() -> None:
+    class Counting(StudEnv):
+        steps = 0
+
+        def step(self, action: int | np.integer[Any] | None) -> None:
+            Counting.steps += 1
+            super().step(action)
+
+    environment = Counting("razz", players=2)
+    environment.reset(seed=1)
+    environment.step(int(np.flatnonzero(environment.last()[0]["action_mask"])[0]))
+    assert Counting.steps == 1

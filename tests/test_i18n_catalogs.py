@@ -21,6 +21,7 @@ from stud.evaluate.tables import HIGH_CATEGORIES
 from stud.game import VARIANTS
 from stud.server.language import languages
 from stud.server.protocol import ACTIONS
+from stud.server.refusal import CODES as REST_CODES
 
 ROOT = Path(__file__).resolve().parent.parent
 STATIC = ROOT / "src" / "stud" / "web" / "static"
@@ -32,14 +33,16 @@ LITERAL = re.compile(r"""(['"])([^'"\\]*)\1""")
 
 
 def server_error_codes() -> set[str]:
-    """Every error code the server sends: the TableError and ProtocolError codes and the
-    connection's own (``self.error("flood", ...)``)."""
-    pattern = re.compile(r"""(?:TableError|ProtocolError|\.error)\(\s*"([a-z_]+)\"""")
+    """Every error code the server sends: the TableError, TournamentError, TournamentRefused
+    and ProtocolError codes, the connection's own (``self.error("flood", ...)``) and the
+    REST API's (``stud.server.refusal``)."""
+    raised = r"(?:TableError|TournamentError|TournamentRefused|ProtocolError|\.error)"
+    pattern = re.compile(raised + r"""\(\s*"([a-z_]+)\"""")
     codes: set[str] = set()
-    for folder in ("server", "table"):
+    for folder in ("server", "table", "tournament"):
         for path in (ROOT / "src" / "stud" / folder).rglob("*.py"):
             codes.update(pattern.findall(path.read_text()))
-    return codes
+    return codes | set(REST_CODES)
 
 
 def underscored(words: str) -> str:
@@ -105,11 +108,42 @@ def client_uses() -> tuple[set[str], set[str], list[str]]:
 
 def placeholders(message: str) -> set[str]:
     """The argument names and types of an ICU message, at any depth ('{n, plural, ...}' gives
-    'n:plural'); quoted text ('{' in apostrophes) is skipped, as the client's parser does."""
+    'n:plural'); quoted text ('{' in apostrophes) is skipped, as the client's parser does, and
+    so is the text of a plural or select option ('other { and is all-in}' names nothing)."""
     found: set[str] = set()
     text = re.sub(r"'[{}#][^']*'", "", message.replace("''", ""))
-    for match in re.finditer(r"\{\s*([A-Za-z_]\w*)\s*(?:,\s*([a-z]+))?", text):
-        found.add(f"{match.group(1)}:{match.group(2) or ''}")
+    argument = re.compile(r"\s*([A-Za-z_]\w*)\s*(?:,\s*([a-z]+)\s*)?(,|\})")
+    option = re.compile(r"\s*(=?[\w-]+)\s*\{")
+
+    def parse_text(i: int) -> int:
+        """Read message text from ``i`` up to its closing brace (or the end)."""
+        while i < len(text) and text[i] != "}":
+            i = parse_argument(i + 1) if text[i] == "{" else i + 1
+        return i
+
+    def parse_argument(i: int) -> int:
+        """Read an argument just after its ``{``; the index after its ``}``."""
+        match = argument.match(text, i)
+        if match is None:
+            return i
+        name, kind = match.group(1), match.group(2) or ""
+        found.add(f"{name}:{kind}")
+        i = match.end()
+        if match.group(3) == "}":
+            return i
+        if kind in ("plural", "select", "selectordinal"):
+            while (opened := option.match(text, i)) is not None:
+                i = parse_text(opened.end()) + 1
+        else:  # a style: '{n, number, percent}'
+            while i < len(text) and text[i] != "}":
+                i += 1
+        while i < len(text) and text[i] in " }":
+            if text[i] == "}":
+                return i + 1
+            i += 1
+        return i
+
+    parse_text(0)
     return found
 
 
@@ -155,12 +189,14 @@ def test_placeholders_agree_across_languages() -> None:
 
 def test_chinese_catalogs_translate_every_word() -> None:
     """A Chinese message identical to the English one with Latin words in it was not
-    translated; the game Razz keeps its name in the seed pages."""
+    translated (a placeholder's name is not a word: "+{amount}"); the game Razz keeps its
+    name in the seed pages."""
     english = catalog("en")
     kept = {"game.razz"}
     for code in LANGUAGES[1:]:
         for key, message in catalog(code).items():
-            same = message == english[key] and re.search(r"[A-Za-z]{2,}", message)
+            words = re.sub(r"\{\s*[A-Za-z_]\w*\s*\}", "", message)  # "+{amount}": no words
+            same = message == english[key] and re.search(r"[A-Za-z]{2,}", words)
             assert not same or key in kept, f"{code}: {key} is still English: {message}"
 
 

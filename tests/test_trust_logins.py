@@ -95,14 +95,18 @@ def test_an_unknown_name_costs_the_same_work_as_a_wrong_password(
 
 def test_throttle_counts_only_failures_and_forgets_them_in_time() -> None:
     guard = PasswordGuard(LoginConfig(failures_per_name=2, name_refill_seconds=10))
-    guard.admit("erin", "1.2.3.4", now=100.0)
-    guard.failed("erin", "1.2.3.4", now=100.0)
-    guard.failed("erin", "1.2.3.4", now=100.0)
-    with pytest.raises(Throttled) as refused:
-        guard.admit("erin", "1.2.3.4", now=101.0)
-    assert refused.value.retry_after == 9
-    guard.admit("frank", "1.2.3.4", now=101.0)  # another name is not braked
-    guard.admit("erin", "1.2.3.4", now=110.0)  # one more try after the refill
+
+    async def run() -> None:
+        await guard.admit("erin", "1.2.3.4", now=100.0)
+        await guard.failed("erin", "1.2.3.4", now=100.0)
+        await guard.failed("erin", "1.2.3.4", now=100.0)
+        with pytest.raises(Throttled) as refused:
+            await guard.admit("erin", "1.2.3.4", now=101.0)
+        assert refused.value.retry_after == 9
+        await guard.admit("frank", "1.2.3.4", now=101.0)  # another name is not braked
+        await guard.admit("erin", "1.2.3.4", now=110.0)  # one more try after the refill
+
+    asyncio.run(run())
     guard.close()
 
 

@@ -19,11 +19,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import Browser
 
 from stud.server.testing import ServerProcess
+from table_pages import open_table
 from test_web_client import (
     SERVER_ARGS,
     TIMEOUT,
@@ -71,24 +71,8 @@ def guest(tab: Tab) -> None:
 
 
 def new_table(tab: Tab, game: str, *, bots: int, seats: int, name: str) -> int:
-    """A table opened through the REST API by a fresh guest (a guest may open one), station bots.
-
-    Stakes 5/10, ante 1, bring-in 2; the bots never fold.
-    """
-    opener = httpx.post(f"{tab.base}/api/guest", timeout=10)
-    opener.raise_for_status()
-    body = {
-        "name": name, "game": game, "ante": 1, "bring_in": 2, "small_bet": 5, "big_bet": 10,
-        "seats": seats, "bots": bots, "bot_kind": "station", "min_buy_in": 50, "max_buy_in": 500,
-    }  # fmt: skip
-    response = httpx.post(
-        f"{tab.base}/api/tables",
-        json=body,
-        cookies={"stud_session": opener.cookies["stud_session"]},
-        timeout=10,
-    )
-    assert response.is_success, response.text
-    return int(response.json()["id"])
+    """A table opened through the REST API by a fresh guest (table_pages.open_table)."""
+    return open_table(tab.base, game, bots=bots, seats=seats, name=name)
 
 
 def sit(tab: Tab, table: int, seat: int | None = None, buy_in: int = 300) -> None:
@@ -280,7 +264,8 @@ def test_turn_alert_in_the_lobby(server: ServerProcess, browser: Browser) -> Non
         # A reload in the lobby: the page finds the seat again (from the lobby's player lists).
         high.page.reload()
         high.page.wait_for_selector(".lobby .tables")
-        title = high.page.title()
+        title = "Stud card room"  # each page names itself before it (Lobby — Stud card room)
+        assert high.page.title() == f"Lobby — {title}"
         wait_turn(bringer, table)
         click(bringer, "bring-in")
         # high's turn, while high is in the lobby.
@@ -294,7 +279,7 @@ def test_turn_alert_in_the_lobby(server: ServerProcess, browser: Browser) -> Non
         high.page.click(f".turn-alert a[href='#/table/{table}']")
         high.page.wait_for_selector(".action-bar.active .act-btn")
         assert high.page.query_selector(".turn-alert") is None
-        assert high.page.title() == title
+        assert high.page.title() == f"Alert — {title}"  # the table's page names the table
         # No banner on the table in view: the bringer gets none.
         assert bringer.page.query_selector(".turn-alert") is None
         assert not high.errors, high.errors
@@ -519,7 +504,7 @@ def test_lobby_sorts_and_lists_players(server: ServerProcess, browser: Browser) 
         busy = player.page.query_selector(".tables td.seats-cell.has-players")
         assert busy is not None  # the bots are seated
         if busy is not None:
-            title = busy.get_attribute("title") or ""
+            title = busy.eval_on_selector("[title]", "e => e.title")  # the names, not translated
             busy.click()
             player.page.wait_for_selector(".player-pop li")
             first = player.page.inner_text(".player-pop").split("\n")[0].replace("⚙", "").strip()

@@ -125,10 +125,19 @@ class Estimator:
     and a decision costs a slice and a gather instead of a sort.
     """
 
-    def __init__(self, game: str, rng: np.random.Generator, samples: int = 160) -> None:
+    def __init__(
+        self,
+        game: str,
+        rng: np.random.Generator,
+        samples: int = 160,
+        *,
+        min_effective: float = 0.0,
+    ) -> None:
         self.game = game
         self.rng = rng
         self.samples = samples
+        self.min_effective = min_effective
+        """Temper the weights until this share of the run-outs is effective (0: never)."""
         self._start = start_table(game)
         self._master = np.argsort(rng.random((BANK, 52)), axis=1).astype(np.int8)
         self._banks: dict[int, npt.NDArray[np.int8]] = {}
@@ -174,17 +183,24 @@ class Estimator:
         run = self._run(seen, ranges, n)
         return run.estimate()
 
-    def against(self, seen: Seen, ranges: list[Range], *, samples: int | None = None) -> Versus:
-        """My chances against ``ranges``, and when they call a wager (see :class:`Versus`)."""
+    def against(
+        self, seen: Seen, ranges: list[Range], *, samples: int | None = None, paths: int = 1
+    ) -> Versus:
+        """My chances against ``ranges``, and when they call a wager (see :class:`Versus`).
+
+        ``paths`` > 1 deals the run-outs in that many groups, each sharing the
+        next street's cards (mine and the opponents' next up cards): my share
+        in each group is what I would know after the next card, the input of
+        a look-ahead over the next betting round (:class:`Paths`).
+        """
         n = samples or self.samples
         if not ranges:
-            return Versus(Estimate(1.0, 1.0, 1.0 if self.game == "stud8" else 0.0, n, float(n)),
-                          1.0, 1.0)  # fmt: skip
-        return self._run(seen, ranges, n).versus(
-            [r.fold for r in ranges], [r.raises for r in ranges], [r.hindsight for r in ranges]
-        )
+            alone = Estimate(1.0, 1.0, 1.0 if self.game == "stud8" else 0.0, n, float(n))
+            whole = Paths.single()
+            return Versus(alone, 1.0, 1.0, now_paths=whole, called_paths=whole, raised_paths=whole)
+        return self._run(seen, ranges, n, paths).versus(ranges)
 
-    def _run(self, seen: Seen, ranges: list[Range], n: int) -> _Run:
+    def _run(self, seen: Seen, ranges: list[Range], n: int, paths: int = 1) -> _Run:
         """Deal ``n`` run-outs, score them, and weigh each by the opponents' ranges."""
         opps = [r.opponent for r in ranges]
         mine = seen.mine
@@ -221,29 +237,39 @@ class Estimator:
             return cols
 
         tail = dealt(1) if draw_shared else known([community]) if community is not None else []
-        layout = [*known(mine), *dealt(mine_future), *tail]
+        my_cols = dealt(mine_future)
+        layout = [*known(mine), *my_cols, *tail]
+        # The next street's cards that I will see: mine, and the opponents' next up cards.
+        next_cols = my_cols[:1] if my_cols else tail[:1] if draw_shared else []
         now_cols: list[list[int]] = []
         for opp, h, f in zip(opps, hidden, future, strict=True):
             now = dealt(h) + known(opp.down_known + opp.up)
             now_cols.append(now)
-            layout += now + dealt(f) + tail
+            theirs = dealt(f)
+            if theirs and seen.street < 6:
+                next_cols.append(theirs[0])
+            layout += now + theirs + tail
+        groups = paths if next_cols and paths > 1 and n % paths == 0 else 1
         pool = np.empty((n, need + len(fixed)), dtype=np.int64)
         pool[:, :need] = self._draw(live, need, n)
+        if groups > 1:
+            _share_next(pool[:, :need], next_cols, groups)
         pool[:, need:] = fixed
         players = len(opps) + 1
         flat = pool[:, layout].reshape(n * players, 7)
         logw = np.zeros(n)
         strengths = np.empty((len(opps), n))
+        places = np.full((len(opps), n), np.nan)
         for i, (r, h, cols) in enumerate(zip(ranges, hidden, now_cols, strict=True)):
             now_cards = pool[:, cols]
             power = strength(self.game, now_cards)
-            logw += self._log_weight(r, now_cards, h, power)
+            logw += self._log_weight(r, now_cards, h, power, places[i])
             opp = r.opponent
             if len(opp.up) == 1 and h >= 2:
                 # 3rd street: the start tables rank three-card hands better than ``strength``.
                 power = self._start[now_cards[:, 0], now_cards[:, 1], opp.up[0]].astype(np.float64)
             strengths[i] = power
-        weights = np.exp(logw - logw.max())
+        weights = _tempered(logw, self.min_effective)
         low_share: FloatArray | None = None
         if self.game == "stud8":
             high = high_values(flat).reshape(n, players).T
@@ -257,10 +283,18 @@ class Estimator:
         else:
             values = (razz_values if self.game == "razz" else high_values)(flat)
             share = _shares(values.reshape(n, players).T)
-        return _Run(np.asarray(share, dtype=np.float64), weights, strengths, low_share)
+        return _Run(
+            np.asarray(share, dtype=np.float64), weights, strengths, low_share, groups, places
+        )
 
-    def _log_weight(self, r: Range, now: IntArray, hidden: int, power: FloatArray) -> FloatArray:
-        """Log-likelihood of the opponent's play for each run-out of its hidden cards."""
+    def _log_weight(
+        self, r: Range, now: IntArray, hidden: int, power: FloatArray, place: FloatArray
+    ) -> FloatArray:
+        """Log-likelihood of the opponent's play for each run-out of its hidden cards.
+
+        ``place`` receives, where later streets' play narrows the range, each
+        run-out's percentile within the range as it was before that play.
+        """
         out = np.zeros(now.shape[0])
         opp = r.opponent
         if r.start > 0 and opp.up and hidden >= 2:
@@ -269,7 +303,82 @@ class Estimator:
             out += r.start * np.log(np.maximum(pct, 1e-3))
         if r.pressure > 0:
             out += 4.0 * r.pressure * (power - 0.5)
+        if r.later > 0 or r.checked > 0:
+            # Later streets, as on 3rd: the percentile of its hand now within its range
+            # so far, to the power its betting, raising and calling rates give.
+            pct = _percentile(power, np.exp(out - out.max()))
+            place[:] = pct
+            out += r.later * np.log(np.maximum(pct, 1e-3))
+            out += r.checked * np.log(np.maximum(1.0 - pct, 1e-3))
         return out
+
+
+def _percentile(values: FloatArray, weights: FloatArray) -> FloatArray:
+    """Each value's percentile (0..1) in the weighted sample of ``values``, ties at their middle."""
+    order = np.argsort(values, kind="stable")
+    ranked = values[order]
+    cumulative = np.concatenate(([0.0], np.cumsum(weights[order])))
+    cumulative /= cumulative[-1]
+    below = np.searchsorted(ranked, values, side="left")
+    upto = np.searchsorted(ranked, values, side="right")
+    return np.asarray(0.5 * (cumulative[below] + cumulative[upto]), dtype=np.float64)
+
+
+def _share_next(drawn: IntArray, columns: list[int], groups: int) -> None:
+    """Make each of ``groups`` equal blocks of run-outs share the cards in ``columns``.
+
+    Each block takes the cards of its first row; in every other row of the
+    block a wanted card found elsewhere in the row swaps places with the card
+    in the column, so every row stays a valid deal (no card twice). The
+    blocks' next cards are drawn as any run-out's, so the blocks are a
+    stratified sample of the next street.
+    """
+    n = drawn.shape[0]
+    rows = np.arange(n)
+    leaders = (rows // (n // groups)) * (n // groups)
+    for col in columns:
+        wanted = drawn[leaders, col]
+        current = drawn[:, col].copy()
+        match = drawn == wanted[:, None]
+        found = match.any(axis=1)
+        where = np.argmax(match, axis=1)
+        drawn[rows[found], where[found]] = current[found]
+        drawn[:, col] = wanted
+
+
+@dataclass(frozen=True, slots=True)
+class Paths:
+    """The next street, path by path: my share, and how the opponents meet a bet there.
+
+    A path is one deal of the next street's cards I will see (mine and the
+    opponents' next up cards); each figure is a weighted mean over the
+    run-outs that continue it. On each path the opponents are half-informed:
+    they rank their hands by a blend of how they look and how they end
+    (``0.5 * strength + 0.5 * (1 - my share)``), fold the weakest part to my
+    bet as often as they fold to a later bet, and bet the strongest part into
+    my check as often as they open the betting. One path (the whole sample)
+    where the hand has no next street.
+    """
+
+    share: FloatArray
+    weight: FloatArray
+    fold: FloatArray
+    """The chance that every opponent folds to my bet."""
+    called: FloatArray
+    """My share against the hands that call it."""
+    bets: FloatArray
+    """The chance that some opponent bets into my check."""
+    bet_share: FloatArray
+    """My share against the hands that bet."""
+    quiet_share: FloatArray
+    """My share against the hands that check behind."""
+
+    @staticmethod
+    def single(share: float = 1.0) -> Paths:
+        """One path with this share, nobody folding or betting (no next street to speak of)."""
+        one = np.array([share])
+        zero = np.zeros(1)
+        return Paths(one, np.ones(1), zero, one, zero, one, one)
 
 
 @dataclass(frozen=True, slots=True)
@@ -292,6 +401,14 @@ class Range:
     """How often it raises a wager now: it raises with the strongest ``raises`` of its range."""
     hindsight: float = 0.0
     """How far "weakest" and "strongest" go by how the hand ends rather than how it looks now."""
+    later: float = 0.0
+    """4th street on: weight ``percentile(hand now) ** later`` for its bets, raises and calls."""
+    checked: float = 0.0
+    """... and ``(1 - percentile) ** checked`` for its checks."""
+    next_fold: float = 0.0
+    """How often it folds to a bet on the next street (for the look-ahead)."""
+    next_open: float = 0.0
+    """How often it bets into a check on the next street."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -313,6 +430,12 @@ class Versus:
     """My share of the pot when it is raised."""
     raise_chance: float = 0.0
     """The chance that some opponent raises."""
+    now_paths: Paths | None = None
+    """My share along each path of the next street, against the whole ranges."""
+    called_paths: Paths | None = None
+    """... against the hands that call my wager."""
+    raised_paths: Paths | None = None
+    """... against the hands that raise it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -324,6 +447,75 @@ class _Run:
     strengths: FloatArray
     """(opponents, run-outs): each opponent's strength now (its cards so far) in each run-out."""
     low_share: FloatArray | None
+    groups: int = 1
+    """Run-outs come in this many equal blocks, each sharing the next street's cards."""
+    places: FloatArray | None = None
+    """(opponents, run-outs): the hand's percentile within its range before the later
+    streets' play narrowed it (NaN where that play did not narrow it)."""
+
+    def rate(self, i: int, rate: float, *, top: bool = False) -> float:
+        """Opponent ``i``'s read ``rate`` as it applies to its narrowed range.
+
+        A player who folds the bottom ``rate`` of his hands (or bets the top
+        ``rate``, ``top``) folds less (bets more) once his play has shown a
+        strong range: the share of his range now in that bottom (top) part.
+        The read rates are averages over all his hands; this is what they
+        come to for the hands he can hold here.
+        """
+        if self.places is None or np.isnan(self.places[i, 0]):
+            return rate
+        place = self.places[i]
+        part = place > 1.0 - rate if top else place < rate
+        return float(self.weights @ part) / float(self.weights.sum())
+
+    def paths(
+        self,
+        folds: list[float],
+        opens: list[float],
+        mask: npt.NDArray[np.bool_] | None = None,
+    ) -> Paths:
+        """The next street path by path (:class:`Paths`), over the run-outs in ``mask``."""
+        k = self.groups
+        w = (self.weights if mask is None else self.weights * mask).reshape(k, -1)
+        weight = w.sum(axis=1)
+        kept = weight > 0
+        if not kept.any():
+            return self.paths(folds, opens) if mask is not None else Paths.single()
+        share = self.share.reshape(k, -1)
+        stays = np.zeros(w.shape, dtype=bool)
+        bets = np.zeros(w.shape, dtype=bool)
+        total = np.maximum(weight, 1e-300)[:, None]
+        for i, (fold, opening) in enumerate(zip(folds, opens, strict=True)):
+            key = (0.5 * self.strengths[i] + 0.5 * (1.0 - self.share)).reshape(k, -1)
+            order = np.argsort(key, axis=1, kind="stable")
+            cumulative = np.cumsum(np.take_along_axis(w, order, axis=1), axis=1) / total
+            place = np.empty_like(cumulative)
+            np.put_along_axis(place, order, cumulative, axis=1)
+            stays |= place > min(max(fold, 0.0), 1.0)
+            bets |= place > 1.0 - min(max(opening, 0.0), 1.0)
+
+        def part(cut: npt.NDArray[np.bool_]) -> tuple[FloatArray, FloatArray]:
+            """The share of each path's weight in ``cut``, and my share against it, shrunk."""
+            wc = w * cut
+            mass = wc.sum(axis=1)
+            mine = (wc * share).sum(axis=1)
+            overall = float(mine.sum() / mass.sum()) if mass.sum() > 0 else 0.5
+            # A path's share rests on few run-outs (fewer still in a cut); taking the
+            # better of two lines on noisy shares overrates them, so each is shrunk
+            # towards the cut's mean over all paths by its effective sample size.
+            effective = mass**2 / np.maximum((wc * wc).sum(axis=1), 1e-300)
+            own = np.where(mass > 0, mine / np.maximum(mass, 1e-300), overall)
+            shrunk = (effective * own + SHRINK * overall) / (effective + SHRINK)
+            return mass / total[:, 0], shrunk
+
+        staying, called = part(stays)
+        betting, bet_share = part(bets)
+        _, quiet = part(~bets)
+        mine = (w * share).sum(axis=1) / total[:, 0]
+        return Paths(
+            mine[kept], weight[kept], 1.0 - staying[kept], called[kept],
+            betting[kept], bet_share[kept], quiet[kept],
+        )  # fmt: skip
 
     def estimate(self) -> Estimate:
         w = self.weights
@@ -334,7 +526,7 @@ class _Run:
         low = 0.0 if self.low_share is None else float((self.low_share > 0) @ w / total)
         return Estimate(share, scoop, low, len(w), effective)
 
-    def versus(self, folds: list[float], raises: list[float], hindsight: list[float]) -> Versus:
+    def versus(self, ranges: list[Range]) -> Versus:
         """Cut each range by strength: its weakest ``fold`` folds, its strongest ``raises`` raise.
 
         Strength is a blend of the opponent's hand now and, with the weight
@@ -345,7 +537,12 @@ class _Run:
         total = float(w.sum())
         stays = np.zeros(len(w), dtype=bool)
         raised = np.zeros(len(w), dtype=bool)
-        for i, (fold, raising, late) in enumerate(zip(folds, raises, hindsight, strict=True)):
+        for i, r in enumerate(ranges):
+            fold, raising, late = (
+                self.rate(i, r.fold),
+                self.rate(i, r.raises, top=True),
+                r.hindsight,
+            )
             key = (1.0 - late) * self.strengths[i] + late * (1.0 - self.share)
             order = np.argsort(key, kind="stable")
             cumulative = np.empty(len(w))
@@ -354,6 +551,8 @@ class _Run:
             raised |= cumulative > 1.0 - min(max(raising, 0.0), 1.0)
         called = stays & ~raised
         mine = self.share
+        next_folds = [self.rate(i, r.next_fold) for i, r in enumerate(ranges)]
+        next_opens = [self.rate(i, r.next_open, top=True) for i, r in enumerate(ranges)]
         fold_all = max(0.0, 1.0 - float(w @ stays) / total)
         overall = float(mine @ w / total)
         return Versus(
@@ -362,7 +561,38 @@ class _Run:
             fold_all,
             _part(mine, w, raised, overall),
             float(w @ raised) / total,
+            self.paths(next_folds, next_opens),
+            self.paths(next_folds, next_opens, called),
+            self.paths(next_folds, next_opens, raised),
         )
+
+
+SHRINK = 16.0
+"""How many run-outs' worth a path's share is shrunk towards the mean of all paths."""
+
+MIN_EFFECTIVE = 1 / 6
+"""The least share of the run-outs the strong bot's weighting may leave effective (Kish)."""
+
+
+def _tempered(logw: FloatArray, least: float) -> FloatArray:
+    """The run-outs' weights, flattened until at least a share ``least`` of them count.
+
+    The likelihoods of a long betting line multiply, and a handful of
+    run-outs can end up carrying all the weight: the estimate is then the
+    noise of those few, with a narrow range that no player's play really
+    implies. Halving the log-weights (tempering, a likelihood raised to a
+    power under one) until the effective sample size is at least
+    ``least`` of the run-outs keeps the range's shape and its noise bounded.
+    """
+    n = len(logw)
+    weights: FloatArray = np.exp(logw - logw.max())
+    for _ in range(6 if least > 0 else 0):
+        total = float(weights.sum())
+        if total * total >= least * n * float(weights @ weights):
+            break
+        logw = logw * 0.5
+        weights = np.exp(logw - logw.max())
+    return weights
 
 
 def _part(

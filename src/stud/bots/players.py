@@ -28,6 +28,8 @@ PRIOR_WEIGHT = 12.0
 
 PRIOR_STEAL = 0.30
 """A solid player completes first in about 30% of the time (not as the bring-in)."""
+PRIOR_BRING_IN_COMPLETES = 0.15
+"""... completes from the bring-in with its better starts ..."""
 PRIOR_FOLD_THIRD = 0.55
 """... folds a little over half its hands to a completion on 3rd street ..."""
 PRIOR_FOLD_LATER = 0.35
@@ -36,8 +38,12 @@ PRIOR_BET_CHECKED = 0.40
 """... bets four times in ten when it may open the betting on 4th to 7th street ..."""
 PRIOR_RAISE = 0.12
 """... raises about one wager in eight ..."""
-PRIOR_FOLD_BACK = 0.15
-"""... and rarely folds when raised after wagering itself."""
+PRIOR_FOLD_BACK_THIRD = 0.25
+"""... folds a quarter of its completions when they are re-raised (a steal gives up) ..."""
+PRIOR_FOLD_BACK = 0.10
+"""... rarely folds a later-street bet when it is raised (a bet there means a hand) ..."""
+PRIOR_RAISE_BACK = 0.20
+"""... and re-raises one raise of its wagers in five."""
 
 
 def _rate(hits: int, chances: int, prior: float) -> float:
@@ -52,6 +58,9 @@ class PlayerStats:
     steal_chances: int = 0
     """3rd street, nobody has completed yet, and the player is not the bring-in."""
     steals: int = 0
+    bring_ins: int = 0
+    """3rd street, the player has the bring-in: it may post it or complete."""
+    bring_in_completes: int = 0
     faced_third: int = 0
     """3rd street, facing a completion or a raise."""
     folds_third: int = 0
@@ -63,14 +72,28 @@ class PlayerStats:
     """4th to 7th street, facing a bet or a raise."""
     folds_later: int = 0
     raises_later: int = 0
+    faced_back_third: int = 0
+    """3rd street, raised after having completed or raised itself."""
+    folds_back_third: int = 0
+    raises_back_third: int = 0
     faced_back: int = 0
-    """Any street, raised after having completed, bet or raised on it itself."""
+    """4th to 7th street, raised after having bet or raised on it itself."""
     folds_back: int = 0
+    raises_back: int = 0
 
     @property
     def steal_rate(self) -> float:
         """How often it completes first in (1: a stealer who always does)."""
         return _rate(self.steals, self.steal_chances, PRIOR_STEAL)
+
+    @property
+    def bring_in_rate(self) -> float:
+        """How often it completes when it has the bring-in and nobody has completed."""
+        return _rate(self.bring_in_completes, self.bring_ins, PRIOR_BRING_IN_COMPLETES)
+
+    def open_third(self, bring_in: bool) -> float:
+        """How often it makes 3rd street's first wager: as the bring-in, or when it may steal."""
+        return self.bring_in_rate if bring_in else self.steal_rate
 
     @property
     def fold_third(self) -> float:
@@ -96,26 +119,43 @@ class PlayerStats:
         return _rate(self.raises_later, self.faced_later, PRIOR_RAISE)
 
     @property
+    def fold_back_third(self) -> float:
+        """How often it folds on 3rd street when re-raised after completing or raising."""
+        return _rate(self.folds_back_third, self.faced_back_third, PRIOR_FOLD_BACK_THIRD)
+
+    @property
     def fold_back(self) -> float:
-        """How often it folds when raised after wagering itself."""
+        """How often it folds on 4th to 7th street when raised after betting or raising itself.
+
+        Read apart from 3rd street: a stealer who gives up a re-raised steal
+        half the time may never fold a later bet of his when raised.
+        """
         return _rate(self.folds_back, self.faced_back, PRIOR_FOLD_BACK)
+
+    def raise_back(self, street: int) -> float:
+        """How often it re-raises when raised after wagering itself on ``street``."""
+        if street == 3:
+            return _rate(self.raises_back_third, self.faced_back_third, PRIOR_RAISE_BACK)
+        return _rate(self.raises_back, self.faced_back, PRIOR_RAISE_BACK)
 
     def fold_rate(self, street: int, *, wagered: bool = False) -> float:
         """How often it folds to a wager on ``street`` (``wagered``: after wagering itself)."""
         if wagered:
-            return self.fold_back
+            return self.fold_back_third if street == 3 else self.fold_back
         return self.fold_third if street == 3 else self.fold_later
 
-    def raise_rate(self, street: int) -> float:
-        """How often it raises a wager on ``street``."""
+    def raise_rate(self, street: int, *, wagered: bool = False) -> float:
+        """How often it raises a wager on ``street`` (``wagered``: after wagering itself)."""
+        if wagered:
+            return self.raise_back(street)
         return self.raise_third if street == 3 else self.raise_later
 
     @property
     def decisions(self) -> int:
         """How many decisions of this player have been counted."""
         return (
-            self.steal_chances + self.faced_third + self.may_open + self.faced_later
-            + self.faced_back
+            self.steal_chances + self.bring_ins + self.faced_third + self.may_open
+            + self.faced_later + self.faced_back_third + self.faced_back
         )  # fmt: skip
 
 
@@ -183,16 +223,29 @@ class PlayerReads:
                 continue
             seat = event.seat
             kind = event.kind
-            if i >= start and seat != view.viewer and kind is not ActionKind.BRING_IN:
+            first = street == 3 and not brought_in
+            if first:
+                # 3rd street's first action is the bring-in's: post it or complete.
+                brought_in.add(seat)
+                if i >= start and seat != view.viewer:
+                    stats = self.stats(seat)
+                    stats.bring_ins += 1
+                    stats.bring_in_completes += kind.is_wager
+            elif i >= start and seat != view.viewer:
                 facing = level > bets.get(seat, 0)
                 if facing and seat in wagered:
                     stats = self.stats(seat)
-                    stats.faced_back += 1
-                    stats.folds_back += kind is ActionKind.FOLD
+                    folded = kind is ActionKind.FOLD
+                    if street == 3:
+                        stats.faced_back_third += 1
+                        stats.folds_back_third += folded
+                        stats.raises_back_third += kind.is_wager
+                    else:
+                        stats.faced_back += 1
+                        stats.folds_back += folded
+                        stats.raises_back += kind.is_wager
                 else:
                     self._count(self.stats(seat), street, kind, facing, wagers, seat in brought_in)
-            if kind is ActionKind.BRING_IN:
-                brought_in.add(seat)
             if kind.is_wager:
                 wagers += 1
                 wagered.add(seat)
@@ -208,7 +261,10 @@ class PlayerReads:
         wager = kind.is_wager
         if street == 3:
             if wagers == 0:
-                if not bring_in:
+                if bring_in:
+                    stats.bring_ins += 1
+                    stats.bring_in_completes += wager
+                else:
                     stats.steal_chances += 1
                     stats.steals += wager
             elif facing:

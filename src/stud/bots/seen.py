@@ -22,6 +22,10 @@ class Line:
     called_wager: list[int] = field(default_factory=lambda: [0] * 8)
     """Calls of a complete, bet or raise (calling only the bring-in is not one)."""
     brought_in: bool = False
+    had_bring_in: bool = False
+    """Had the bring-in: 3rd street's first action was its own (posting it or completing)."""
+    opened: list[bool] = field(default_factory=lambda: [False] * 8)
+    """Made the street's first wager (completed or bet first); its other wagers are raises."""
 
     def late_aggression(self) -> int:
         """Bets and raises from 4th street on."""
@@ -90,6 +94,7 @@ def read_view(view: HandView) -> Seen:
     lines: dict[int, Line] = {s.seat: Line() for s in view.seats}
     street = 3
     wagers = 0
+    bring_in_seen = False
     for event in view.events:
         if isinstance(event, StreetStarted):
             street = event.street
@@ -97,8 +102,11 @@ def read_view(view: HandView) -> Seen:
         elif isinstance(event, Acted):
             line = lines[event.seat]
             kind = event.kind
+            if not bring_in_seen:
+                line.had_bring_in = bring_in_seen = True
             if kind.is_wager:
                 line.aggressive[street] += 1
+                line.opened[street] |= wagers == 0
                 wagers += 1
             elif kind is ActionKind.CALL:
                 line.calls[street] += 1

@@ -4,22 +4,28 @@ Every decision follows the same three steps (see docs/bots.md for the design
 and what it takes from the literature):
 
 1. **A range per opponent.** Each live opponent's hidden cards are weighed by
-   how likely its play makes them (:class:`stud.bots.estimate.Range`): a
-   completion from a player who completes 90% of the time says almost
-   nothing, one from a player who completes 10% of the time says "top 10%";
-   a bet from a player who always bets when checked to says little, a check
-   says "not much". How much each action says comes from that player's own
-   counts (:mod:`stud.bots.players`), fed by every action at the table, the
-   folds that end a hand included, and kept across hands.
+   how likely its play makes them (:class:`stud.bots.estimate.Range`). Every
+   action is read the same way: a player who takes it with a share ``q`` of
+   his hands takes it with his top ``q``, so the hand's percentile within his
+   range is weighted to the power ``2 (1 - q) / q`` (:func:`range_exponent`):
+   a completion from a stealer says nothing, one from a nit says "top 8%", a
+   prober's bet little, a nit's bet much, a check "not the top". On 3rd
+   street the percentile is the start's; later it is the hand's now, within
+   the range as 3rd street left it. ``q`` is that player's own rate
+   (:mod:`stud.bots.players`), fed by every action at the table, the folds
+   that end a hand included, and kept across hands.
 2. **Equity against those ranges**, by one small Monte Carlo
-   (:class:`stud.bots.estimate.Estimator`): my share of the pot now, and my
-   share when a wager of mine is called, each opponent folding the weakest
-   part of its range as often as it folds to a wager.
-3. **The expected value of each action** (fold, check or call, bet or raise)
-   with a short look-ahead: the bets still to come are counted as "showdown
-   odds" (both sides putting in :data:`FUTURE_BETS` of each later street's
-   bet), a wager earns the pot when every opponent folds and its called share
-   otherwise. The best action is played. When giving up is best and the
+   (:class:`stud.bots.estimate.Estimator`) dealt in groups that share the
+   next street's cards: my share now, and against the part of each range
+   that folds, calls or raises a wager of mine (the read rates, applied to
+   the range as narrowed: a player who showed strength folds less than his
+   average), path by path for the next street.
+3. **The expected value of each action** (fold, check or call, bet or
+   raise), with a look-ahead over the next betting round (:class:`Ahead`):
+   on each path of the next street the bot bets or checks, whichever is worth
+   more, opponents folding, calling and betting into it with the matching
+   parts of their ranges, and it calls a bet there only when its share pays
+   for it. The best action is played. When giving up is best and the
    opponents may fold, the bot bluffs with the frequency that pot odds make
    unexploitable (``bet / (pot + bet)``), scaled by how often these opponents
    really fold (never against a calling station).
@@ -39,13 +45,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from stud.bots.boards import showing
-from stud.bots.estimate import Estimator, Range, Versus
+from stud.bots.estimate import MIN_EFFECTIVE, Estimator, Paths, Range, Versus
 from stud.bots.options import Options
-from stud.bots.players import PRIOR_BET_CHECKED, PRIOR_FOLD_LATER, PlayerReads, PlayerStats
+from stud.bots.players import PRIOR_FOLD_LATER, PlayerReads, PlayerStats
 from stud.bots.seen import Opponent, Seen, read_view
 from stud.game import Action, HandView
 
-FUTURE_BETS = 0.2
+FUTURE_BETS = 0.0
 """Share of each later street's bet that both sides are expected to put in (showdown odds)."""
 
 MAX_EXPONENT = 6.0
@@ -83,27 +89,27 @@ class StrongBot:
     who folds more often than a sound one has it scaled down: he folds some winners.
     """
 
-    def __init__(
-        self, seed: int | None = None, *, samples: int = 192, future: float = FUTURE_BETS
-    ) -> None:
+    def __init__(self, seed: int | None = None, *, samples: int = 256, paths: int = 8) -> None:
         self._rng = random.Random(seed)
         self._np = np.random.default_rng(self._rng.getrandbits(64))
         self.samples = samples
         """Monte Carlo run-outs per estimate."""
-        self.future = future
-        """Share of each later street's bet both sides are expected to put in."""
+        self.paths = paths
+        """Deals of the next street the run-outs are grouped in, for the look-ahead."""
         self._estimators: dict[str, Estimator] = {}
         self._small, self._big = 0, 0
         """The hand's small and big bet, set at each decision."""
         self.reads = PlayerReads()
         """What this bot has learnt of each opponent so far (every action it saw)."""
+        self.last_choices: tuple[Choice, ...] = ()
+        """The actions weighed in the last decision, with their values (for diagnosis)."""
         for game in ("stud", "stud8", "razz"):
             self._estimator(game)  # tables and banks now, not in the first decision's 50 ms
 
     def _estimator(self, game: str) -> Estimator:
         estimator = self._estimators.get(game)
         if estimator is None:
-            estimator = Estimator(game, self._np, self.samples)
+            estimator = Estimator(game, self._np, self.samples, min_effective=MIN_EFFECTIVE)
             self._estimators[game] = estimator
         return estimator
 
@@ -119,14 +125,16 @@ class StrongBot:
     def choose(self, view: HandView, legal: Sequence[Action]) -> Action:
         seen = read_view(view)
         self.reads.update(view)
+        self.last_choices = ()
         if len(legal) == 1:
             return legal[0]
         options = Options(legal)
         ranges = [self._range(seen, opp) for opp in seen.opponents]
-        versus = self._estimator(seen.game).against(seen, ranges)
+        versus = self._estimator(seen.game).against(seen, ranges, paths=self.paths)
         mine = view.seats[seen.me].bet
         self._small, self._big = view.small_bet, view.big_bet
         choices = self._choices(seen, options, ranges, versus, mine)
+        self.last_choices = tuple(choices)
         best = max(choices, key=lambda c: c.value)
         if not best.action.kind.is_wager and options.wagers:
             bluff = self._bluff(seen, options, ranges, versus, mine)
@@ -141,30 +149,41 @@ class StrongBot:
         stats = self.reads.stats(opp.seat)
         line = opp.line
         start = 0.0
-        if line.aggressive[3]:
-            start += range_exponent(stats.steal_rate)
-            start += range_exponent(stats.raise_third) * 0.5 * (line.aggressive[3] - 1)
+        if line.opened[3]:
+            # The first wager says what this player's rate of first wagers says: the
+            # bring-in's completions and the steals from other seats are read apart.
+            start += range_exponent(stats.open_third(line.had_bring_in))
+        raised_third = line.aggressive[3] - line.opened[3]
+        if raised_third:
+            # A raise says what this player's raising rate says (a bully's, little).
+            start += range_exponent(stats.raise_third) * raised_third
         if line.called_wager[3]:
             start += 0.5 * range_exponent(1.0 - stats.fold_third)
         elif line.calls[3]:
             start += 0.3
         start = min(MAX_EXPONENT, start)
-        bets = range_exponent(stats.open_rate) / range_exponent(PRIOR_BET_CHECKED)
-        calls = stats.fold_later / PRIOR_FOLD_LATER
-        raised = min(1.5, max(0.1, bets))
-        called = min(1.2, max(0.1, calls))
-        checks = sum(line.checks[4:])
-        pressure = raised * line.late_aggression() + 0.35 * called * line.late_calls()
-        pressure = min(4.0, pressure) - 0.25 * checks
+        # Later streets: each action narrows the range by how rarely this player takes it.
+        later = checked = 0.0
+        for street in range(4, seen.street + 1):
+            opened = int(line.opened[street])
+            later += opened * range_exponent(stats.open_rate)
+            later += (line.aggressive[street] - opened) * range_exponent(stats.raise_later)
+            later += line.calls[street] * 0.5 * range_exponent(1.0 - stats.fold_later)
+            checked += line.checks[street] * 0.5 * range_exponent(1.0 - stats.open_rate)
+        later = min(2 * MAX_EXPONENT, later)
+        checked = min(MAX_EXPONENT, checked)
         fold = self._fold_rate(seen, opp, stats)
-        raises = 0.0 if opp.all_in else stats.raise_rate(seen.street)
+        wagered = opp.line.aggressive[seen.street] > 0
+        raises = 0.0 if opp.all_in else stats.raise_rate(seen.street, wagered=wagered)
         # A player who folds more than a sound one folds some winners too.
         late = (
             0.0
             if seen.street == 3
             else self.hindsight * min(1.0, PRIOR_FOLD_LATER / max(fold, 1e-6))
         )
-        return Range(opp, start, pressure, fold, raises, late)
+        next_fold = 0.0 if opp.all_in else stats.fold_later
+        next_open = 0.0 if opp.all_in else stats.open_rate
+        return Range(opp, start, 0.0, fold, raises, late, later, checked, next_fold, next_open)
 
     def _fold_rate(self, seen: Seen, opp: Opponent, stats: PlayerStats) -> float:
         """How often ``opp`` folds to my next wager now (less once it has wagered itself)."""
@@ -178,19 +197,26 @@ class StrongBot:
         self, seen: Seen, options: Options, ranges: list[Range], versus: Versus, mine: int
     ) -> list[Choice]:
         pot = seen.pot
-        future = self.future * future_bets(seen.street, self._small, self._big)
-        share = versus.now.share
-        opponents = max(1, len(seen.opponents))
+        ahead = Ahead.of(seen, ranges, self._small, self._big)
         out: list[Choice] = []
-        if options.fold is not None:
-            out.append(Choice(options.fold, 0.0))
-        passive = options.check or options.call or options.bring_in
+        if options.fold is not None and options.check is None:
+            out.append(Choice(options.fold, 0.0))  # never fold what a check keeps for free
+        now = versus.now_paths
+        if options.check is not None:
+            value = ahead.value(now, pot)
+            if not all(o.line.checks[seen.street] for o in seen.opponents):
+                # Someone may still bet this street: call it or fold, on my share now.
+                bet = _chance_of_bet(ranges)
+                unit = seen.unit
+                faced = max(0.0, ahead.value(now, pot + 2 * unit) - unit)
+                value = bet * faced + (1.0 - bet) * value
+            out.append(Choice(options.check, value))
+        passive = options.call or options.bring_in
         if passive is not None:
             cost = passive.to - mine
-            gain = share * (pot + cost + (opponents + 1) * future)
-            out.append(Choice(passive, gain - cost - future))
+            out.append(Choice(passive, ahead.value(now, pot + cost) - cost))
         for wager in options.wagers:
-            out.append(Choice(wager, self._wager_value(seen, wager, ranges, versus, mine, future)))
+            out.append(Choice(wager, self._wager_value(seen, wager, ranges, versus, mine, ahead)))
         return out
 
     def _wager_value(
@@ -200,21 +226,22 @@ class StrongBot:
         ranges: list[Range],
         versus: Versus,
         mine: int,
-        future: float,
+        ahead: Ahead,
     ) -> float:
         """The pot when everyone folds, the called share of a bigger pot, or a raise to face.
 
-        Raised, the bot calls the raise or folds, whichever is worth more.
+        Called or raised, the hand goes on: its value is the look-ahead's over
+        the next betting round (:class:`Ahead`). Raised, the bot calls the
+        raise or folds, whichever is worth more.
         """
         pot = seen.pot
         cost = wager.to - mine
         raise_by = wager.to - (mine + seen.to_call)
         callers = max(1.0, sum(1.0 - r.fold - r.raises for r in ranges))
-        called_pot = pot + cost + callers * raise_by + (callers + 1) * future
-        called = versus.called * called_pot - cost - future
+        called = ahead.value(versus.called_paths, pot + cost + callers * raise_by) - cost
         unit = seen.unit
-        raised_pot = pot + cost + raise_by + 2 * unit + 2 * future
-        raised = max(-cost, versus.raised * raised_pot - cost - unit - future)
+        raised_pot = pot + cost + raise_by + 2 * unit
+        raised = max(-cost, ahead.value(versus.raised_paths, raised_pot) - cost - unit)
         fold, raising = versus.fold, versus.raise_chance
         calling = max(0.0, 1.0 - fold - raising)
         return fold * pot + calling * called + raising * raised
@@ -250,8 +277,57 @@ class StrongBot:
         return wager if self._rng.random() < chance else None
 
 
-def future_bets(street: int, small: int, big: int) -> int:
-    """One bet of each street after ``street``, in chips (the small bet on 4th street)."""
-    smalls = 1 if street < 4 else 0
-    bigs = 7 - max(street, 4)
-    return smalls * small + bigs * big
+def _chance_of_bet(ranges: list[Range]) -> float:
+    """The chance that some opponent bets into a check (each at its read rate)."""
+    checks = 1.0
+    for r in ranges:
+        checks *= 1.0 - r.next_open
+    return 1.0 - checks
+
+
+@dataclass(frozen=True, slots=True)
+class Ahead:
+    """A look-ahead over the next betting round: what a pot is worth to me after it.
+
+    Along each path of the next street (:class:`stud.bots.estimate.Paths`,
+    where the opponents fold, call and bet as their reads say, with the
+    weaker and the stronger parts of their ranges), with a pot ``P`` and the
+    next street's bet ``B``, I take the better of
+
+    - **betting**: all fold (I take ``P``), or the callers' hands stay and I
+      get my share against them of ``P`` plus the bets;
+    - **checking**: someone bets (with his strong part), and I call only if
+      my share against that part pays for it, else I fold; or nobody bets
+      and the card is free.
+
+    The path's showdown share after that round stands for the rest of the
+    hand. The option to fold a path gone wrong is what pot odds alone miss (a
+    draw is worth more than its share), and the bets a dominated hand must
+    call or fold to are what they miss the other way.
+    """
+
+    bet: int
+    """The next street's bet in chips (0: no next street, the showdown comes)."""
+    opponents: int
+
+    @staticmethod
+    def of(seen: Seen, ranges: list[Range], small: int, big: int) -> Ahead:
+        """The next round's bet, and how many opponents may still bet."""
+        street = seen.street
+        bet = 0 if street >= 7 else small if street == 3 else big
+        live = sum(1 for r in ranges if not r.opponent.all_in)
+        return Ahead(bet if live else 0, max(1, live))
+
+    def value(self, paths: Paths | None, pot: float) -> float:
+        """What a pot of ``pot`` chips is worth to me through the next round, in chips."""
+        if paths is None:
+            return 0.0
+        weight = paths.weight / paths.weight.sum()
+        if self.bet == 0:
+            return float(weight @ paths.share) * pot
+        bet = self.bet
+        players = self.opponents + 1
+        lead = paths.fold * pot + (1.0 - paths.fold) * (paths.called * (pot + 2 * bet) - bet)
+        faced = np.maximum(0.0, paths.bet_share * (pot + players * bet) - bet)
+        check = paths.bets * faced + (1.0 - paths.bets) * paths.quiet_share * pot
+        return float(weight @ np.maximum(lead, check))

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import importlib
 import logging
+import os
+import sys
 from dataclasses import replace
 from typing import Any
 
@@ -26,6 +28,12 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         "--database-url",
         default=None,
         help="a database URL (default $STUD_DATABASE_URL, else SQLite)",
+    )
+    parser.add_argument(
+        "--redis-url",
+        default=None,
+        help="share the room with every process using this Redis and the same PostgreSQL "
+        "database (default $STUD_REDIS_URL; none: this process alone, docs/deploy.md)",
     )
     parser.add_argument("--turn-seconds", type=float, default=20.0, help="each turn's clock")
     parser.add_argument("--time-bank", type=float, default=30.0, help="each player's time bank")
@@ -102,6 +110,7 @@ def run(args: argparse.Namespace) -> int:
     from stud.server.room import DEFAULT_TABLES, RoomConfig
     from stud.server.storage import Database, resolve_url
     from stud.server.tourney_desk import DEFAULT_TOURNAMENTS
+    from stud.server.transport import BatchingWebSocketProtocol
 
     module_name, _, function = args.hand_factory.partition(":")
     start_hand = getattr(importlib.import_module(module_name), function)
@@ -137,14 +146,23 @@ def run(args: argparse.Namespace) -> int:
             name_refill_seconds=args.login_refill[1],
         ),
     )
-    app = create_app(Database(url), config, start_hand)
+    redis_url = args.redis_url or os.environ.get("STUD_REDIS_URL") or None
+    if redis_url and url.startswith("sqlite"):
+        print("a shared room (Redis) needs PostgreSQL: set STUD_DATABASE_URL", file=sys.stderr)
+        return 2
+    app = create_app(Database(url), config, start_hand, redis_url)
     where = url.split("@")[-1] if "@" in url else url
-    print(f"Stud card room on http://{args.host}:{args.port}/  (database: {where})", flush=True)
+    shared = f", shared through Redis {redis_url.split('@')[-1]}" if redis_url else ""
+    print(
+        f"Stud card room on http://{args.host}:{args.port}/  (database: {where}{shared})",
+        flush=True,
+    )
     uvicorn.run(
         app,
         host=args.host,
         port=args.port,
         log_level=args.log_level,
+        ws=BatchingWebSocketProtocol,  # a step's messages to a client in one write(2)
         ws_max_size=MAX_FRAME_BYTES,
         ws_per_message_deflate=False,
         log_config=None,  # keep the logging set up above, so table faults are reported

@@ -18,11 +18,10 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from stud.cards import Card
-from stud.env.actions import describe
-from stud.env.layout import Layout, views
+from stud.env.layout import Layout
 from stud.envcore import Core
-from stud.envcore.core import OVER
 from stud.envcore.offsets import ACTION_COUNT
+from stud.envcore.protocol import Protocol
 from stud.game import (
     MAX_SEATS,
     Action,
@@ -69,15 +68,6 @@ def table_config(
         small_bet=small_bet,
         big_bet=big_bet,
         stacks=_stacks(stacks, players),
-    )
-
-
-def _index(agent: str, action: object) -> int:
-    """An action given as a NumPy integer as an int; IllegalActionError for anything else."""
-    if isinstance(action, np.integer):
-        return int(action)
-    raise IllegalActionError(
-        f"{agent} must act with an index 0 to {ACTION_COUNT - 1}, not {action!r}"
     )
 
 
@@ -129,10 +119,8 @@ class StudEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         self.config = config
         self.render_mode = render_mode
         self.observation_mode = observation
-        self._flat = observation == "flat"
         n = config.seats
         self.possible_agents = [f"player_{s}" for s in range(n)]
-        self._seat_of = {agent: s for s, agent in enumerate(self.possible_agents)}
         total = sum(config.stacks)
         layouts = {agent: Layout(total, config.big_bet) for agent in self.possible_agents}
         self.observation_spaces = {
@@ -144,12 +132,27 @@ class StudEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         self.action_spaces = {
             agent: spaces.Discrete(ACTION_COUNT) for agent in self.possible_agents
         }
-        self._core = Core(n, config.big_bet)
+        self._core = Core(config, self.possible_agents)
         self._rng: np.random.Generator | None = None
-        self._rewards_given = False
         self.hand: Hand | None = None
         """The hand being played (the engine's own object: read it, do not act on it)."""
         self.agents: list[str] = []
+        self._protocol = Protocol(
+            self.__dict__, self._core, self.possible_agents, observation == "flat"
+        )
+        self._bind_compiled_methods()
+
+    def _bind_compiled_methods(self) -> None:
+        """Let ``env.step`` and ``env.last`` be the compiled methods themselves.
+
+        The class's methods only delegate to :class:`Protocol`; an instance
+        attribute of the same name (the bound compiled method) is found first,
+        which saves a Python call on every step. A subclass that overrides a
+        method keeps its own.
+        """
+        for name in ("step", "last", "observe"):
+            if getattr(type(self), name) is getattr(StudEnv, name):
+                self.__dict__[name] = getattr(self._protocol, name)
 
     # ------------------------------------------------------------------ spaces
 
@@ -166,97 +169,22 @@ class StudEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         if seed is not None or self._rng is None:
             self._rng = np.random.default_rng(seed)
         deck = self._rng.permutation(52).tolist()
-        hand = self.hand = Hand(self.config, deck=deck)
-        agents = self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(agents, 0.0)
-        self.terminations = dict.fromkeys(agents, False)
-        self.truncations = dict.fromkeys(agents, False)
-        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in agents}
-        seat = self._core.start(hand)
-        if seat < 0:  # every seat all-in from the antes: nothing to decide
-            self._end(hand)
-        else:
-            self.agent_selection = self.possible_agents[seat]
+        self.hand = Hand(self.config, deck=deck)
+        self._protocol.deal(self.hand)
 
     def step(self, action: int | np.integer[Any] | None) -> None:
-        """Play ``action`` (an index the mask allows) for ``agent_selection``."""
-        core = self._core
-        if core.acting < 0:  # no turn being played: before reset(), or the hand is over
-            self._step_without_turn(action)
-            return
-        index = action if type(action) is int else _index(self.agent_selection, action)
-        seat = core.play(index)
-        if seat >= 0:
-            self.agent_selection = self.possible_agents[seat]
-        elif seat == OVER:
-            assert core.hand is not None
-            self._end(core.hand)
-        else:
-            raise self._illegal(index, action)
+        """Play ``action`` (an index the mask allows) for ``agent_selection``.
 
-    def _step_without_turn(self, action: object) -> None:
-        """``step`` when no seat is to act: retire a finished agent, or say what is wrong."""
-        if self.hand is None:
-            raise RuntimeError("call reset() to deal a hand before step()")
-        if self.agent_selection not in self.terminations:
-            raise RuntimeError("the hand is over and every agent has left: call reset()")
-        self._was_dead_step(action)
-
-    def _illegal(self, index: int, action: object) -> IllegalActionError:
-        """The error for an index out of range, or one the mask does not allow."""
-        agent = self.agent_selection
-        if not 0 <= index < ACTION_COUNT:
-            return IllegalActionError(
-                f"{agent} must act with an index 0 to {ACTION_COUNT - 1}, not {action!r}"
-            )
-        legal = ", ".join(describe(i, a) for i, a in enumerate(self._core.by_index) if a)
-        return IllegalActionError(
-            f"action {describe(index, None)} is not legal for {agent} now; legal: {legal}"
-        )
-
-    def _end(self, hand: Hand) -> None:
-        result = hand.result
-        assert result is not None
-        big = self.config.big_bet
-        for seat, agent in enumerate(self.agents):
-            reward = result.net[seat] / big
-            self.rewards[agent] = reward
-            self._cumulative_rewards[agent] += reward
-            self.terminations[agent] = True
-            self.infos[agent] = {"chips": result.net[seat]}
-        self.agent_selection = self.agents[0]
-        self._rewards_given = True
-
-    def _was_dead_step(self, action: object) -> None:
-        """Retire the selected agent once the hand is over (every agent is then done)."""
-        if action is not None:
-            raise ValueError("the hand is over: the only action now is None")
-        agent = self.agent_selection
-        del self.terminations[agent]
-        del self.truncations[agent]
-        del self.rewards[agent]
-        del self._cumulative_rewards[agent]
-        del self.infos[agent]
-        self.agents.remove(agent)
-        if self.agents:
-            self.agent_selection = self.agents[0]
-        if self._rewards_given:  # a reward is for the step that gave it: clear them once
-            self._rewards_given = False
-            for other in self.rewards:
-                self.rewards[other] = 0.0
+        An index the mask does not allow raises IllegalActionError and changes
+        nothing; once the hand is over each agent steps once with None.
+        """
+        self._protocol.step(action)
 
     # ------------------------------------------------------------------ observing
 
     def observe(self, agent: str) -> Observation:
         """What ``agent`` may see now (see docs/rl.md), with its action mask."""
-        seat = self._seat_of[agent]
-        core = self._core
-        if self._flat:
-            return core.flat(seat)
-        out: Observation = views(core.observe(seat))
-        out["action_mask"] = core.mask_of(seat)
-        return out
+        return self._protocol.observe(agent)
 
     @overload
     def last(
@@ -266,20 +194,7 @@ class StudEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
     def last(self, observe: Literal[False]) -> tuple[None, float, bool, bool, Info]: ...
     def last(self, observe: bool = True) -> tuple[Observation | None, float, bool, bool, Info]:
         """The selected agent's observation, reward so far, termination, truncation, info."""
-        agent = self.agent_selection
-        if not observe:
-            observation = None
-        elif self._flat:  # observe(agent), one call shorter on the hot path
-            observation = self._core.flat(self._seat_of[agent])
-        else:
-            observation = self.observe(agent)
-        return (
-            observation,
-            self._cumulative_rewards[agent],
-            self.terminations[agent],
-            self.truncations[agent],
-            self.infos[agent],
-        )
+        return self._protocol.last(observe)
 
     def legal_actions(self) -> list[tuple[int, Action]]:
         """The selected agent's legal indices with the engine action each stands for."""

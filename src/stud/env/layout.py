@@ -45,6 +45,7 @@ from stud.envcore.offsets import (
     UP,
     WAGERS,
 )
+from stud.envcore.views import views
 from stud.game import MAX_SEATS
 
 FloatArray = npt.NDArray[np.float32]
@@ -126,33 +127,6 @@ class Layout:
                 return rows[:, PLAYER:BETTING]
             return rows[:, BETTING:ROW].reshape(segment.shape)
         return flat[segment.start : segment.start + segment.size].reshape(segment.shape)
-
-
-_SLICES = {segment.name: slice(segment.start, segment.start + segment.size) for segment in SEGMENTS}
-_DOWN, _POSITION, _TO_CALL, _AMOUNTS = (
-    _SLICES[k] for k in ("down", "position", "to_call", "amounts")
-)
-_COMMUNITY, _STREET, _TABLE = (_SLICES[k] for k in ("community", "street", "table"))
-_ROWS = (MAX_SEATS, ROW)
-_UP, _PLAYER, _BETTING = slice(UP, PLAYER), slice(PLAYER, BETTING), slice(BETTING, ROW)
-_BETTING_SHAPE = (MAX_SEATS, STREETS, len(BETTING_FEATURES))
-
-
-def views(flat: FloatArray) -> dict[str, FloatArray]:
-    """The dict form of ``flat``: one view per segment, no copy (the hot path of ``observe``)."""
-    rows = flat[SEATS:TABLE].reshape(_ROWS)
-    return {
-        "down": flat[_DOWN],
-        "position": flat[_POSITION],
-        "to_call": flat[_TO_CALL],
-        "amounts": flat[_AMOUNTS],
-        "up": rows[:, _UP],
-        "players": rows[:, _PLAYER],
-        "betting": rows[:, _BETTING].reshape(_BETTING_SHAPE),
-        "community": flat[_COMMUNITY],
-        "street": flat[_STREET],
-        "table": flat[_TABLE],
-    }
 
 
 def unflatten(flat: FloatArray) -> dict[str, FloatArray]:

@@ -1,16 +1,19 @@
-"""The reinforcement-learning environment's pure core: observation offsets and the encoder.
+"""The reinforcement-learning environment's pure, compiled core, and its fast path.
 
 It imports only NumPy and the engine (no PettingZoo, no Gymnasium), so
-setup.py can compile the encoder with mypyc like the engine's hot modules
-(``stud.game.compiled.COMPILED_MODULES``); :mod:`stud.env` builds the
-environment on it. Importing it checks that a compiled encoder is not older
-than its source, as importing :mod:`stud.game` does for the engine.
+setup.py compiles it with mypyc like the engine's hot modules
+(``stud.game.compiled.COMPILED_MODULES``): the observation offsets, the
+encoder, the turns' indexing, :class:`Core` (a hand played by action index,
+observed seat by seat: also usable alone, the fast path of docs/rl.md) and
+the AEC bookkeeping :mod:`stud.env` builds the environment on. Importing it
+checks that a compiled module is not older than its source, as importing
+:mod:`stud.game` does for the engine.
 """
 
-from stud.envcore.core import Core
+from stud.envcore.core import OVER, Core
 from stud.envcore.encoder import Encoder
 from stud.game.compiled import check_fresh
 
-__all__ = ["Core", "Encoder"]
+__all__ = ["OVER", "Core", "Encoder"]
 
-check_fresh()  # a compiled encoder older than its source would run old code
+check_fresh()  # a compiled module older than its source would run old code

@@ -3,29 +3,43 @@
 The whole of a step but PettingZoo's bookkeeping, in one compiled call
 (see :mod:`stud.envcore`): :class:`Core` plays an action index on the
 engine's hand, brings the observation buffers up to date from the events,
-and indexes the next seat's legal actions.
+and indexes the next seat's legal actions. It is also the environment's
+fast path without PettingZoo (docs/rl.md, *Speed*): start a hand, observe
+the seat to act, play an index, until the hand is over.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
-from stud.envcore.encoder import Encoder, FloatArray
+from stud.envcore.encoder import NO_TURN, Encoder, FloatArray
 from stud.envcore.offsets import ACTION_COUNT
-from stud.envcore.turns import EMPTY, NO_MASK, MaskArray, Turns
-from stud.game import Acted, Action, Hand
+from stud.envcore.turns import EMPTY, NO_MASK, MaskArray, Turns, describe
+from stud.game import Acted, Action, Hand, IllegalActionError, TableConfig
 
-ILLEGAL: Final = -2
-"""What :meth:`Core.play` returns for an index the mask does not allow (nothing changed)."""
 OVER: Final = -1
 """What :meth:`Core.start` and :meth:`Core.play` return when the hand is over."""
 
 
 class Core:
-    """The hand being played, its observation buffers and the legal actions of the turn."""
+    """The hand being played at one table, its observation buffers and the turn's legal actions.
 
-    def __init__(self, seats: int, big_bet: int) -> None:
+    ``Core(config)`` follows hands of that table (``start``), each seat's
+    observation kept up to date as indices are played (``play``); ``names``
+    (``player_0``, … in the environment) name the seats in error messages.
+    """
+
+    def __init__(self, config: TableConfig, names: Sequence[str] | None = None) -> None:
+        seats = config.seats
+        self.config = config
+        self.seats = seats
+        self._names = list(names) if names is not None else [f"seat {s}" for s in range(seats)]
+        if len(self._names) != seats:
+            raise ValueError(f"{len(self._names)} names for {seats} seats")
+        big_bet = config.big_bet
         self.encoder = Encoder(seats, big_bet)
+        self._big = big_bet
         self._turns = Turns(big_bet)
         self.hand: Hand | None = None
         self.by_index: tuple[Action | None, ...] = EMPTY
@@ -34,21 +48,38 @@ class Core:
         """The action mask of the seat to act."""
         self.acting = OVER
         """The seat to act; OVER when none (no hand, or the hand is over)."""
+        self.piece = NO_TURN
+        """The observation's turn piece of the seat to act (see :meth:`Encoder.observe`)."""
+        self._final: FloatArray | None = None
+        self._final_given = [False] * seats
 
     def start(self, hand: Hand) -> int:
-        """Follow a new hand from its first events; the seat to act, or OVER."""
+        """Follow a new hand of this table from its first events; the seat to act, or OVER."""
+        config = hand.config
+        if config is not self.config and config != self.config:
+            raise ValueError("the hand is not played at this table: its TableConfig differs")
         self.hand = hand
+        self._final = None
         self.encoder.start(hand)
         return self._next_turn(hand)
 
     def play(self, index: int) -> int:
-        """Play ``index`` for the seat to act: the next seat to act, OVER, or ILLEGAL."""
+        """Play ``index`` for the seat to act: the next seat to act, or OVER.
+
+        An index the mask does not allow raises IllegalActionError, which
+        names the legal ones, and changes nothing.
+        """
         hand = self.hand
-        if hand is None or not 0 <= index < ACTION_COUNT:
-            return ILLEGAL
+        if hand is None or self.acting < 0:
+            raise IllegalActionError("no seat is to act: start a hand first")
+        if not 0 <= index < ACTION_COUNT:
+            raise IllegalActionError(
+                f"{self._names[self.acting]} must act with an index 0 to {ACTION_COUNT - 1}, "
+                f"not {index!r}"
+            )
         chosen = self.by_index[index]
         if chosen is None:
-            return ILLEGAL
+            raise self._illegal(index)
         events = hand.act(chosen)
         if len(events) == 1 and type(events[0]) is Acted:  # the usual case: no card dealt
             self.encoder.acted(events[0])
@@ -56,12 +87,20 @@ class Core:
             self.encoder.apply(events, hand)
         return self._next_turn(hand)
 
+    def _illegal(self, index: int) -> IllegalActionError:
+        """The error for an index in range that the mask does not allow."""
+        legal = ", ".join(describe(i, a) for i, a in enumerate(self.by_index) if a is not None)
+        return IllegalActionError(
+            f"action {describe(index, None)} is not legal for {self._names[self.acting]} now; "
+            f"legal: {legal}"
+        )
+
     def _next_turn(self, hand: Hand) -> int:
         if hand.is_over:
             self.by_index = EMPTY
             self.mask = NO_MASK
             self.acting = OVER
-            self.encoder.clear_turn()
+            self.piece = NO_TURN
             return OVER
         seat = hand.to_act
         assert seat is not None  # a dealt hand always knows whose turn it is
@@ -69,12 +108,38 @@ class Core:
         self.by_index = turn.by_index
         self.mask = turn.mask
         self.acting = seat
-        self.encoder.set_turn(seat, turn.amounts, turn.call)
+        self.piece = turn.piece(self.encoder.bet(seat), self._big)
         return seat
 
     def observe(self, seat: int) -> FloatArray:
         """``seat``'s observation vector: a new array."""
-        return self.encoder.observe(seat)
+        if not 0 <= seat < self.seats:
+            raise ValueError(
+                f"seat {seat!r} does not exist: this table has seats 0 to {self.seats - 1}"
+            )
+        if seat == self.acting:
+            return self.encoder.observe(seat, self.piece)
+        if self.acting == OVER and self.hand is not None:
+            return self._final_observation(seat)
+        return self.encoder.observe(seat, NO_TURN)
+
+    def _final_observation(self, seat: int) -> FloatArray:
+        """``seat``'s observation once the hand is over: a row of one copy made for every seat.
+
+        Each row is handed out once (so each is still a new array, its own
+        memory); asked again, the seat gets a copy of its own.
+        """
+        final = self._final
+        given = self._final_given
+        if final is None:
+            final = self._final = self.encoder.observe_every()
+            for other in range(len(given)):
+                given[other] = False
+        if given[seat]:
+            return self.encoder.observe(seat, NO_TURN)
+        given[seat] = True
+        row: FloatArray = final[seat]
+        return row
 
     def mask_of(self, seat: int) -> MaskArray:
         """``seat``'s action mask (shared, read-only): all 0 unless it is its turn."""
@@ -83,6 +148,6 @@ class Core:
     def flat(self, seat: int) -> dict[str, FloatArray | MaskArray]:
         """``seat``'s flat observation as PettingZoo has it: the vector and the mask."""
         return {
-            "observation": self.encoder.observe(seat),
+            "observation": self.observe(seat),
             "action_mask": self.mask if seat == self.acting else NO_MASK,
         }

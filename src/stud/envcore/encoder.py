@@ -2,13 +2,16 @@
 
 The table's public state lives in preallocated buffers that the engine's
 events update in place: the seat rows (one per seat, in seat order), the
-table part, and one private part per seat. A seat's observation is its own
-part, the rows from its own seat round to the seat on its right (two slices),
-zero rows for absent seats and the table part: each piece is a memoryview
-prepared once, so an observation is one ``bytearray.join`` of them (a single
-copy into fresh memory, several times cheaper than ``numpy.concatenate``)
-wrapped by ``numpy.frombuffer``. Buffers are ``array.array``: cheap item
-writes.
+table part, and one private part per seat (its down cards and position).
+A seat's observation is its private part, the turn piece (what calling costs
+and each legal index's amount: the acting seat's, given by the caller, or
+zeros), the rows from its own seat round to the seat on its right (two
+slices), zero rows for absent seats and the table part: memoryviews prepared
+once, so an observation is one ``bytearray.join`` of them (a single copy
+into fresh memory, several times cheaper than ``numpy.concatenate``) wrapped
+by ``numpy.frombuffer``. Buffers are ``array.array`` written through
+float32 memoryviews (a memoryview item write is a few times cheaper than
+``array.__setitem__``, which parses its argument with a format string).
 
 Privacy: the event handlers read no down card. A seat's down cards enter
 only its own private part, from the engine's ``Hand.down_cards(seat)`` (what
@@ -28,7 +31,6 @@ import numpy.typing as npt
 from stud.envcore.offsets import (
     AGGRESSOR,
     ALL_IN,
-    AMOUNTS,
     BET,
     BETTING,
     BETTING_FEATURES,
@@ -41,10 +43,10 @@ from stud.envcore.offsets import (
     POSITION,
     POT,
     PRESENT,
-    PRIVATE,
     PUBLIC,
     ROW,
     SEATS,
+    SIZE,
     STACK,
     STREET,
     TABLE,
@@ -94,12 +96,20 @@ FloatArray = npt.NDArray[np.float32]
 _join = bytearray().join
 _frombuffer = np.frombuffer
 _FLOAT32 = np.dtype(np.float32)
-_NO_TURN = array("f", bytes(4 * (SEATS - TO_CALL)))
+OWN: Final = TO_CALL
+"""Length of a seat's own part kept here: its down cards and position."""
+NO_TURN: Final = bytes(4 * (SEATS - TO_CALL))
+"""The turn piece of a seat whose turn it is not: nothing to call, no amounts."""
 
 
 def _buffer(size: int) -> array[float]:
     """A zeroed float32 buffer."""
     return array("f", bytes(4 * size))
+
+
+def _floats(buffer: array[float]) -> memoryview[float]:
+    """A float32 view of ``buffer`` for item writes."""
+    return memoryview(buffer).cast("B").cast("f")
 
 
 class Encoder:
@@ -110,23 +120,33 @@ class Encoder:
         self._big = big_bet
         self._rows = _buffer(seats * ROW)
         self._table = _buffer(PUBLIC)
-        self._own = [_buffer(PRIVATE) for _ in range(seats)]
-        rows = memoryview(self._rows)
+        self._owns = _buffer(seats * OWN)  # every seat's own part, end to end
+        # Writes go through these float32 views of the same memory.
+        self._r = _floats(self._rows)
+        self._t = _floats(self._table)
+        owns = _floats(self._owns)
+        self._o = [owns[seat * OWN : (seat + 1) * OWN] for seat in range(seats)]
+        rows = self._r
         absent = bytes(4 * (TABLE - SEATS - seats * ROW))
-        table = memoryview(self._table)
-        # Each seat's observation is these pieces end to end: its own part, its
-        # relative seat rows (itself to the last seat, then the first seats up
-        # to its right), zero rows for absent seats, the table part.
-        self._parts = [
-            (
-                memoryview(self._own[seat]),
+        # Each seat's observation is these pieces end to end: its own part, the
+        # turn piece (set by observe), its relative seat rows (itself to the
+        # last seat, then the first seats up to its right), zero rows for
+        # absent seats, the table part.
+        self._parts: list[list[bytes | memoryview[float]]] = [
+            [
+                self._o[seat],
+                NO_TURN,
                 rows[seat * ROW :],
                 rows[: seat * ROW],
                 absent,
-                table,
-            )
+                self._t,
+            ]
             for seat in range(seats)
         ]
+        # Every seat's observation with no turn piece, one after the other.
+        self._every: list[bytes | memoryview[float]] = []
+        for seat in range(seats):
+            self._every.extend(self._parts[seat])
         self._stack = [0] * seats
         self._bet = [0] * seats
         self._committed = [0] * seats
@@ -136,16 +156,20 @@ class Encoder:
         self._wagers = 0
         self._street = 3
         self._aggressor = -1
-        self._turn = -1
         self._antes = -1  # events up to 3rd street, known after the first hand
-        self._fresh: tuple[
-            array[float], array[float], list[array[float]], list[int], list[int], int
-        ] = (array("f"), array("f"), [], [], [], 0)
+        self._fresh: tuple[array[float], array[float], array[float], list[int], list[int], int] = (
+            array("f"),
+            array("f"),
+            array("f"),
+            [],
+            [],
+            0,
+        )
 
     # ------------------------------------------------------------------ writing
 
     def _seat(self, seat: int, column: int, value: float) -> None:
-        self._rows[seat * ROW + column] = value
+        self._r[seat * ROW + column] = value
 
     def _set_stack(self, seat: int, stack: int) -> None:
         self._stack[seat] = stack
@@ -168,7 +192,7 @@ class Encoder:
             self._fresh = (
                 array("f", self._rows),
                 array("f", self._table),
-                [array("f", own) for own in self._own],
+                array("f", self._owns),
                 self._stack[:],
                 self._committed[:],
                 self._pot,
@@ -177,8 +201,7 @@ class Encoder:
             rows, table, own, stack, committed, pot = self._fresh
             self._rows[:] = rows
             self._table[:] = table
-            for seat, items in enumerate(self._own):
-                items[:] = own[seat]
+            self._owns[:] = own
             self._stack[:] = stack
             self._committed[:] = committed
             self._pot = pot
@@ -186,7 +209,7 @@ class Encoder:
                 self._live[seat] = True
                 self._bet[seat] = 0
             self._level = self._wagers = 0
-            self._aggressor = self._turn = -1
+            self._aggressor = -1
             self._street = 3
         self.apply(events[antes:], hand)
 
@@ -194,11 +217,11 @@ class Encoder:
         """Every buffer as before the antes of the first hand."""
         self._rows[:] = _buffer(len(self._rows))
         self._table[:] = _buffer(PUBLIC)
-        for seat, own in enumerate(self._own):
-            own[:] = _buffer(PRIVATE)
-            own[POSITION + seat] = 1.0
+        self._owns[:] = _buffer(len(self._owns))
+        for seat in range(self.seats):
+            self._o[seat][POSITION + seat] = 1.0
         self._pot = self._level = self._wagers = 0
-        self._aggressor = self._turn = -1
+        self._aggressor = -1
         self._street = 3
         for seat, stack in enumerate(hand.config.stacks):
             self._live[seat] = True
@@ -222,13 +245,13 @@ class Encoder:
             elif kind is UncalledBetReturned:
                 self._returned(cast(UncalledBetReturned, event))
             elif kind is BettingCapped:
-                self._table[_CAPPED] = 1.0
+                self._t[_CAPPED] = 1.0
             elif kind is DoubleBetAllowed:
-                self._table[_DOUBLE] = 1.0
+                self._t[_DOUBLE] = 1.0
             elif kind is CommunityCard:
                 card = cast(CommunityCard, event).card
                 if card is not None:
-                    self._table[_COMMUNITY + card] = 1.0
+                    self._t[_COMMUNITY + card] = 1.0
             elif kind is HandEnded:
                 self._clear_bets()
                 for seat, stack in enumerate(cast(HandEnded, event).stacks):
@@ -238,11 +261,12 @@ class Encoder:
         """Apply one Acted event (what most actions cause alone)."""
         seat = event.seat
         kind = event.kind
-        rows = self._rows
+        rows = self._r
         i = seat * ROW
         big = self._big
         amount = event.amount
         if amount:
+            to = event.to
             stack = self._stack[seat] - amount
             self._stack[seat] = stack
             rows[i + STACK] = stack / big
@@ -251,41 +275,44 @@ class Encoder:
             committed = self._committed[seat] + amount
             self._committed[seat] = committed
             rows[i + COMMITTED] = committed / big
-            self._bet[seat] = event.to
-            rows[i + BET] = event.to / big
+            self._bet[seat] = to
+            rows[i + BET] = to / big
             self._pot += amount
-            self._table[_POT] = self._pot / big
+            self._t[_POT] = self._pot / big
         record = i + BETTING + (self._street - 3) * _PER_STREET
         if kind is _CALL:
-            rows[record + _CALLS] += 1.0
+            record += _CALLS
         elif kind is _CHECK:
-            rows[record + _CHECKS] += 1.0
+            record += _CHECKS
         elif kind is _FOLD:
-            rows[record + _FOLDS] += 1.0
+            record += _FOLDS
             self._live[seat] = False
             rows[i + LIVE] = 0.0
         else:  # the bring-in, or a complete, bet or raise: a new level
-            self._level = event.to
-            self._table[_LEVEL] = event.to / big
+            to = event.to
+            self._level = to
+            table = self._t
+            table[_LEVEL] = to / big
             if kind is _BRING_IN:
-                rows[record + _BRING_INS] += 1.0
+                record += _BRING_INS
             else:
-                rows[record + _WAGERED] += 1.0
+                record += _WAGERED
                 self._wagers += 1
-                self._table[_WAGER_COUNT] = self._wagers
+                table[_WAGER_COUNT] = float(self._wagers)
                 if self._aggressor >= 0:
                     rows[self._aggressor * ROW + AGGRESSOR] = 0.0
                 self._aggressor = seat
                 rows[i + AGGRESSOR] = 1.0
+        rows[record] += 1.0
 
     def _dealt(self, event: CardsDealt, hand: Hand) -> None:
         seat = event.seat
         for card in event.up:
             if card is not None:
-                self._rows[seat * ROW + UP + card] = 1.0
+                self._r[seat * ROW + UP + card] = 1.0
         if event.street in (3, 7):
             # The seat's own down cards, from the engine, into its own part only.
-            own = self._own[seat]
+            own = self._o[seat]
             for card in hand.down_cards(seat):
                 if card is not None:
                     own[card] = 1.0
@@ -296,7 +323,7 @@ class Encoder:
         self._seat(seat, COMMITTED, self._committed[seat] / self._big)
         self._set_stack(seat, self._stack[seat] - event.amount)
         self._pot += event.amount
-        self._table[_POT] = self._pot / self._big
+        self._t[_POT] = self._pot / self._big
 
     def _returned(self, event: UncalledBetReturned) -> None:
         seat = event.seat
@@ -304,7 +331,7 @@ class Encoder:
         self._seat(seat, COMMITTED, self._committed[seat] / self._big)
         self._set_stack(seat, self._stack[seat] + event.amount)
         self._pot -= event.amount
-        self._table[_POT] = self._pot / self._big
+        self._t[_POT] = self._pot / self._big
 
     def _clear_bets(self) -> None:
         for seat in range(self.seats):
@@ -314,7 +341,7 @@ class Encoder:
 
     def _new_street(self, street: int) -> None:
         self._clear_bets()
-        table = self._table
+        table = self._t
         table[_STREET + self._street - 3] = 0.0
         table[_STREET + street - 3] = 1.0
         self._street = street
@@ -324,32 +351,27 @@ class Encoder:
             self._seat(self._aggressor, AGGRESSOR, 0.0)
             self._aggressor = -1
 
-    # ------------------------------------------------------------------ the turn
-
-    def set_turn(self, seat: int, amounts: array[float], call: int) -> None:
-        """Show ``seat`` what calling costs it and each legal action's amount (its turn).
-
-        ``amounts`` holds each action's street total in big bets (0 where
-        illegal), ``call`` the street total a call brings it to (0: no call).
-        """
-        previous = self._turn
-        if previous >= 0:
-            self._own[previous][TO_CALL:SEATS] = _NO_TURN
-        own = self._own[seat]
-        own[AMOUNTS:SEATS] = amounts
-        bet = self._bet[seat]
-        own[TO_CALL] = (call - bet) / self._big if call > bet else 0.0
-        self._turn = seat
-
-    def clear_turn(self) -> None:
-        """No seat's turn (the last actor's amounts are cleared)."""
-        seat = self._turn
-        if seat >= 0:
-            self._own[seat][TO_CALL:SEATS] = _NO_TURN
-            self._turn = -1
-
     # ------------------------------------------------------------------ reading
 
-    def observe(self, seat: int) -> FloatArray:
-        """``seat``'s observation: a new flat array (see :mod:`stud.env.layout`)."""
-        return _frombuffer(_join(self._parts[seat]), _FLOAT32)
+    def bet(self, seat: int) -> int:
+        """``seat``'s wager on this street (what it has toward a call)."""
+        return self._bet[seat]
+
+    def observe(self, seat: int, turn: bytes = NO_TURN) -> FloatArray:
+        """``seat``'s observation: a new flat array (see :mod:`stud.env.layout`).
+
+        ``turn`` is its turn piece: from :meth:`stud.envcore.turns.Turn.piece`
+        when it is to act, else :data:`NO_TURN`.
+        """
+        parts = self._parts[seat]
+        parts[1] = turn
+        return _frombuffer(_join(parts), _FLOAT32)
+
+    def observe_every(self) -> FloatArray:
+        """Every seat's observation with no turn piece, as the rows of one new array.
+
+        One copy for all of them: what the end of a hand needs, when each
+        agent is observed once more.
+        """
+        every = _frombuffer(_join(self._every), _FLOAT32)
+        return every.reshape((self.seats, SIZE))

@@ -20,6 +20,9 @@ import numpy.typing as npt
 from stud.envcore.offsets import ACTION_COUNT
 from stud.game import Action, ActionKind
 
+ACTION_NAMES: Final = ("fold", "check/call", "bring-in", "complete/bet/raise", "double bet/raise")
+"""What each index stands for (docs/rl.md has the table)."""
+
 MaskArray = npt.NDArray[np.int8]
 
 FOLD: Final = 0
@@ -68,12 +71,31 @@ def index_actions(legal: Sequence[Action]) -> tuple[list[Action | None], int]:
     return by_index, bits
 
 
+def describe(index: int, action: Action | None) -> str:
+    """``"3 (raise to 8)"``: an index and what it means now."""
+    if action is None:
+        return f"{index} ({ACTION_NAMES[index]})"
+    if action.kind is ActionKind.FOLD or action.kind is ActionKind.CHECK:
+        return f"{index} ({action.kind.value})"
+    return f"{index} ({action.kind.value} to {action.to})"
+
+
+_TO_CALL_ZERO: Final = bytes(4)
+
+
 class Turn:
     """A seat's legal actions as the environment uses them."""
 
     def __init__(
-        self, by_index: Sequence[Action | None], mask: MaskArray, amounts: array[float], call: int
+        self,
+        legal: Sequence[Action],
+        by_index: Sequence[Action | None],
+        mask: MaskArray,
+        amounts: array[float],
+        call: int,
     ) -> None:
+        self.legal: tuple[Action, ...] = tuple(legal)
+        """The engine's legal actions, in its order."""
         self.by_index: tuple[Action | None, ...] = tuple(by_index)
         """The engine action of each index, None where illegal."""
         self.mask = mask
@@ -82,31 +104,64 @@ class Turn:
         """Each index's street total in big bets, 0 where illegal (for the observation)."""
         self.call = call
         """The street total a call brings the seat to (0 if it cannot call)."""
+        self._pieces: dict[int, bytes] = {}
+
+    def stands_for(self, legal: Sequence[Action]) -> bool:
+        """Whether ``legal`` is this turn's list: the same action objects, in order."""
+        mine = self.legal
+        if len(mine) != len(legal):
+            return False
+        return all(mine[index] is action for index, action in enumerate(legal))
+
+    def piece(self, bet: int, big_bet: int) -> bytes:
+        """The observation's turn piece for a seat that has ``bet`` on this street.
+
+        Six float32 values: what calling costs it, then :attr:`amounts`, in
+        big bets. Remembered for each bet, so most turns cost a dict lookup.
+        """
+        piece = self._pieces.get(bet)
+        if piece is None:
+            call = self.call
+            head = array("f", [(call - bet) / big_bet]).tobytes() if call > bet else _TO_CALL_ZERO
+            piece = self._pieces[bet] = head + self.amounts.tobytes()
+        return piece
 
 
 class Turns:
     """:func:`index_actions` remembered for each list of legal actions the engine gives.
 
     The engine hands out shared Action objects, so a list is known by the
-    identities of its actions; the cache keeps the actions alive, so an
-    identity is never reused while it is a key.
+    identities of its actions: looked up by its last action's, then checked
+    action by action (a seat's last legal action rarely ends two different
+    lists). The cache keeps the actions alive, so an identity is never
+    reused while it is a key.
     """
 
     LIMIT: Final = 50_000
 
     def __init__(self, big_bet: int) -> None:
         self._big = big_bet
-        self._known: dict[tuple[int, ...], Turn] = {}
+        self._known: dict[int, list[Turn]] = {}
+        self._count = 0
 
     def of(self, legal: Sequence[Action]) -> Turn:
-        key = tuple([id(action) for action in legal])
-        turn = self._known.get(key)
-        if turn is None:
-            if len(self._known) >= self.LIMIT:
-                self._known.clear()
-            by_index, bits = index_actions(legal)
-            amounts = array("f", [0.0 if a is None else a.to / self._big for a in by_index])
-            call = by_index[CHECK_CALL]
-            turn = Turn(by_index, MASKS[bits], amounts, call.to if call is not None else 0)
-            self._known[key] = turn
+        """The turn of ``legal`` (not empty: a seat is to act)."""
+        candidates = self._known.get(id(legal[-1]))
+        if candidates is not None:
+            for turn in candidates:
+                if turn.stands_for(legal):
+                    return turn
+        if self._count >= self.LIMIT:
+            self._known.clear()
+            self._count = 0
+            candidates = None
+        by_index, bits = index_actions(legal)
+        amounts = array("f", [0.0 if a is None else a.to / self._big for a in by_index])
+        call = by_index[CHECK_CALL]
+        turn = Turn(legal, by_index, MASKS[bits], amounts, call.to if call is not None else 0)
+        if candidates is None:
+            self._known[id(legal[-1])] = [turn]
+        else:
+            candidates.append(turn)
+        self._count += 1
         return turn

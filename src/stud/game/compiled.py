@@ -24,6 +24,8 @@ COMPILED_MODULES = (
     "stud.envcore.encoder",
     "stud.envcore.turns",
     "stud.envcore.core",
+    "stud.envcore.views",
+    "stud.envcore.protocol",
 )
 """The modules setup.py compiles with mypyc (when it can); setup.py reads this list."""
 

@@ -128,19 +128,27 @@ class TableActor:
     async def _run(self) -> None:
         await self._step(self._fill_bots)
         while not self.closed:
+            if not self.room.owns(self.id):
+                # A shared room's lease on this table lapsed: another process may run it now.
+                while not self.queue.empty():
+                    await self._handle(self.queue.get_nowait())  # each refused: unavailable
+                self.room.lost(self)
+                return
             wake = self._wakeup()
             timeout = None if wake is None else max(0.0, wake - self._clock())
             if self.queue.empty() and (timeout is None or timeout > 0):
-                command: Command | None
-                try:
-                    command = await asyncio.wait_for(self.queue.get(), timeout)
-                except TimeoutError:
-                    command = None
+                command: Command | None = None
+                # A deadline on the wait itself: no task wrapped around each wait (wait_for's).
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(timeout):
+                        command = await self.queue.get()
                 if command is not None:
                     await self._handle(command)
             # Take whatever queued up before looking at the clock again.
             while not self.queue.empty():
                 await self._handle(self.queue.get_nowait())
+            if not self.room.owns(self.id):
+                continue
             if not await self._step(self._timers):
                 # A step that keeps failing must not spin: back off, let the others run.
                 await asyncio.sleep(FAULT_BACKOFF)
@@ -149,13 +157,18 @@ class TableActor:
 
     async def _handle(self, command: Command) -> None:
         try:
+            if not self.room.owns(self.id):
+                raise TableError("unavailable", "this table is moving to another server: try again")
             result = await self._dispatch(command)
         except TableError as error:
             if command.done is not None and not command.done.done():
                 command.done.set_exception(error)
             return
         except Exception as error:  # a fault must not take the table down
-            log.exception("table %s: %s failed", self.id, command.kind)
+            if self.room.owns(self.id):
+                log.exception("table %s: %s failed", self.id, command.kind)
+            else:
+                log.warning("table %s: %s failed: the table moved", self.id, command.kind)
             if command.done is not None and not command.done.done():
                 command.done.set_exception(TableError("internal", f"server fault: {error}"))
             return
@@ -169,7 +182,10 @@ class TableActor:
             if asyncio.iscoroutine(result):
                 await result
         except Exception:
-            log.exception("table %s: timer step failed", self.id)
+            if self.room.owns(self.id):
+                log.exception("table %s: timer step failed", self.id)
+            else:  # expected: a shared room's lease lapsed and its writes are refused
+                log.warning("table %s: a step failed after this process lost the table", self.id)
             return False
         return True
 
@@ -195,7 +211,7 @@ class TableActor:
             return None
         if kind == "close":
             await self.apply(self.table.close())
-            return None
+            return {"closing": self.table.in_hand}
         if account is None:
             raise TableError("login_required", "log in or play as a guest first")
         if kind == "sit":
@@ -464,7 +480,6 @@ class TableActor:
                 )
             elif effect.kind == "hand_finished":
                 assert hand_id is not None
-                store.commit_chips(conn, self.id, hand_id, pot)
                 phh, pokerstars = data["hand"].histories(
                     hand_id,
                     data["table_name"],
@@ -474,8 +489,9 @@ class TableActor:
                 )
                 rake = int(data["rake"])
                 store.finish_hand(
-                    conn, self.id, hand_id, data["payouts"], rake, data["summary"], phh, pokerstars
-                )
+                    conn, self.id, hand_id, data["payouts"], rake, data["summary"], phh,
+                    pokerstars, committed=pot,
+                )  # fmt: skip
                 finished.append((hand_id, sum(int(v) for v in data["payouts"].values()) + rake))
                 hand_id = None
             elif effect.kind == "cash_out":
@@ -515,6 +531,10 @@ class TableActor:
             watcher.send(texts[seat])
 
     # -- the lobby's view ------------------------------------------------------------------
+
+    def entry(self) -> dict[str, Any]:
+        """The lobby entry with what a spectator sees now (``GET /api/tables/{id}``)."""
+        return {**self.lobby(), "state": self.add_room(self.table.view(None)), "n": self.n}
 
     def lobby(self) -> dict[str, Any]:
         now = self._clock()

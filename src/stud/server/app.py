@@ -13,28 +13,32 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import Depends, FastAPI, HTTPException, Request, Response, WebSocket
+from fastapi import Depends, FastAPI, Request, Response, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException
 
+from stud.game import variant
 from stud.server.actor import Command
 from stud.server.audience import hand_player
+from stud.server.bots import BOT_KINDS
 from stud.server.connection import ClientConnection
 from stud.server.histories import texts_for
 from stud.server.language import router as language_router
-from stud.server.limits import LimitError, SignupLimit
+from stud.server.limits import SignupLimit
 from stud.server.logins import Busy, PasswordGuard
 from stud.server.names import account_name, check_text, name_key, table_name
 from stud.server.ratelimit import Throttled
+from stud.server.refusal import Refusal, RestError, http_error, internal_error, retry_after
 from stud.server.replay import router as replay_router
 from stud.server.room import Room, RoomConfig
 from stud.server.security import OriginCheck, foreign_origin
 from stud.server.storage import Account, Database, TableSpec
 from stud.server.tourney_api import add_tournament_routes
 from stud.server.validation import validation_error
-from stud.table import HandFactory
+from stud.table import HandFactory, TableError
 
 log = logging.getLogger("stud.server")
 
@@ -83,15 +87,28 @@ class AccountOut(BaseModel):
     at_tables: int = Field(default=0, description="chips in front of the account at tables")
 
 
-def create_app(db: Database, config: RoomConfig, hand_factory: HandFactory) -> FastAPI:
-    """The app for one room; the room starts and stops with the app."""
-    room = Room(db=db, config=config, hand_factory=hand_factory)
-    passwords = PasswordGuard(config.logins)
-    signups = SignupLimit(config.limits)
+def create_app(
+    db: Database, config: RoomConfig, hand_factory: HandFactory, redis_url: str | None = None
+) -> FastAPI:
+    """The app for one room; the room starts and stops with the app.
+
+    With ``redis_url`` the room is shared with every process started the same way
+    (on the same PostgreSQL database): see stud.server.cluster and docs/deploy.md.
+    Without it nothing of the cluster (nor the redis package) is imported.
+    """
+    room: Room
+    if redis_url:
+        from stud.server.cluster import ClusterRoom
+
+        room = ClusterRoom(db=db, config=config, hand_factory=hand_factory, redis_url=redis_url)
+    else:
+        room = Room(db=db, config=config, hand_factory=hand_factory)
+    passwords = PasswordGuard(config.logins, room.buckets)
+    signups = SignupLimit(config.limits, room.buckets)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        db.start()
+        await room.open_database()
         await room.start()
         # What start-up made (modules, the app, the tables) lives as long as the server:
         # out of the garbage collector's sight, so its full passes stay short.
@@ -113,18 +130,29 @@ def create_app(db: Database, config: RoomConfig, hand_factory: HandFactory) -> F
     app.state.room = room
     app.add_middleware(OriginCheck, allowed=config.allowed_origins)
     app.add_exception_handler(RequestValidationError, validation_error)
+    app.add_exception_handler(HTTPException, http_error)
+    app.add_exception_handler(Exception, internal_error)
     store = db.store
 
     def address(request: Request) -> str:
         return request.client.host if request.client else ""
 
-    def throttle(check: Any, *args: str) -> None:
-        """Run a throttle's check; 429 with Retry-After when it says to wait."""
+    async def logins_throttle(name: str, client: str) -> None:
+        """429 ``too_many_logins`` with Retry-After when this name or address failed too often."""
         try:
-            check(*args)
+            await passwords.admit(name, client)
         except Throttled as throttled:
-            raise HTTPException(
-                429, str(throttled), headers={"Retry-After": str(throttled.retry_after)}
+            raise RestError(
+                "too_many_logins", str(throttled), headers=retry_after(throttled.retry_after)
+            ) from None
+
+    async def signups_throttle(client: str) -> None:
+        """429 ``too_many_signups`` with Retry-After when this address made too many accounts."""
+        try:
+            await signups.admit(client)
+        except Throttled as throttled:
+            raise RestError(
+                "too_many_signups", str(throttled), headers=retry_after(throttled.retry_after)
             ) from None
 
     async def hashing(work: Any) -> Any:
@@ -132,8 +160,8 @@ def create_app(db: Database, config: RoomConfig, hand_factory: HandFactory) -> F
         try:
             return await work
         except Busy as busy:
-            raise HTTPException(
-                503, str(busy), headers={"Retry-After": str(busy.retry_after)}
+            raise RestError(
+                "server_busy", str(busy), headers=retry_after(busy.retry_after)
             ) from None
 
     async def session_account(token: str | None) -> Account | None:
@@ -146,7 +174,7 @@ def create_app(db: Database, config: RoomConfig, hand_factory: HandFactory) -> F
 
     async def required(account: Annotated[Account | None, Depends(current)]) -> Account:
         if account is None:
-            raise HTTPException(401, "log in or play as a guest first")
+            raise RestError("login_required", "log in or play as a guest first")
         return account
 
     async def open_session(response: Response, account: Account) -> AccountOut:
@@ -183,9 +211,9 @@ def create_app(db: Database, config: RoomConfig, hand_factory: HandFactory) -> F
         try:
             name = account_name(body.name)
             password = check_text(body.password, "the password")
-        except ValueError as error:
-            raise HTTPException(422, str(error)) from None
-        throttle(signups.admit, address(request))
+        except Refusal as refusal:
+            raise RestError.of(refusal) from None
+        await signups_throttle(address(request))
         encoded = await hashing(passwords.hash(password))
 
         def create(c: Any) -> Account:
@@ -195,9 +223,9 @@ def create_app(db: Database, config: RoomConfig, hand_factory: HandFactory) -> F
 
         try:
             account = await db.write(create)
-        except ValueError as error:
-            raise HTTPException(409, str(error)) from None
-        signups.made(address(request))
+        except ValueError as error:  # the store's one refusal here: the name is taken
+            raise RestError("name_taken", str(error)) from None
+        await signups.made(address(request))
         return await open_session(response, account)
 
     @app.post("/api/register-guest", tags=["accounts"])
@@ -208,16 +236,18 @@ def create_app(db: Database, config: RoomConfig, hand_factory: HandFactory) -> F
 
         The name and password are checked as for ``/api/register``.
         """
+        if account.kind != "guest":
+            raise RestError("not_a_guest", "only a guest account can be registered in place")
         try:
             name = account_name(body.name)
             password = check_text(body.password, "the password")
-        except ValueError as error:
-            raise HTTPException(422, str(error)) from None
+        except Refusal as refusal:
+            raise RestError.of(refusal) from None
         encoded = await hashing(passwords.hash(password))
         try:
             upgraded = await db.write(lambda c: store.upgrade_guest(c, account.id, name, encoded))
-        except ValueError as error:
-            raise HTTPException(409, str(error)) from None
+        except ValueError as error:  # a guest still (checked above): the name is taken
+            raise RestError("name_taken", str(error)) from None
         room.rename(upgraded.id, upgraded.name)
         return await account_out(upgraded)
 
@@ -227,21 +257,21 @@ def create_app(db: Database, config: RoomConfig, hand_factory: HandFactory) -> F
         try:
             check_text(body.name, "the name")
             check_text(body.password, "the password")
-        except ValueError as error:
-            raise HTTPException(422, str(error)) from None
+        except Refusal as refusal:
+            raise RestError.of(refusal) from None
         key, client = name_key(body.name), address(request)
-        throttle(passwords.admit, key, client)
+        await logins_throttle(key, client)
         found = await db.read(lambda c: store.account_by_name(c, key))
         encoded = None if found is None else found[1]
         if not await hashing(passwords.verify(encoded, body.password)) or found is None:
-            passwords.failed(key, client)
-            raise HTTPException(401, "wrong name or password")
+            await passwords.failed(key, client)
+            raise RestError("wrong_password", "wrong name or password")
         return await open_session(response, found[0])
 
     @app.post("/api/guest", tags=["accounts"])
     async def guest(request: Request, response: Response) -> AccountOut:
         """Play at once under a generated name, with the starting play money."""
-        throttle(signups.admit, address(request))
+        await signups_throttle(address(request))
 
         def create(c: Any) -> Account:
             name = f"Guest-{secrets.token_hex(3)}"
@@ -250,7 +280,7 @@ def create_app(db: Database, config: RoomConfig, hand_factory: HandFactory) -> F
             return account
 
         account = await db.write(create)
-        signups.made(address(request))
+        await signups.made(address(request))
         return await open_session(response, account)
 
     @app.post("/api/logout", tags=["accounts"])
@@ -278,12 +308,13 @@ def create_app(db: Database, config: RoomConfig, hand_factory: HandFactory) -> F
             "tables": len(room.actors),
             "database": db.backend,
             "recovered": room.recovered,
+            **room.health(),
         }
 
     @app.get("/api/tables", tags=["lobby"])
     async def tables(game: str | None = None) -> list[dict[str, Any]]:
         """The lobby: every table with its game, stakes, seats taken, average pot, hands/hour."""
-        return [t for t in room.lobby() if game is None or t["game"] == game]
+        return [t for t in await room.lobby_all() if game is None or t["game"] == game]
 
     @app.post("/api/tables", tags=["lobby"], status_code=201)
     async def create_table(
@@ -292,8 +323,14 @@ def create_app(db: Database, config: RoomConfig, hand_factory: HandFactory) -> F
         """Open a table (a few per account: docs/protocol.md); a 422 says what is wrong."""
         try:
             name = table_name(body.name)
+        except Refusal as refusal:
+            raise RestError.of(refusal) from None
+        try:
+            variant(body.game)
         except ValueError as error:
-            raise HTTPException(422, str(error)) from None
+            raise RestError("unknown_game", str(error)) from None
+        if body.bot_kind not in BOT_KINDS:
+            raise RestError("unknown_bot_kind", f"no bots of kind {body.bot_kind!r}")
         spec = TableSpec(
             name=name,
             game=body.game,
@@ -311,10 +348,10 @@ def create_app(db: Database, config: RoomConfig, hand_factory: HandFactory) -> F
         )
         try:
             actor = await room.create_table(spec, account)
-        except LimitError as error:
-            raise HTTPException(403, str(error)) from None
-        except ValueError as error:
-            raise HTTPException(422, str(error)) from None
+        except Refusal as refusal:  # over the account's quota
+            raise RestError.of(refusal) from None
+        except ValueError as error:  # the engine's words on stakes, size or rake
+            raise RestError("bad_table_settings", str(error)) from None
         return actor.lobby()
 
     @app.delete("/api/tables/{table_id}", tags=["lobby"])
@@ -323,21 +360,27 @@ def create_app(db: Database, config: RoomConfig, hand_factory: HandFactory) -> F
     ) -> dict[str, Any]:
         """Close a table you opened: no new hand or player; everyone is cashed out now, or
         when the hand in progress ends; then it leaves the lobby."""
-        actor = room.actors.get(table_id)
-        if actor is None:
-            raise HTTPException(404, "no such table")
-        if actor.spec.created_by != account.id:
-            raise HTTPException(403, "only the account that opened a table may close it")
-        await actor.call(Command("close", account.id))
-        return {"ok": True, "table": table_id, "closing": actor.table.in_hand}
+        handle, spec = room.table(table_id), room.spec(table_id)
+        if handle is None or spec is None:
+            raise RestError("no_table", "no such table")
+        if spec.created_by != account.id:
+            raise RestError("not_table_owner", "only the account that opened a table may close it")
+        try:
+            result = await handle.call(Command("close", account.id))
+        except TableError as error:  # a shared room's table between two processes
+            raise RestError("unavailable", str(error), headers=retry_after(1)) from None
+        return {"ok": True, "table": table_id, "closing": bool(result["closing"])}
 
     @app.get("/api/tables/{table_id}", tags=["lobby"])
     async def table(table_id: int) -> dict[str, Any]:
         """One table's lobby entry and what a spectator sees now."""
-        actor = room.actors.get(table_id)
-        if actor is None:
-            raise HTTPException(404, "no such table")
-        return {**actor.lobby(), "state": actor.add_room(actor.table.view(None)), "n": actor.n}
+        try:
+            entry = await room.table_entry(table_id)
+        except TableError as error:  # a shared room's table between two processes
+            raise RestError("unavailable", str(error), headers=retry_after(1)) from None
+        if entry is None:
+            raise RestError("no_table", "no such table")
+        return entry
 
     @app.get("/api/tables/{table_id}/hands", tags=["hands"])
     async def table_hands(table_id: int) -> list[dict[str, Any]]:
@@ -352,7 +395,7 @@ def create_app(db: Database, config: RoomConfig, hand_factory: HandFactory) -> F
         """A finished or void hand, its texts cut to what ``account`` may see."""
         record = await db.read(lambda c: store.hand(c, hand_id))
         if record is None or record["status"] == "running":
-            raise HTTPException(404, "no finished hand with that id")
+            raise RestError("no_hand", "no finished hand with that id")
         viewer = hand_player(record["players"], None if account is None else account.id)
         if record["phh"]:
             record["phh"], record["pokerstars"] = texts_for(record["phh"], viewer)
@@ -372,7 +415,7 @@ def create_app(db: Database, config: RoomConfig, hand_factory: HandFactory) -> F
 
     def download(hand_id: int, text: str | None, suffix: str) -> PlainTextResponse:
         if not text:
-            raise HTTPException(404, "this hand has no history (it was void)")
+            raise RestError("void_hand", "this hand has no history (it was void)")
         return PlainTextResponse(
             text if text.endswith("\n") else text + "\n",
             headers={"Content-Disposition": f'attachment; filename="hand-{hand_id}.{suffix}"'},

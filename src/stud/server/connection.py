@@ -18,11 +18,12 @@ from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from stud.server.actor import Command, TableActor
+from stud.server.actor import Command
 from stud.server.protocol import ProtocolError, dumps, parse, tournament_table
 from stud.server.ratelimit import TokenBucket
-from stud.server.room import Room
+from stud.server.room import Room, TableHandle
 from stud.server.storage import Account
+from stud.server.transport import send_now_of
 from stud.table import TableError
 
 log = logging.getLogger("stud.server")
@@ -46,10 +47,24 @@ class ClientConnection:
         self.bucket = TokenBucket(room.config.message_rate, room.config.message_burst)
         self.closed = False
         self._last_slow_notice = 0.0
+        self._send_now = send_now_of(websocket.scope)
+        self._writing = False  # the writer holds a message it has not handed on yet
 
     def send(self, text: str) -> None:
-        """Queue a message for this client; drop the client if it has fallen far behind."""
+        """Send a message to this client, in order; drop the client if it has fallen far behind.
+
+        While the socket takes data and nothing waits before it, the message goes
+        straight to the server's write queue (``stud.server.transport``); otherwise
+        it waits in the outbox for the writer task, which waits for the socket.
+        """
         if self.closed:
+            return
+        if (
+            self._send_now is not None
+            and not self._writing
+            and self.outbox.empty()
+            and self._send_now(text)
+        ):
             return
         if self.outbox.qsize() >= OUTBOX_LIMIT:
             log.warning("dropping a client that does not read its messages")
@@ -71,7 +86,11 @@ class ClientConnection:
             text = await self.outbox.get()
             if text is None:
                 break
-            await self.websocket.send_text(text)
+            self._writing = True
+            try:
+                await self.websocket.send_text(text)
+            finally:
+                self._writing = False
         with contextlib.suppress(Exception):
             await self.websocket.close(POLICY_VIOLATION)
 
@@ -101,7 +120,7 @@ class ClientConnection:
         finally:
             self.closed = True
             for table_id in self.tables:
-                actor = self.room.actors.get(table_id)
+                actor = self.room.table(table_id)
                 if actor is not None:
                     actor.tell(Command("disconnect", self.account_id, watcher=self))
             for tournament_id in self.tournaments:
@@ -148,7 +167,7 @@ class ClientConnection:
             await self._at_tournament_table(kind, at, fields, ref)
             return
         table_id = int(fields["table"])
-        actor = self.room.actors.get(table_id)
+        actor = self.room.table(table_id)
         if actor is None:
             self.error("no_table", f"there is no table {table_id}", ref)
             return
@@ -169,7 +188,7 @@ class ClientConnection:
             extra = result if isinstance(result, dict) else {}
             self.reply({"type": "ok", "for": kind, "table": table_id, **extra}, ref)
 
-    async def _watch(self, actor: TableActor, kind: str, since: Any, ref: Any) -> None:
+    async def _watch(self, actor: TableHandle, kind: str, since: Any, ref: Any) -> None:
         if kind == "watch":
             self.tables.add(actor.id)
         else:

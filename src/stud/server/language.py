@@ -11,10 +11,11 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 from sqlalchemy import Connection, select, update
 
+from stud.server.refusal import RestError
 from stud.server.session import request_account
 from stud.server.storage import Account
 from stud.server.storage import schema as s
@@ -53,7 +54,7 @@ async def _account(request: Request) -> Account:
     """The session's account; 401 without one."""
     account = await request_account(request)
     if account is None:
-        raise HTTPException(401, "log in or play as a guest first")
+        raise RestError("login_required", "log in or play as a guest first")
     return account
 
 
@@ -71,7 +72,9 @@ async def put_language(body: LanguageChoice, request: Request) -> LanguageOut:
     account = await _account(request)
     if body.language not in languages():
         known = ", ".join(sorted(languages()))
-        raise HTTPException(422, f"unknown language {body.language!r}; the room speaks {known}")
+        raise RestError(
+            "unknown_language", f"unknown language {body.language!r}; the room speaks {known}"
+        )
     db = request.app.state.room.db
     await db.write(lambda c: set_account_language(c, account.id, body.language))
     return LanguageOut(language=body.language)

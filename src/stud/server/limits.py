@@ -8,11 +8,11 @@ no person has sat at it for a while (bots alone do not keep it open).
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from stud.server.ratelimit import KeyedBuckets, Throttled
+from stud.server.ratelimit import BucketsFactory, Throttled, local_buckets
+from stud.server.refusal import Refusal
 from stud.server.storage import TableSpec
 
 
@@ -34,8 +34,9 @@ class Limits:
     """... and one more every this many seconds (else one guest per table evades the quota)."""
 
 
-class LimitError(ValueError):
-    """A request over an account's quota; the message names the quota."""
+class LimitError(Refusal):
+    """A request over an account's quota (code ``table_limit`` or ``bot_limit``); the message
+    names the quota."""
 
 
 def check_new_table(limits: Limits, kind: str, mine: Sequence[TableSpec], bots: int) -> None:
@@ -43,29 +44,35 @@ def check_new_table(limits: Limits, kind: str, mine: Sequence[TableSpec], bots: 
     allowed = limits.tables_per_guest if kind == "guest" else limits.tables_per_user
     if len(mine) >= allowed:
         raise LimitError(
+            "table_limit",
             f"you have {len(mine)} open table(s), the most a {kind} account may have: "
-            "close one first (DELETE /api/tables/{id})"
+            "close one first (DELETE /api/tables/{id})",
+            {"tables": len(mine)},
         )
     total = sum(spec.bots for spec in mine) + bots
     if total > limits.bots_per_account:
         raise LimitError(
+            "bot_limit",
             f"that makes {total} bots at your tables; an account may keep at most "
-            f"{limits.bots_per_account} bots playing"
+            f"{limits.bots_per_account} bots playing",
+            {"bots": total, "most": limits.bots_per_account},
         )
 
 
 class SignupLimit:
     """New accounts per client address: a farm of guests would sidestep the per-account quota."""
 
-    def __init__(self, limits: Limits) -> None:
-        self.buckets = KeyedBuckets(limits.signups_per_address, limits.signup_refill_seconds)
+    def __init__(self, limits: Limits, buckets: BucketsFactory = local_buckets) -> None:
+        self.buckets = buckets(
+            "signups", limits.signups_per_address, limits.signup_refill_seconds, 100_000
+        )
 
-    def admit(self, address: str) -> None:
+    async def admit(self, address: str) -> None:
         """Throttled if ``address`` made too many accounts lately."""
-        wait = self.buckets.wait(address, time.monotonic())
+        wait = await self.buckets.wait(address)
         if wait > 0:
             raise Throttled(wait, "too many new accounts from this address: try again later")
 
-    def made(self, address: str) -> None:
+    async def made(self, address: str) -> None:
         """Count an account ``address`` made."""
-        self.buckets.spend(address, time.monotonic())
+        await self.buckets.spend(address)

@@ -8,7 +8,9 @@ releases the GIL) at the lowest CPU priority, at most
 is told to come back (:class:`Busy`) rather than queued without end.
 
 Failed logins are counted per name and per client address in token buckets
-(:class:`stud.server.ratelimit.TokenBucket`); an empty bucket answers
+(:mod:`stud.server.ratelimit`; in a room of several processes one count in
+Redis for all of them, so a guesser gains nothing by spreading its tries over
+the processes behind a load balancer); an empty bucket answers
 :class:`Throttled` with the seconds to wait (HTTP 429 with ``Retry-After``)
 before any hash is computed. A name that does not exist costs a verification
 against a dummy hash, the same time as a wrong password, so timing tells no
@@ -21,13 +23,12 @@ import asyncio
 import contextlib
 import os
 import threading
-import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from stud.server.ratelimit import KeyedBuckets, Throttled
+from stud.server.ratelimit import BucketsFactory, Throttled, local_buckets
 from stud.server.storage import hash_password, verify_password
 
 T = TypeVar("T")
@@ -69,15 +70,19 @@ def _yield_to_the_tables() -> None:
 class PasswordGuard:
     """Hashes and checks passwords off the event loop, and throttles failed logins."""
 
-    def __init__(self, config: LoginConfig | None = None) -> None:
+    def __init__(
+        self, config: LoginConfig | None = None, buckets: BucketsFactory = local_buckets
+    ) -> None:
         self.config = config or LoginConfig()
         c = self.config
         self._pool = ThreadPoolExecutor(
             c.hash_workers, thread_name_prefix="stud-argon2", initializer=_yield_to_the_tables
         )
         self._slots = asyncio.Semaphore(c.hash_workers + c.hash_queue)
-        self._names = KeyedBuckets(c.failures_per_name, c.name_refill_seconds, c.tracked)
-        self._addresses = KeyedBuckets(c.failures_per_address, c.address_refill_seconds, c.tracked)
+        self._names = buckets("login-name", c.failures_per_name, c.name_refill_seconds, c.tracked)
+        self._addresses = buckets(
+            "login-address", c.failures_per_address, c.address_refill_seconds, c.tracked
+        )
         self._dummy: str | None = None
 
     def close(self) -> None:
@@ -103,17 +108,15 @@ class PasswordGuard:
             return False
         return await self._run(verify_password, encoded, password)
 
-    def admit(self, name_key: str, address: str, now: float | None = None) -> None:
+    async def admit(self, name_key: str, address: str, now: float | None = None) -> None:
         """Throttled if this name or address failed too often lately; checked before hashing."""
-        now = time.monotonic() if now is None else now
         checks = ((self._addresses, address, "address"), (self._names, name_key, "name"))
         for buckets, key, what in checks:
-            wait = buckets.wait(key, now)
+            wait = await buckets.wait(key, now)
             if wait > 0:
                 raise Throttled(wait, f"too many failed logins for this {what}: try again later")
 
-    def failed(self, name_key: str, address: str, now: float | None = None) -> None:
+    async def failed(self, name_key: str, address: str, now: float | None = None) -> None:
         """Count one failed login against the name and the address."""
-        now = time.monotonic() if now is None else now
-        self._names.spend(name_key, now)
-        self._addresses.spend(address, now)
+        await self._names.spend(name_key, now)
+        await self._addresses.spend(address, now)

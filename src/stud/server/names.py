@@ -18,6 +18,8 @@ import re
 import unicodedata
 from typing import Final
 
+from stud.server.refusal import Refusal
+
 ACCOUNT_NAME_MIN: Final = 3
 ACCOUNT_NAME_MAX: Final = 20
 TABLE_NAME_MAX: Final = 40
@@ -39,7 +41,9 @@ def check_text(text: str, what: str) -> str:
     """
     for ch in text:
         if 0xD800 <= ord(ch) <= 0xDFFF:
-            raise ValueError(f"{what} is not valid Unicode (a lone surrogate U+{ord(ch):04X})")
+            raise Refusal(
+                "bad_unicode", f"{what} is not valid Unicode (a lone surrogate U+{ord(ch):04X})"
+            )
     return text
 
 
@@ -48,8 +52,9 @@ def printable(text: str, what: str) -> str:
     check_text(text, what)
     for ch in text:
         if ch != " " and not ch.isprintable():
-            raise ValueError(
-                f"{what} may not contain a line break or control character (U+{ord(ch):04X})"
+            raise Refusal(
+                "control_character",
+                f"{what} may not contain a line break or control character (U+{ord(ch):04X})",
             )
     return text
 
@@ -63,16 +68,24 @@ def account_name(raw: str) -> str:
     """The account name as stored, NFKC-normalised; ValueError with the reason otherwise."""
     name = unicodedata.normalize("NFKC", check_text(raw, "the name"))
     if not ACCOUNT_NAME_MIN <= len(name) <= ACCOUNT_NAME_MAX:
-        raise ValueError(f"names are {ACCOUNT_NAME_MIN} to {ACCOUNT_NAME_MAX} characters long")
+        raise Refusal(
+            "name_length",
+            f"names are {ACCOUNT_NAME_MIN} to {ACCOUNT_NAME_MAX} characters long",
+            {"min": ACCOUNT_NAME_MIN, "max": ACCOUNT_NAME_MAX},
+        )
     if _ACCOUNT_NAME.fullmatch(name) is None:
-        raise ValueError("names may use only the letters A-Z and a-z, digits, '-' and '_'")
+        raise Refusal(
+            "name_characters", "names may use only the letters A-Z and a-z, digits, '-' and '_'"
+        )
     key = name.casefold()
     if key in RESERVED_NAMES:
-        raise ValueError(f"the name {name!r} is reserved for the room")
+        raise Refusal("name_reserved", f"the name {name!r} is reserved for the room")
     for prefix in RESERVED_PREFIXES:
         if key.startswith(prefix):
-            raise ValueError(
-                f"names starting with {prefix.capitalize()!r} are reserved for the room's {prefix}s"
+            raise Refusal(
+                "name_reserved",
+                f"names starting with {prefix.capitalize()!r} are reserved"
+                f" for the room's {prefix}s",
             )
     return name
 
@@ -82,5 +95,9 @@ def table_name(raw: str) -> str:
     name = unicodedata.normalize("NFKC", check_text(raw, "the table name")).strip()
     printable(name, "a table name")
     if not 1 <= len(name) <= TABLE_NAME_MAX:
-        raise ValueError(f"a table name is 1 to {TABLE_NAME_MAX} characters long")
+        raise Refusal(
+            "table_name_length",
+            f"a table name is 1 to {TABLE_NAME_MAX} characters long",
+            {"max": TABLE_NAME_MAX},
+        )
     return name

@@ -179,5 +179,10 @@ def dumps(message: dict[str, Any]) -> str:
     """Server messages as compact JSON (orjson: the room encodes a message per client per step).
 
     Integer dict keys (seat numbers) become strings, as :func:`json.dumps` makes them.
+    orjson's option for them is slower for every message, and few messages have
+    such keys: it is used only for a message that plain encoding refuses.
     """
-    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+    try:
+        return orjson.dumps(message).decode()
+    except TypeError:
+        return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()

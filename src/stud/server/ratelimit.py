@@ -1,14 +1,20 @@
 """Token buckets: per connection (a flood is slowed first, then disconnected), and per key.
 
 :class:`KeyedBuckets` counts events (failed logins, new accounts) per name or
-client address, remembering a bounded number of keys.
+client address, remembering a bounded number of keys. The login and signup
+throttles reach them through :class:`Buckets`: this process's own
+(:class:`LocalBuckets`), or one count for every process of a shared room
+(stud.server.cluster.limits, in Redis).
 """
 
 from __future__ import annotations
 
 import math
+import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 
 class Throttled(Exception):
@@ -70,3 +76,37 @@ class KeyedBuckets:
         self.buckets[key] = bucket
         while len(self.buckets) > self.limit:
             self.buckets.popitem(last=False)
+
+
+class Buckets(Protocol):
+    """Events counted per key, by this process alone or by every process of a room."""
+
+    async def wait(self, key: str, now: float | None = None) -> float:
+        """Seconds until ``key`` may have another event (0.0: now)."""
+        ...
+
+    async def spend(self, key: str, now: float | None = None) -> None:
+        """Count one event against ``key``."""
+        ...
+
+
+BucketsFactory = Callable[[str, float, float, int], Buckets]
+"""Makes the :class:`Buckets` named so, with a burst, refill seconds and a key limit."""
+
+
+class LocalBuckets:
+    """:class:`KeyedBuckets` of this process, on its monotonic clock (or the ``now`` given)."""
+
+    def __init__(self, burst: float, refill_seconds: float, limit: int = 100_000) -> None:
+        self.buckets = KeyedBuckets(burst, refill_seconds, limit)
+
+    async def wait(self, key: str, now: float | None = None) -> float:
+        return self.buckets.wait(key, time.monotonic() if now is None else now)
+
+    async def spend(self, key: str, now: float | None = None) -> None:
+        self.buckets.spend(key, time.monotonic() if now is None else now)
+
+
+def local_buckets(_name: str, burst: float, refill_seconds: float, limit: int) -> Buckets:
+    """The factory of a room of one process."""
+    return LocalBuckets(burst, refill_seconds, limit)

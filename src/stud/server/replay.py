@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, Request
 
 from stud.game import visible_events
 from stud.history import HistoryError, read_phh, replay
 from stud.server.audience import hand_player
+from stud.server.refusal import RestError
 from stud.server.session import request_account
 
 router = APIRouter()
@@ -54,7 +55,9 @@ def replay_data(record: dict[str, Any], viewer_account: int | None) -> dict[str,
     try:
         report = replay(read_phh(record["phh"] or ""))
     except (HistoryError, ValueError) as error:
-        raise HTTPException(409, f"the hand's history cannot be replayed: {error}") from None
+        raise RestError(
+            "replay_failed", f"the hand's history cannot be replayed: {error}"
+        ) from None
     viewer = hand_player(players, viewer_account)
     events = [table_seats(e.to_dict(), seats) for e in visible_events(report.events, viewer)]
     started = events[0] if events else {}
@@ -79,11 +82,11 @@ async def hand_replay(hand_id: int, request: Request) -> dict[str, Any]:
     store = db.store
     record = await db.read(lambda c: store.hand(c, hand_id))
     if record is None or record["status"] != "finished" or not record.get("phh"):
-        raise HTTPException(404, "no finished hand with that id")
+        raise RestError("no_hand", "no finished hand with that id")
     account = await request_account(request)
     data: dict[str, Any] = replay_data(record, None if account is None else account.id)
-    actor = request.app.state.room.actors.get(record["table_id"])
-    if actor is not None:
-        data["table_name"] = actor.spec.name
-        data["table_seats"] = actor.spec.seats
+    spec = request.app.state.room.spec(record["table_id"])
+    if spec is not None:
+        data["table_name"] = spec.name
+        data["table_seats"] = spec.seats
     return data

@@ -6,13 +6,14 @@ import asyncio
 import itertools
 import logging
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from stud.server.actor import Command, TableActor
 from stud.server.bots import Bot, make_bot
 from stud.server.channel import Watcher
 from stud.server.limits import Limits, check_new_table
 from stud.server.logins import LoginConfig
+from stud.server.ratelimit import Buckets, local_buckets
 from stud.server.storage import Account, Database, TableSpec
 from stud.server.tourney_desk import DEFAULT_TOURNAMENTS, TournamentDesk, TourneyTemplate
 from stud.table import HandFactory, Table, TableSettings
@@ -66,6 +67,18 @@ class RoomConfig:
     """Origins besides the server's own whose pages may change state (e.g. behind a proxy)."""
 
 
+class TableHandle(Protocol):
+    """What a connection calls a table through: its actor here, or a stand-in for a table
+    that another process of a shared room runs (stud.server.cluster.remote)."""
+
+    @property
+    def id(self) -> int: ...
+
+    async def call(self, command: Command) -> Any: ...
+
+    def tell(self, command: Command) -> None: ...
+
+
 @dataclass(slots=True)
 class Room:
     """Every table's actor, and the services they share."""
@@ -86,6 +99,10 @@ class Room:
 
     def __post_init__(self) -> None:
         self.tournaments = TournamentDesk(self)
+
+    async def open_database(self) -> None:
+        """Create the schema if needed and start the writer (a shared room: under a lock)."""
+        self.db.start()
 
     async def start(self) -> None:
         """Void what a crash left running, cash stacks out, then open the tables with bots."""
@@ -173,6 +190,41 @@ class Room:
     def lobby(self) -> list[dict[str, Any]]:
         return [actor.lobby() for actor in self.actors.values()]
 
+    # -- what the app and connections ask; a shared room (stud.server.cluster) answers for
+    # -- the tables other processes run too.
+
+    def table(self, table_id: int) -> TableHandle | None:
+        """The table to send a command to, wherever it runs."""
+        return self.actors.get(table_id)
+
+    def spec(self, table_id: int) -> TableSpec | None:
+        actor = self.actors.get(table_id)
+        return None if actor is None else actor.spec
+
+    async def lobby_all(self) -> list[dict[str, Any]]:
+        """Every table's lobby entry."""
+        return self.lobby()
+
+    async def table_entry(self, table_id: int) -> dict[str, Any] | None:
+        """One table's lobby entry with what a spectator sees now (None: no such table;
+        TableError 'unavailable' while a shared room's table moves between processes)."""
+        actor = self.actors.get(table_id)
+        return None if actor is None else actor.entry()
+
+    def owns(self, table_id: int) -> bool:
+        """Whether this process may run the table now (asked by its actor before each step)."""
+        return True
+
+    def lost(self, actor: TableActor) -> None:
+        """The actor stopped because this process no longer runs its table."""
+
+    def health(self) -> dict[str, Any]:
+        return {}
+
+    def buckets(self, name: str, burst: float, refill_seconds: float, limit: int) -> Buckets:
+        """Where the login and signup throttles count (this process; a shared room: Redis)."""
+        return local_buckets(name, burst, refill_seconds, limit)
+
     def rename(self, account_id: int, name: str) -> None:
         """An account's new name (a guest who registered), at every table it sits or waits at."""
         self._names[account_id] = name
@@ -207,6 +259,9 @@ class Room:
         seed = None if self.config.seed is None else self.config.seed * 104_729 + account.id
         return account, make_bot(kind, seed), stack
 
+    async def new_bot_name(self) -> str:
+        return f"Bot {next(self._bot_names)}"
+
     async def bot_account(self) -> Account:
         """A bot account not playing anywhere (a new one if none is idle)."""
         return (await self.bot_accounts(1))[0]
@@ -214,7 +269,7 @@ class Room:
     async def bot_accounts(self, count: int) -> list[Account]:
         """``count`` bot accounts not playing anywhere; the missing ones made in one write."""
         taken = [self._idle_bots.pop() for _ in range(min(count, len(self._idle_bots)))]
-        names = [f"Bot {next(self._bot_names)}" for _ in range(count - len(taken))]
+        names = [await self.new_bot_name() for _ in range(count - len(taken))]
         if names:
             store = self.db.store
             taken += await self.db.write(

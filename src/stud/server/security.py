@@ -19,6 +19,7 @@ from urllib.parse import urlsplit
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from stud.server.protocol import dumps
+from stud.server.refusal import error_body
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
@@ -60,7 +61,9 @@ class OriginCheck:
             origin = foreign_origin(headers, self.allowed)
             if origin is not None:
                 body = dumps(
-                    {"detail": f"cross-site request refused: {origin} is not this site"}
+                    error_body(
+                        "cross_site", f"cross-site request refused: {origin} is not this site"
+                    )
                 ).encode()
                 await send(
                     {

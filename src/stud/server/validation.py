@@ -3,7 +3,8 @@
 FastAPI's own 422 echoes the offending input back; when that input is
 invalid Unicode (JSON's ``"\\ud800"``, a lone surrogate) the answer cannot be
 encoded and the client got a 500 instead. Here each error keeps its place and
-message, and any text that cannot be written as UTF-8 is shown escaped.
+message, and any text that cannot be written as UTF-8 is shown escaped. The answer
+carries the code ``invalid_input`` (stud.server.refusal) beside the list.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from typing import Any
 from fastapi import Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+
+from stud.server.refusal import error_body
 
 
 def encodable(value: Any) -> Any:
@@ -29,11 +32,12 @@ def encodable(value: Any) -> Any:
 
 
 async def validation_error(_request: Request, error: Exception) -> JSONResponse:
-    """422 ``{"detail": [{"loc", "msg", "type"}, ...]}``, the shape FastAPI documents."""
+    """422 ``{"detail": [{"loc", "msg", "type"}, ...], "code": "invalid_input"}``: the shape
+    FastAPI documents, and the code every REST error carries."""
     errors = error.errors() if isinstance(error, RequestValidationError) else []
     detail = [
         {"loc": encodable(list(e.get("loc", ()))), "msg": encodable(e.get("msg", "")),
          "type": encodable(e.get("type", ""))}
         for e in errors
     ]  # fmt: skip
-    return JSONResponse({"detail": detail}, status_code=422)
+    return JSONResponse(error_body("invalid_input", detail), status_code=422)

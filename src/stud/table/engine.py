@@ -39,9 +39,12 @@ from stud.table.histories import write_histories
 from stud.table.port import HandEvent, HandPort, Legal
 from stud.table.table import TableError
 
+CARD_TEXT: tuple[str, ...] = tuple(str(Card(index)) for index in range(52))
+"""Each card's text by index (``"As"``): views name every card at every step."""
+
 
 def _text(card: int | None) -> str | None:
-    return None if card is None else str(Card(card))
+    return None if card is None else CARD_TEXT[card]
 
 
 SUMMARY_EVENTS = (PotsFormed, UncalledBetReturned, HandShown, HandMucked, NoLowHand, PotAwarded)
@@ -61,6 +64,9 @@ class EngineHand:
         self._public_key = -1
         self._shown: set[int] = set()
         self._shown_scan = 0
+        self._legal: tuple[int, list[Legal], list[dict[str, Any]]] | None = None
+        """The actor's legal actions at one step (the length of the event log): as the
+        table takes them and as its views show them, asked for several times a step."""
 
     # -- seat numbers ----------------------------------------------------------------------
 
@@ -105,7 +111,19 @@ class EngineHand:
         return self.hand.is_over
 
     def legal(self) -> list[Legal]:
-        return [Legal(a.kind.value, a.to) for a in self.hand.legal_actions()]
+        return list(self._legal_now()[1])
+
+    def _legal_now(self) -> tuple[int, list[Legal], list[dict[str, Any]]]:
+        """The actor's legal actions now, worked out once per step of the hand."""
+        key = len(self.hand.events)
+        if self._legal is None or self._legal[0] != key:
+            actions = self.hand.legal_actions()
+            self._legal = (
+                key,
+                [Legal(a.kind.value, a.to) for a in actions],
+                [self._map(a.to_dict()) for a in actions],
+            )
+        return self._legal
 
     def act(self, player: int, action: str, to: int) -> list[HandEvent]:
         try:
@@ -152,11 +170,7 @@ class EngineHand:
         own = dict(seats[player])
         own["down"] = [_text(card) for card in hand.down_cards(player)]
         seats[player] = own
-        legal = (
-            [self._map(a.to_dict()) for a in hand.legal_actions(player)]
-            if player == hand.to_act
-            else []
-        )
+        legal = [dict(a) for a in self._legal_now()[2]] if player == hand.to_act else []
         return {**public, "viewer": self.seats[player], "seats": seats, "legal_actions": legal}
 
     def _public_view(self) -> dict[str, Any]:

@@ -11,6 +11,7 @@ public.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from stud.cards import Card
@@ -34,13 +35,25 @@ def readout(game: str, cards: Sequence[str], to_come: int) -> dict[str, Any] | N
     """
     if not cards:
         return None
+    # Only Stud Hi/Lo's low reads the cards still to come (a draw or not).
+    high, low = _words(game, tuple(cards), max(0, to_come) if game == "stud8" else 0)
+    return {"high": high, "low": _low(low)}
+
+
+@lru_cache(maxsize=8192)
+def _words(game: str, cards: tuple[str, ...], to_come: int) -> tuple[str | None, LowSoFar | None]:
+    """The evaluators' words for one set of cards, kept: a table's every state repeats them.
+
+    Each step of a hand sends every viewer the readouts of cards that mostly did
+    not change since the last step; the words are a pure function of the cards.
+    """
     ints = [int(Card.parse(c)) for c in cards]
     if game == "razz":
-        return {"high": None, "low": _low(razz_so_far(ints))}
+        return None, razz_so_far(ints)
     high = high_so_far(ints)
     if game == "stud8":
-        return {"high": high, "low": _low(eight_low_so_far(ints, max(0, to_come)))}
-    return {"high": high, "low": None}
+        return high, eight_low_so_far(ints, to_come)
+    return high, None
 
 
 def _cards_to_come(hand: dict[str, Any], seat: dict[str, Any]) -> int:

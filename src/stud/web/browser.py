@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser
+    from playwright.sync_api import Browser, Page
 
 CHROMIUM = os.environ.get("STUD_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = (
@@ -31,3 +31,16 @@ def chromium() -> Iterator[Browser]:
             yield browser
         finally:
             browser.close()
+
+
+def serious_problems(page: Page) -> list[str]:
+    """axe-core's serious and critical accessibility violations on the page, each with its
+    help text and where it was found; [] when there are none."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes']][:3]}"
+        for v in results.response["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]

@@ -12,15 +12,22 @@ import hashlib
 import json
 import time
 import uuid
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, Select, and_, func, insert, select, update
+from sqlalchemy import Connection, Select, and_, bindparam, func, insert, select, update
 
 from stud.server.storage import schema as s
 
 HOUSE = "house"
+
+# Built once: a statement made per call (``.values(...)``) costs more than running it, and a
+# busy room stores two hands a second per hundred tables (bench/bench_server.py).
+_INSERT_HAND = insert(s.hands)
+_INSERT_HAND_PLAYERS = insert(s.hand_players)
+_INSERT_LEDGER = insert(s.ledger)
+_UPDATE_HAND = update(s.hands).where(s.hands.c.id == bindparam("hand_row"))
 
 
 class LedgerError(ValueError):
@@ -114,11 +121,26 @@ def _hand_list_select() -> Select[Any]:
     ).order_by(s.hands.c.id.desc())
 
 
+Fence = Callable[[Connection, int], None]
+"""Checks, inside a write's transaction, that this process still runs a table (else raises)."""
+
+
 class Store:
-    """Storage operations; stateless apart from the cached house account id."""
+    """Storage operations; stateless apart from the cached house account id.
+
+    ``fence``, when set (several processes share the room: stud.server.cluster),
+    is called with the table's id at the start of every write that moves chips at
+    a table or records its hands, in the same transaction: a process that lost
+    the table's lease cannot write for it any more.
+    """
 
     def __init__(self) -> None:
         self._house_id: int | None = None
+        self.fence: Fence | None = None
+
+    def _fenced(self, conn: Connection, table_id: int) -> None:
+        if self.fence is not None:
+            self.fence(conn, table_id)
 
     # -- accounts and sessions -------------------------------------------------------------
 
@@ -206,6 +228,14 @@ class Store:
 
     def post(self, conn: Connection, kind: str, entries: Sequence[Entry]) -> str:
         """Record one chip movement; its entries must sum to zero. Returns the txn id."""
+        txn, rows = self._rows(kind, entries)
+        if rows:
+            conn.execute(_INSERT_LEDGER, rows)
+        return txn
+
+    @staticmethod
+    def _rows(kind: str, entries: Sequence[Entry]) -> tuple[str, list[dict[str, Any]]]:
+        """One chip movement's ledger rows (LedgerError unless its entries sum to zero)."""
         if sum(e.amount for e in entries) != 0:
             raise LedgerError(f"unbalanced {kind}: {entries!r}")
         txn = uuid.uuid4().hex
@@ -225,9 +255,7 @@ class Store:
             for e in entries
             if e.amount != 0
         ]
-        if rows:
-            conn.execute(insert(s.ledger), rows)
-        return txn
+        return txn, rows
 
     def wallet(
         self, conn: Connection, account_id: int, wallet: str = "cash", table_id: int | None = None
@@ -275,6 +303,11 @@ class Store:
         """Move chips from the balance to the table; LedgerError if the balance is short."""
         if amount <= 0:
             raise LedgerError("a buy-in is a positive amount")
+        self._fenced(conn, table_id)
+        # Lock the account's row until this transaction ends: another process buying
+        # the same account in at once waits, then sees the balance this one leaves
+        # (PostgreSQL; SQLite has a single writer anyway).
+        conn.execute(select(s.accounts.c.id).where(s.accounts.c.id == account_id).with_for_update())
         if self.balance(conn, account_id) < amount:
             raise LedgerError("the balance is too small for that buy-in")
         self.post(
@@ -288,6 +321,7 @@ class Store:
 
     def cash_out(self, conn: Connection, account_id: int, table_id: int, amount: int) -> None:
         """Move a stack from the table back to the balance."""
+        self._fenced(conn, table_id)
         held = self.wallet(conn, account_id, "table", table_id)
         if amount < 0 or amount > held:
             raise LedgerError(f"cash-out of {amount} but {held} at table {table_id}")
@@ -328,6 +362,7 @@ class Store:
 
     def close_table(self, conn: Connection, table_id: int) -> None:
         """Mark a table closed: it is not opened again at the next start."""
+        self._fenced(conn, table_id)
         conn.execute(
             update(s.room_tables).where(s.room_tables.c.id == table_id).values(closed=True)
         )
@@ -359,36 +394,33 @@ class Store:
         players: Sequence[Mapping[str, Any]],
     ) -> int:
         """Record a hand as running before any chip goes in, so a restart can void it."""
+        self._fenced(conn, table_id)
         result = conn.execute(
-            insert(s.hands).values(
-                table_id=table_id,
-                number=number,
-                game=game,
-                status="running",
-                started_at=time.time(),
-                pot=0,
-                players=json.dumps(list(players)),
-            )
+            _INSERT_HAND,
+            {
+                "table_id": table_id,
+                "number": number,
+                "game": game,
+                "status": "running",
+                "started_at": time.time(),
+                "pot": 0,
+                "players": json.dumps(list(players)),
+            },
         )
         pk = result.inserted_primary_key
         assert pk is not None
         hand_id = int(pk[0])
         ids = sorted({int(p["account_id"]) for p in players})
         if ids:
-            conn.execute(
-                insert(s.hand_players), [{"hand_id": hand_id, "account_id": a} for a in ids]
-            )
+            conn.execute(_INSERT_HAND_PLAYERS, [{"hand_id": hand_id, "account_id": a} for a in ids])
         return hand_id
 
     def commit_chips(
         self, conn: Connection, table_id: int, hand_id: int, commits: Mapping[int, int]
     ) -> None:
         """Chips go from players' stacks into the hand's pot: {account_id: amount}."""
-        entries: list[Entry] = []
-        for account_id, amount in commits.items():
-            if amount:
-                entries.append(Entry(account_id, "table", -amount, table_id, hand_id))
-                entries.append(Entry(account_id, "pot", amount, table_id, hand_id))
+        self._fenced(conn, table_id)
+        entries = _commit_entries(table_id, hand_id, commits)
         if entries:
             self.post(conn, "commit", entries)
 
@@ -410,13 +442,25 @@ class Store:
         summary: Mapping[str, Any],
         phh: str | None,
         pokerstars: str | None,
+        *,
+        committed: Mapping[int, int] | None = None,
     ) -> None:
         """Pay the pot out (winners' stacks, rake to the house) and store the hand's record.
 
         The pot held in the ledger must equal what is paid out, so a result that
         does not add up is refused rather than minting or losing chips.
+        ``committed`` ({account_id: chips}) is the pot when its chips are not in
+        the ledger yet: they are posted here, as :meth:`commit_chips` would post
+        them, in the same statement as the payout (the table's actor keeps a
+        hand's chips in memory until it ends, then stores it all at once).
         """
-        contributions = self.pot_contributions(conn, hand_id)
+        self._fenced(conn, table_id)
+        rows: list[dict[str, Any]] = []
+        if committed is None:
+            contributions = self.pot_contributions(conn, hand_id)
+        else:
+            contributions = {a: v for a, v in committed.items() if v}
+            rows += self._rows("commit", _commit_entries(table_id, hand_id, contributions))[1]
         pot = sum(contributions.values())
         if pot != sum(payouts.values()) + rake:
             raise LedgerError(
@@ -426,19 +470,19 @@ class Store:
         entries += [Entry(a, "table", v, table_id, hand_id) for a, v in payouts.items()]
         if rake:
             entries.append(Entry(self.house(conn), "cash", rake, table_id, hand_id))
-        self.post(conn, "pot_won", entries)
-        conn.execute(
-            update(s.hands)
-            .where(s.hands.c.id == hand_id)
-            .values(
-                status="finished",
-                finished_at=time.time(),
-                pot=pot,
-                summary=json.dumps(summary),
-                phh=phh,
-                pokerstars=pokerstars,
-            )
-        )
+        rows += self._rows("pot_won", entries)[1]
+        if rows:
+            conn.execute(_INSERT_LEDGER, rows)
+        record = {
+            "hand_row": hand_id,
+            "status": "finished",
+            "finished_at": time.time(),
+            "pot": pot,
+            "summary": json.dumps(summary),
+            "phh": phh,
+            "pokerstars": pokerstars,
+        }
+        conn.execute(_UPDATE_HAND, record)
 
     def void_hand(self, conn: Connection, hand_id: int) -> dict[int, int]:
         """Give every chip back to whoever put it in, and mark the hand void."""
@@ -457,20 +501,24 @@ class Store:
         )
         return contributions
 
-    def recover(self, conn: Connection) -> dict[str, int]:
+    def recover(self, conn: Connection, table_id: int | None = None) -> dict[str, int]:
         """After a crash or stop: void running hands, then cash every table stack out.
 
         Tables start empty after a restart, so the chips in front of each player
         go back to their balance; what went into a voided pot goes back first.
+        With ``table_id``, only that table's (a table another process takes over).
         """
-        running = conn.execute(select(s.hands.c.id).where(s.hands.c.status == "running")).all()
+        query = select(s.hands.c.id).where(s.hands.c.status == "running")
+        if table_id is not None:
+            query = query.where(s.hands.c.table_id == table_id)
+        running = conn.execute(query).all()
         refunded = 0
         for (hand_id,) in running:
             refunded += sum(self.void_hand(conn, int(hand_id)).values())
         cashed = 0
-        for (table_id, account_id), amount in self.table_stacks(conn).items():
+        for (table, account_id), amount in self.table_stacks(conn, table_id).items():
             if amount > 0:
-                self.cash_out(conn, account_id, table_id, amount)
+                self.cash_out(conn, account_id, table, amount)
                 cashed += amount
         return {"voided": len(running), "refunded": refunded, "cashed_out": cashed}
 
@@ -574,3 +622,13 @@ class Store:
                 "hands_per_hour": float(count) / hours,
             }
         return out
+
+
+def _commit_entries(table_id: int, hand_id: int, commits: Mapping[int, int]) -> list[Entry]:
+    """The entries that move chips from players' stacks into a hand's pot."""
+    entries: list[Entry] = []
+    for account_id, amount in commits.items():
+        if amount:
+            entries.append(Entry(account_id, "table", -amount, table_id, hand_id))
+            entries.append(Entry(account_id, "pot", amount, table_id, hand_id))
+    return entries

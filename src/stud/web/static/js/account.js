@@ -1,41 +1,50 @@
-// The account box in the top bar: register, log in, play as a guest, the balance, log out.
+// The account box in the top bar: register, log in, play as a guest, the balance, log out;
+// and its dialogs (log in, register, a guest's registration, a guest logging out).
 
 import { api } from './api.js';
 import { h, fill } from './dom.js';
+import { requestErrorText } from './errortext.js';
 import { chips } from './format.js';
+import { t } from './i18n.js';
+import { openModal, uniqueId } from './modal.js';
 
 /** Your chips: the balance plus what is in front of you at tables. */
 export function totalChips(account) {
   return (account?.balance ?? 0) + (account?.at_tables ?? 0);
 }
 
+/** Draw the account box; a button of it that had the keyboard's focus keeps it (the box is
+ * drawn again after every hand one plays, to show the chips). */
 export function renderAccount(el, app) {
+  const focused = el.contains(document.activeElement) ? document.activeElement.dataset.do : null;
+  drawAccount(el, app);
+  if (focused) el.querySelector(`[data-do='${focused}']`)?.focus();
+}
+
+function drawAccount(el, app) {
   const account = app.account;
   if (account) {
     const guest = account.kind === 'guest';
     const atTables = account.at_tables ?? 0;
-    const title = `play money: ${chips(account.balance)} in your balance${atTables ? ` and ${chips(atTables)} at tables` : ''}`;
+    const title = atTables
+      ? t('account.balance_title_tables', { balance: chips(account.balance), tables: chips(atTables) })
+      : t('account.balance_title', { balance: chips(account.balance) });
     fill(el,
-      h('span', { class: 'who' }, guest ? 'Guest ' : '', h('b', { class: 'account-name' }, account.name)),
-      h('span', { class: 'balance', title }, h('span', { class: 'chip-icon' }), h('span', { class: 'balance-amount' }, chips(totalChips(account))),
-        atTables ? h('small', { class: 'at-tables muted' }, ` (${chips(atTables)} at tables)`) : null),
-      h('a', { class: 'btn ghost small', href: '#/hands', dataset: { do: 'my-hands' } }, 'My hands'),
-      guest ? h('button', { class: 'btn primary small', dataset: { do: 'register' }, onclick: () => credentialsDialog(app, 'upgrade') }, 'Register') : null,
-      h('button', { class: 'btn ghost small', dataset: { do: 'logout' }, onclick: () => logout(app) }, 'Log out'));
+      h('span', { class: 'who' }, guest ? [t('account.guest_prefix'), ' '] : null, h('b', { class: 'account-name', translate: 'no' }, account.name)),
+      h('span', { class: 'balance', title },
+        h('span', { class: 'chip-icon', 'aria-hidden': 'true' }),
+        h('span', { class: 'visually-hidden' }, t('account.chips_label')), ' ',
+        h('span', { class: 'balance-amount' }, chips(totalChips(account))),
+        atTables ? h('small', { class: 'at-tables muted' }, ' ', t('account.at_tables', { amount: chips(atTables) })) : null),
+      h('a', { class: 'btn ghost small', href: '#/hands', dataset: { do: 'my-hands' } }, t('account.my_hands')),
+      guest ? h('button', { class: 'btn primary small', dataset: { do: 'register' }, onclick: () => credentialsDialog(app, 'upgrade') }, t('account.register')) : null,
+      h('button', { class: 'btn ghost small', dataset: { do: 'logout' }, onclick: () => logout(app) }, t('account.logout')));
     return;
   }
   fill(el,
-    h('button', { class: 'btn primary small', dataset: { do: 'guest' }, onclick: () => guest(app) }, 'Play as guest'),
-    h('button', { class: 'btn small', dataset: { do: 'login' }, onclick: () => credentialsDialog(app, 'login') }, 'Log in'),
-    h('button', { class: 'btn small', dataset: { do: 'register' }, onclick: () => credentialsDialog(app, 'register') }, 'Register'));
-}
-
-async function guest(app) {
-  try {
-    app.setAccount(await api.guest());
-  } catch (error) {
-    app.toast(error.message);
-  }
+    h('button', { class: 'btn primary small', dataset: { do: 'guest' }, onclick: () => app.guest() }, t('account.guest')),
+    h('button', { class: 'btn small', dataset: { do: 'login' }, onclick: () => credentialsDialog(app, 'login') }, t('account.login')),
+    h('button', { class: 'btn small', dataset: { do: 'register' }, onclick: () => credentialsDialog(app, 'register') }, t('account.register')));
 }
 
 async function logout(app) {
@@ -47,44 +56,64 @@ async function logout(app) {
   }
 }
 
+/** The account box's first button, where the focus goes when a dialog's opener has gone. */
+function accountButton() {
+  return document.querySelector('#account button, #account a');
+}
+
 /** A guest's chips live only in this session: say so before they are thrown away. */
 function confirmGuestLogout(app) {
   return new Promise((resolve) => {
-    const dialog = h('dialog', { class: 'dialog guest-logout' },
-      h('form', { method: 'dialog' },
-        h('h2', {}, 'Log out of a guest account?'),
-        h('p', {}, `A guest account cannot be logged into again: its ${chips(totalChips(app.account))} chips and its hands are lost. Register to keep them.`),
+    const text = uniqueId('guest-logout-text');
+    const cancel = h('button', { value: 'cancel', class: 'btn ghost' }, t('common.cancel'));
+    openModal({
+      cls: 'guest-logout',
+      describedBy: text,
+      focus: cancel,
+      children: h('form', { method: 'dialog' },
+        h('h2', {}, t('account.guest_logout.title')),
+        h('p', { id: text }, t('account.guest_logout.text', { chips: chips(totalChips(app.account)) })),
         h('div', { class: 'dialog-buttons' },
-          h('button', { value: 'cancel', class: 'btn ghost' }, 'Cancel'),
-          h('button', { value: 'register', class: 'btn primary' }, 'Register instead'),
-          h('button', { value: 'logout', class: 'btn danger' }, 'Log out and lose the chips'))));
-    dialog.addEventListener('close', () => {
-      dialog.remove();
-      if (dialog.returnValue === 'register') credentialsDialog(app, 'upgrade');
-      resolve(dialog.returnValue === 'logout');
+          cancel,
+          h('button', { value: 'register', class: 'btn primary' }, t('account.guest_logout.register')),
+          h('button', { value: 'logout', class: 'btn danger' }, t('account.guest_logout.confirm')))),
+      returnTo: accountButton,
+      onClose: (value) => {
+        if (value === 'register') credentialsDialog(app, 'upgrade');
+        resolve(value === 'logout');
+      },
     });
-    document.body.append(dialog);
-    dialog.showModal();
   });
 }
 
+const TITLES = {
+  login: () => t('account.login_title'),
+  register: () => t('account.register_title'),
+  upgrade: () => t('account.upgrade_title'),
+};
+
+/** Log in, register, or (`upgrade`) give a guest account a name and password. */
 export function credentialsDialog(app, mode) {
   const upgrade = mode === 'upgrade';
   const register = mode === 'register' || upgrade;
-  const name = h('input', { name: 'name', autocomplete: 'username', required: true, minlength: 3, maxlength: 20, pattern: '[A-Za-z0-9_\\-]{3,20}' });
+  const hint = uniqueId('name-hint');
+  const name = h('input', {
+    name: 'name', autocomplete: 'username', required: true, minlength: 3, maxlength: 20, pattern: '[A-Za-z0-9_\\-]{3,20}',
+    'aria-describedby': register ? hint : null,
+  });
   const password = h('input', { name: 'password', type: 'password', autocomplete: register ? 'new-password' : 'current-password', required: true, minlength: 6 });
   const error = h('p', { class: 'form-error', role: 'alert' });
-  const submit = h('button', { class: 'btn primary', type: 'submit' }, register ? 'Create account' : 'Log in');
+  const submit = h('button', { class: 'btn primary', type: 'submit' }, register ? t('account.create') : t('account.login'));
+  let dialog = null;
   const form = h('form', { class: 'credentials', dataset: { mode } },
-    h('h2', {}, upgrade ? 'Register this guest account' : register ? 'Create an account' : 'Log in'),
-    upgrade ? h('p', { class: 'muted' }, 'Choose a name and password: you keep this account\'s chips, seats and hands. Names are 3–20 letters, digits, “-” or “_”.') : null,
-    register && !upgrade ? h('p', { class: 'muted' }, 'Names are 3–20 letters, digits, “-” or “_”. New accounts get play money.') : null,
-    h('label', {}, 'Name', name),
-    h('label', {}, 'Password', password),
+    h('h2', {}, TITLES[mode]()),
+    register ? h('p', { class: 'muted', id: hint }, upgrade ? t('account.upgrade_text') : t('account.register_text')) : null,
+    h('label', {}, t('account.name'), name),
+    h('label', {}, t('account.password'), password),
     error,
     h('div', { class: 'dialog-buttons' },
-      h('button', { class: 'btn ghost', type: 'button', onclick: () => dialog.close() }, 'Cancel'), submit));
-  const dialog = h('dialog', { class: 'dialog' }, form);
+      h('button', { class: 'btn ghost', type: 'button', onclick: () => dialog.close() }, t('common.cancel')), submit));
+  const fieldName = (field) => ({ name: t('account.name'), password: t('account.password') })[field];
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     submit.disabled = true;
@@ -103,13 +132,11 @@ export function credentialsDialog(app, mode) {
       dialog.close();
       app.setAccount(account);
     } catch (err) {
-      error.textContent = err.message;
+      error.textContent = requestErrorText(err, fieldName);
     } finally {
       submit.disabled = false;
     }
   });
-  dialog.addEventListener('close', () => dialog.remove());
-  document.body.append(dialog);
-  dialog.showModal();
-  name.focus();
+  dialog = openModal({ children: form, focus: name, returnTo: accountButton });
+  return dialog;
 }

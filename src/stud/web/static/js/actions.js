@@ -12,9 +12,14 @@
 // Several bars can be on the page (tables side by side): a key goes to one bar
 // only: the one under the mouse, else the one holding the focus, else the one whose
 // turn came first.
+//
+// The single-key shortcuts (WCAG 2.1.4) are on by default, as card-room players expect,
+// and can be turned off (prefs.shortcuts, a box under the table): then a letter or a
+// digit does nothing and the buttons stay reachable with Tab, Enter and Space.
 
 import { h, fill } from './dom.js';
-import { chips } from './format.js';
+import { formatChips as chips, t, tOf } from './i18n.js';
+import { prefs } from './prefs.js';
 
 const KEYS = {
   fold: 'f', check: 'k', call: 'c', 'bring-in': 'i', complete: 'o', bet: 'b', raise: 'r',
@@ -36,16 +41,15 @@ export function describeActions(legal, bet = 0) {
     let label;
     let extra = null;
     switch (a.action) {
-      case 'fold': label = 'Fold'; break;
-      case 'check': label = 'Check'; break;
-      case 'call': label = `Call ${chips(add)}`; break;
-      case 'bring-in': label = `Bring in ${chips(add)}`; break;
-      case 'complete': label = `Complete to ${chips(a.to)}`; if (bet) extra = `+${chips(add)}`; break;
-      case 'bet': label = `Bet ${chips(a.to)}`; if (bet) extra = `+${chips(add)}`; break;
-      case 'raise': label = `Raise to ${chips(a.to)}`; if (bet) extra = `+${chips(add)}`; break;
-      default: label = a.action;
+      case 'fold':
+      case 'check': label = tOf('action', a.action); break;
+      case 'call':
+      case 'bring-in': label = tOf('action_to', a.action, { amount: chips(add) }); break;
+      default:
+        label = tOf('action_to', a.action, { amount: chips(a.to) });
+        if (bet) extra = t('table.act.adds', { amount: chips(add) });
     }
-    if (counts[a.action] > 1) label += double ? ' (double)' : ' (single)';
+    if (counts[a.action] > 1) label = double ? t('table.act.double', { label }) : t('table.act.single', { label });
     const key = double ? DOUBLE_KEY : KEYS[a.action];
     const kind = a.action === 'fold' ? 'fold' : ['check', 'call'].includes(a.action) ? 'passive' : 'aggressive';
     return { ...a, label, extra, add, key, kind, number: index + 1, double };
@@ -60,6 +64,12 @@ export function typing(target) {
 }
 
 const bars = new Set(); // every ActionBar on the page
+let confirmIds = 0;
+
+/** The key of a shortcut drawn on its button (none when shortcuts are off): a key, not a word. */
+function keyCap(key) {
+  return prefs.shortcuts ? h('kbd', { translate: 'no', 'aria-hidden': 'true' }, key.toUpperCase()) : null;
+}
 const keyOwners = new WeakMap(); // key event -> the bar it goes to
 
 /** The bar a key press goes to: hovered, else focused, else the longest waiting turn. */
@@ -103,6 +113,50 @@ export class ActionBar {
    * `bet` is our bet on this street; `idle` is drawn instead of the hint when there is no turn.
    */
   update(legal, turnId, hint, options = {}) {
+    const focus = this.focusMark();
+    this.draw(legal, turnId, hint, options);
+    if (focus) this.restoreFocus(focus);
+  }
+
+  /** Where the focus is in the bar (a button's action, a box's value, the bar), else null. */
+  focusMark() {
+    const el = document.activeElement;
+    if (!el || !this.el.contains(el)) return null;
+    if (el.dataset?.action) return { action: el.dataset.action, index: this.buttons.indexOf(el) };
+    if (el.tagName === 'INPUT') return { value: el.value };
+    return { bar: true };
+  }
+
+  /**
+   * The bar was drawn again under the focus: put it back on the same control, else on the
+   * check or call of a turn that just came, else on the bar itself (parked until the next
+   * turn, so a keyboard player never starts again from the top of the page).
+   */
+  restoreFocus(mark) {
+    let target = null;
+    if (mark.action) {
+      target = this.buttons.find((b, i) => b.dataset.action === mark.action && (i === mark.index || !this.buttons[mark.index]));
+      target ??= this.buttons.find((b) => b.dataset.action === mark.action);
+    } else if (mark.value !== undefined) {
+      target = this.el.querySelector(`input[value="${CSS.escape(mark.value)}"]`);
+    }
+    if (!target && this.buttons.length) {
+      target = this.buttons.find((b) => ['check', 'call'].includes(b.dataset.action)) ?? this.buttons[0];
+    }
+    if (!target) {
+      this.park();
+      return;
+    }
+    if (document.activeElement !== target) target.focus();
+  }
+
+  /** Keep the focus on the bar itself between turns. */
+  park() {
+    this.el.tabIndex = -1;
+    if (document.activeElement !== this.el) this.el.focus();
+  }
+
+  draw(legal, turnId, hint, options = {}) {
     const { bet = 0, idle = null, readout = null } = options;
     this.lastArgs = [legal, turnId, hint, options];
     if (this.pendingTurn !== null && this.pendingTurn !== turnId) this.pendingTurn = null;
@@ -112,7 +166,7 @@ export class ActionBar {
     this.actions = actions;
     this.turnId = turnId;
     this.el.classList.toggle('active', actions.length > 0);
-    const words = readout ? h('div', { class: 'your-hand', title: 'your hand' }, readout) : null;
+    const words = readout ? h('div', { class: 'your-hand', title: t('table.your_hand') }, readout) : null;
     if (!actions.length) {
       fill(this.el, words, h('div', { class: 'action-hint' }, hint ?? ''), idle);
       this.buttons = [];
@@ -123,15 +177,17 @@ export class ActionBar {
       return;
     }
     const waiting = this.pendingTurn === turnId;
+    const keys = prefs.shortcuts;
     this.buttons = actions.map((a) => h('button', {
       class: `act-btn ${a.kind}${a.double ? ' double' : ''}`,
       dataset: { action: a.action, to: a.to, add: a.add },
       disabled: waiting,
-      title: `${a.label}${a.extra ? ` (${a.extra})` : ''} — key ${a.key.toUpperCase()} or ${a.number}`,
+      title: keys ? t('table.act.title_keys', { label: a.label, key: a.key.toUpperCase(), number: String(a.number) }) : null,
+      'aria-keyshortcuts': keys ? `${a.key.toUpperCase()} ${a.number}` : null,
       onclick: () => this.choose(a),
-    }, h('span', { class: 'label' }, a.label), a.extra ? h('small', { class: 'adds' }, a.extra) : null,
-    h('kbd', {}, a.key.toUpperCase())));
-    fill(this.el, words, h('div', { class: 'your-turn' }, 'Your turn'), h('div', { class: 'act-buttons' }, this.buttons));
+    }, h('span', { class: 'label' }, a.label), a.extra ? h('small', { class: 'adds' }, ' ', a.extra) : null,
+    keyCap(a.key)));
+    fill(this.el, words, h('div', { class: 'your-turn' }, t('table.your_turn')), h('div', { class: 'act-buttons', role: 'group', 'aria-label': t('table.act.group') }, this.buttons));
   }
 
   /** Folding when checking is free: ask first. */
@@ -140,14 +196,14 @@ export class ActionBar {
     const fold = this.actions.find((a) => a.action === 'fold');
     this.buttons = [
       h('button', { class: 'act-btn passive', dataset: { action: 'check', to: check.to, add: 0 }, onclick: () => this.choose(check, true) },
-        h('span', { class: 'label' }, 'Check'), h('kbd', {}, 'K')),
+        h('span', { class: 'label' }, tOf('action', 'check')), keyCap('k')),
       h('button', { class: 'act-btn fold', dataset: { action: 'fold', to: fold.to, add: 0, confirm: '1' }, onclick: () => this.choose(fold, true) },
-        h('span', { class: 'label' }, 'Fold anyway'), h('kbd', {}, 'F')),
+        h('span', { class: 'label' }, t('table.act.fold_anyway')), keyCap('f')),
     ];
-    fill(this.el, words,
-      h('div', { class: 'fold-confirm', role: 'alertdialog', 'aria-label': 'Fold when checking is free?' },
-        'Checking is free — fold anyway?'),
-      h('div', { class: 'act-buttons' }, this.buttons));
+    const question = h('div', { class: 'fold-confirm', id: `fold-confirm-${++confirmIds}` }, t('table.act.fold_confirm'));
+    fill(this.el, words, question,
+      h('div', { class: 'act-buttons', role: 'group', 'aria-labelledby': question.id }, this.buttons));
+
   }
 
   choose(a, confirmed = false) {
@@ -155,12 +211,15 @@ export class ActionBar {
     const canCheck = this.actions.some((x) => x.action === 'check');
     if (a.action === 'fold' && canCheck && !confirmed) {
       this.confirming = true;
+      const focused = this.el.contains(document.activeElement);
       this.drawConfirm(this.el.querySelector('.your-hand'));
+      if (focused) this.buttons[0].focus(); // the question replaced the Fold button: Check is safe
       return;
     }
     this.confirming = false;
     if (this.send(a.action, a.to)) {
       this.pendingTurn = this.turnId;
+      if (this.el.contains(document.activeElement)) this.park(); // a disabled button drops the focus
       for (const b of this.buttons) b.disabled = true;
     }
   }
@@ -168,6 +227,7 @@ export class ActionBar {
   key(e) {
     if (!this.actions?.length || e.ctrlKey || e.metaKey || e.altKey) return;
     if (typing(e.target)) return;
+    if (!prefs.shortcuts && e.key !== 'Escape') return; // single-key shortcuts turned off
     // Decided once per key press: the bar that acts first stops being a candidate.
     if (!keyOwners.has(e)) keyOwners.set(e, keyOwner());
     if (keyOwners.get(e) !== this) return;

@@ -1,23 +1,30 @@
 // Your turn somewhere you are not looking: at another table, in the lobby, the
 // replayer, or with the page in the background. Four ways at once:
 //   - a banner under the top bar with a link to the table (and its clock);
-//   - the tab title ("▶ Your turn · Ada — Stud card room") until the turn is over;
+//   - the tab title ("▶ Your turn · Ada — Stud card room") until the turn is over (else the
+//     page's own title, "Lobby — Stud card room", in the page's language);
 //   - the turn sound, when the sound is on;
 //   - a browser notification (Notification API) when the player allowed them.
 // The alert goes when the turn is over (acted, timed out) or the table comes into view.
 
 import { h, fill } from './dom.js';
+import { t } from './i18n.js';
 import { prefs } from './prefs.js';
 import { seconds } from './format.js';
 import { turnBeep } from './sound.js';
+import { tParts } from './tparts.js';
+import { parseTableId, tableTitle } from './tourneywords.js';
 
 export class TurnAlerts {
-  /** `inView(id)`: whether table `id` is on the screen now; `now()`: the server's clock. */
-  constructor({ inView, now }) {
+  /**
+   * `inView(id)`: whether table `id` is on the screen now; `now()`: the server's clock;
+   * `pageTitle()`: the name of the page shown (null: the room's name alone).
+   */
+  constructor({ inView, now, pageTitle = () => null }) {
     this.inView = inView;
     this.now = now;
     this.pending = new Map(); // table id -> {model, turn, notification}
-    this.baseTitle = document.title;
+    this.pageTitle = pageTitle;
     this.el = h('div', { class: 'turn-alerts', 'aria-live': 'assertive' });
     document.querySelector('.topbar')?.after(this.el);
     this.notified = 0; // for the tests: notifications shown
@@ -36,7 +43,7 @@ export class TurnAlerts {
 
   raise(model) {
     const turn = model.state.turn.turn;
-    const name = model.state?.settings?.name ?? `table ${model.id}`;
+    const name = tableTitle(model.state) ?? t('lobby.table_n', { id: String(model.id) }); // tournament tables too
     const entry = { model, turn, name, notification: null };
     this.pending.get(model.id)?.notification?.close?.();
     this.pending.set(model.id, entry);
@@ -52,8 +59,8 @@ export class TurnAlerts {
   notify(id, name) {
     if (!('Notification' in window) || Notification.permission !== 'granted' || !prefs.notify) return null;
     try {
-      const n = new Notification(`Your turn at ${name}`, {
-        body: 'Stud card room: it is your turn to act.', tag: `stud-turn-${id}`, renotify: true,
+      const n = new Notification(t('alerts.notify_title', { table: name }), {
+        body: t('alerts.notify_body'), tag: `stud-turn-${id}`, renotify: true, lang: document.documentElement.lang,
       });
       n.onclick = () => {
         window.focus();
@@ -99,24 +106,26 @@ export class TurnAlerts {
     const entries = [...this.pending.values()];
     fill(this.el, entries.map((e) => h('div', { class: 'turn-alert', role: 'alert', dataset: { table: e.model.id } },
       h('span', { class: 'turn-alert-icon', 'aria-hidden': 'true' }, '▶'),
-      ' Your turn at ', h('a', { href: `#/table/${e.model.id}`, class: 'turn-alert-link' }, e.name),
+      ' ', tParts((marks) => t('alerts.banner', marks), { table: h('a', { href: `#/table/${e.model.id}`, class: 'turn-alert-link', translate: 'no' }, e.name) }),
       h('span', { class: 'turn-alert-clock' }, ''))));
     document.body.classList.toggle('has-turn-alert', entries.length > 0);
     const first = entries[0];
+    const room = t('app.title');
+    const page = this.pageTitle();
     document.title = first
-      ? `▶ Your turn${entries.length > 1 ? ` (${entries.length})` : ''} · ${first.name} — ${this.baseTitle}`
-      : this.baseTitle;
+      ? `▶ ${t('alerts.tab_title', { n: entries.length, table: first.name })} — ${room}`
+      : page ? `${page} — ${room}` : room;
     this.tick();
   }
 
   tick() {
     for (const el of this.el.querySelectorAll('.turn-alert')) {
-      const entry = this.pending.get(Number(el.dataset.table));
+      const entry = this.pending.get(parseTableId(el.dataset.table)); // a number, or a tournament's "t7.2"
       const turn = entry?.model.state?.turn;
       const clock = el.querySelector('.turn-alert-clock');
       if (!turn || !clock) continue;
       const left = (turn.deadline ?? turn.clock_ends) - this.now();
-      clock.textContent = left > 0 ? ` · ${seconds(left)} left` : '';
+      clock.textContent = left > 0 ? ` · ${t('alerts.left', { time: seconds(left) })}` : '';
     }
   }
 }

@@ -1,22 +1,31 @@
 // The server's REST side: accounts, lobby, hand histories (see /docs on the server).
+// A refused request is an ApiError carrying the server's machine `code` (docs/protocol.md,
+// "REST errors"), the values its words need (`params`) and, for a 422 on the request's
+// shape, the fields at fault: the page words them (errortext.js), never the server's English.
 
 export class ApiError extends Error {
-  constructor(status, message) {
-    super(message);
+  constructor(status, { code = null, params = {}, fields = [], detail = '' } = {}) {
+    super(detail || `HTTP ${status}`); // the server's English, for the console only
     this.status = status;
+    this.code = code;
+    this.params = params;
+    this.fields = fields;
   }
 }
 
-function detail(data, status) {
+function refusal(data, status) {
   const d = data?.detail;
-  if (typeof d === 'string') return d;
-  if (Array.isArray(d) && d.length) {
-    return d.map((e) => `${(e.loc ?? []).slice(1).join('.') || 'input'}: ${e.msg}`).join('; ');
-  }
-  return `request failed (${status})`;
+  const fields = Array.isArray(d) ? d.map((e) => String((e.loc ?? []).slice(1).join('.'))).filter(Boolean) : [];
+  return new ApiError(status, {
+    code: typeof data?.code === 'string' ? data.code : null,
+    params: data?.params && typeof data.params === 'object' ? data.params : {},
+    fields,
+    detail: typeof d === 'string' ? d : JSON.stringify(d ?? null),
+  });
 }
 
-async function request(method, path, body) {
+/** One JSON request to the server; an ApiError (with the server's words and code) when refused. */
+export async function request(method, path, body) {
   const init = { method, credentials: 'same-origin', headers: {} };
   if (body !== undefined) {
     init.headers['Content-Type'] = 'application/json';
@@ -29,7 +38,7 @@ async function request(method, path, body) {
   } catch {
     data = null;
   }
-  if (!response.ok) throw new ApiError(response.status, detail(data, response.status));
+  if (!response.ok) throw refusal(data, response.status);
   return data;
 }
 

@@ -3,6 +3,9 @@
 
 import { h } from './dom.js';
 import { chips } from './format.js';
+import { t } from './i18n.js';
+import { openModal, uniqueId } from './modal.js';
+import { tParts } from './tparts.js';
 
 /** The table's buy-in range and the amount offered first: half-way, within the balance. */
 export function buyInRange(settings, balance) {
@@ -19,25 +22,26 @@ export function buyInRange(settings, balance) {
  */
 export function amountDialog({ title, text, low, high, value, confirm, action = 'ok', extra = null, cls = 'buy-in', onDone }) {
   const input = h('input', { type: 'number', name: 'buy_in', min: low, max: high, step: 1, value, required: true });
-  const slider = h('input', { type: 'range', name: 'buy_in_range', min: low, max: high, step: 1, value, 'aria-label': 'amount' });
+  const slider = h('input', { type: 'range', name: 'buy_in_range', min: low, max: high, step: 1, value, 'aria-label': t('buyin.slider') });
+  const textId = uniqueId('amount-text');
   slider.addEventListener('input', () => { input.value = slider.value; });
   input.addEventListener('input', () => { slider.value = input.value; });
   const form = h('form', { method: 'dialog' },
     h('h2', {}, title),
-    h('p', { class: 'muted' }, text),
-    h('label', { class: 'amount' }, 'Chips ', input),
+    h('p', { class: 'muted', id: textId }, text),
+    h('label', { class: 'amount' }, t('buyin.chips'), ' ', input),
     h('div', { class: 'range-row' }, h('small', {}, chips(low)), slider, h('small', {}, chips(high))),
     extra,
     h('div', { class: 'dialog-buttons' },
-      h('button', { value: 'cancel', class: 'btn ghost', formnovalidate: true }, 'Cancel'),
+      h('button', { value: 'cancel', class: 'btn ghost', formnovalidate: true }, t('common.cancel')),
       h('button', { value: action, class: 'btn primary' }, confirm)));
-  const dialog = h('dialog', { class: `dialog ${cls}` }, form);
-  dialog.addEventListener('close', () => {
-    if (dialog.returnValue === action) onDone(Math.floor(Number(input.value)), form);
-    dialog.remove();
+  const dialog = openModal({
+    cls,
+    children: form,
+    focus: input,
+    describedBy: textId,
+    onClose: (returned) => { if (returned === action) onDone(Math.floor(Number(input.value)), form); },
   });
-  document.body.append(dialog);
-  dialog.showModal();
   input.select();
   return dialog;
 }
@@ -49,13 +53,16 @@ export function sitDialog(view, seat, { wait = false } = {}) {
   const balance = app.account?.balance ?? 0;
   const { low, high, value } = buyInRange(s, balance);
   const rebuy = h('input', { type: 'checkbox', name: 'auto_rebuy' });
+  const table = () => h('span', { translate: 'no' }, s.name);
+  const range = t('buyin.range', { low: chips(low), high: chips(high), balance: chips(balance) });
   amountDialog({
-    title: wait ? `Waiting list for ${s.name}` : seat === null ? `Sit at ${s.name}` : `Sit in seat ${seat + 1}`,
-    text: `${wait ? 'You are seated with this buy-in when a seat is free. ' : ''}Buy in between ${chips(low)} and ${chips(high)}. Your balance: ${chips(balance)}.`,
+    title: wait ? tParts((marks) => t('buyin.wait_title', marks), { table: table() })
+      : seat === null ? tParts((marks) => t('buyin.sit_title', marks), { table: table() }) : t('buyin.seat_title', { seat: seat + 1 }),
+    text: wait ? t('buyin.wait_text', { range }) : range,
     low, high, value,
-    confirm: wait ? 'Join the waiting list' : 'Sit down',
+    confirm: wait ? t('buyin.wait_confirm') : t('buyin.sit_confirm'),
     action: wait ? 'wait' : 'sit',
-    extra: wait ? null : h('label', { class: 'toggle rebuy' }, rebuy, ' Rebuy automatically (back to this buy-in when below the minimum)'),
+    extra: wait ? null : h('label', { class: 'toggle rebuy' }, rebuy, ' ', t('buyin.auto_rebuy_long')),
     onDone: (amount) => {
       const table = view.model.id;
       if (wait) {
@@ -82,13 +89,14 @@ export function topUpDialog(view) {
   const balance = app.account?.balance ?? 0;
   const most = Math.min(high, balance);
   if (most <= 0) {
-    app.toast(high <= 0 ? 'Your stack is at the table maximum.' : 'Your balance is empty.');
+    app.toast(high <= 0 ? t('buyin.at_maximum') : t('buyin.balance_empty'));
     return;
   }
   amountDialog({
-    title: 'Add chips',
-    text: `Up to ${chips(most)} (the table's maximum is ${chips(s.max_buy_in)}; your balance ${chips(balance)}). ${me.in_hand ? 'They join your stack when this hand ends.' : ''}`,
-    low: 1, high: most, value: most, confirm: 'Add chips', cls: 'top-up',
+    title: t('buyin.add_chips'),
+    text: [t('buyin.top_up_text', { most: chips(most), max: chips(s.max_buy_in), balance: chips(balance) }),
+      me.in_hand ? [' ', t('buyin.top_up_after_hand')] : null],
+    low: 1, high: most, value: most, confirm: t('buyin.add_chips'), cls: 'top-up',
     onDone: (amount) => {
       app.socket.send({ type: 'top_up', table: view.model.id, amount });
       setTimeout(() => app.refreshAccount(), 600);
@@ -103,8 +111,8 @@ export function chipButtons(view) {
     view.app.socket.send({ type: 'auto_rebuy', table: view.model.id, on: box.checked });
   } });
   return [
-    h('button', { class: 'btn', dataset: { do: 'top-up' }, onclick: () => topUpDialog(view) }, 'Add chips'),
-    h('label', { class: 'toggle auto-rebuy', title: 'Back to your buy-in when your stack falls below the minimum' }, box, ' Auto-rebuy'),
+    h('button', { class: 'btn', dataset: { do: 'top-up' }, onclick: () => topUpDialog(view) }, t('buyin.add_chips')),
+    h('label', { class: 'toggle auto-rebuy', title: t('buyin.auto_rebuy_hint') }, box, ' ', t('buyin.auto_rebuy')),
   ];
 }
 
@@ -115,11 +123,11 @@ export function waitingButtons(view) {
   const list = state.waiting ?? [];
   const place = account ? list.findIndex((w) => w.id === account.id) + 1 : 0;
   if (place) {
-    return [h('span', { class: 'waiting-place' }, `You are #${place} on the waiting list`),
-      h('button', { class: 'btn ghost', onclick: () => view.app.socket.send({ type: 'unwait', table: view.model.id }) }, 'Leave the list')];
+    return [h('span', { class: 'waiting-place' }, t('buyin.waiting_place', { place })),
+      h('button', { class: 'btn ghost', onclick: () => view.app.socket.send({ type: 'unwait', table: view.model.id }) }, t('buyin.leave_list'))];
   }
   const full = (state.seats ?? []).every((p) => p);
   if (!full || !account) return [];
   return [h('button', { class: 'btn primary', dataset: { do: 'wait' }, onclick: () => sitDialog(view, null, { wait: true }) },
-    `Join the waiting list${list.length ? ` (${list.length} waiting)` : ''}`)];
+    t('buyin.join_list', { n: list.length }))];
 }

@@ -4,6 +4,8 @@
 
 import { h, fill } from './dom.js';
 import { chips, potName } from './format.js';
+import { t } from './i18n.js';
+import { listParts } from './tparts.js';
 import { isNewHand } from './model.js';
 
 const MAX_CHARS = 200;
@@ -33,18 +35,18 @@ function saveMuted(account, muted) {
 /** The dealer's line for a table event, or null (names by `name(seat)`). */
 export function dealerLine(e, name) {
   switch (e.type) {
-    case 'new_hand': return `Hand #${e.hand_id ?? e.number} is dealt.`;
-    case 'seated': return `${e.player?.name ?? name(e.seat)} sits down.`;
-    case 'left': return `${e.name ?? name(e.seat)} leaves the table.`;
-    case 'leaving': return e.folds ? `${name(e.seat)} folds and leaves after this hand.` : `${name(e.seat)} leaves after this hand.`;
-    case 'sat_out': return e.next_hand ? `${name(e.seat)} sits out from the next hand.` : `${name(e.seat)} sits out.`;
-    case 'sat_in': return `${name(e.seat)} is back.`;
-    case 'timeout': return `${name(e.seat)} ran out of time.`;
+    case 'new_hand': return t('chat.dealt', { hand: String(e.hand_id ?? e.number) });
+    case 'seated': return t('chat.sits_down', { name: e.player?.name ?? name(e.seat) });
+    case 'left': return t('chat.leaves', { name: e.name ?? name(e.seat) });
+    case 'leaving': return e.folds ? t('chat.folds_and_leaves', { name: name(e.seat) }) : t('chat.leaves_after', { name: name(e.seat) });
+    case 'sat_out': return e.next_hand ? t('chat.sits_out_next', { name: name(e.seat) }) : t('chat.sits_out', { name: name(e.seat) });
+    case 'sat_in': return t('chat.back', { name: name(e.seat) });
+    case 'timeout': return t('chat.timed_out', { name: name(e.seat) });
     case 'topped_up':
-      if (e.after_hand) return `${name(e.seat)} adds ${chips(e.amount)} chips after this hand.`;
-      return `${name(e.seat)} ${e.rebuy ? 'rebuys' : 'adds'} ${chips(e.amount)} chips.`;
-    case 'renamed': return `${name(e.seat)} is now registered as ${e.name}.`;
-    case 'award': return `${name(e.seat)} wins ${chips(e.amount)} from ${potName(e.pot, 1)}${e.share === 'high' ? ' (high)' : e.share === 'low' ? ' (low)' : ''}.`;
+      if (e.after_hand) return t('chat.adds_after', { name: name(e.seat), amount: chips(e.amount) });
+      return e.rebuy ? t('chat.rebuys', { name: name(e.seat), amount: chips(e.amount) }) : t('chat.adds', { name: name(e.seat), amount: chips(e.amount) });
+    case 'renamed': return t('chat.renamed', { name: name(e.seat), new_name: e.name });
+    case 'award': return t('chat.wins', { name: name(e.seat), amount: chips(e.amount), pot: potName(e.pot, 1), share: e.share ?? 'all' });
     default: return null;
   }
 }
@@ -52,9 +54,9 @@ export function dealerLine(e, name) {
 export class ChatPanel {
   constructor(view) {
     this.view = view;
-    this.list = h('ol', { class: 'chat-lines', 'aria-label': 'chat' });
-    this.input = h('input', { name: 'chat', maxlength: MAX_CHARS, placeholder: 'Say something…', autocomplete: 'off', 'aria-label': 'chat message' });
-    this.form = h('form', { class: 'chat-form' }, this.input, h('button', { class: 'btn small', type: 'submit' }, 'Send'));
+    this.list = h('ol', { class: 'chat-lines', 'aria-label': t('chat.lines_label') });
+    this.input = h('input', { name: 'chat', maxlength: MAX_CHARS, placeholder: t('chat.placeholder'), autocomplete: 'off', 'aria-label': t('chat.input_label') });
+    this.form = h('form', { class: 'chat-form' }, this.input, h('button', { class: 'btn small', type: 'submit' }, t('chat.send')));
     this.form.addEventListener('submit', (e) => {
       e.preventDefault();
       this.send();
@@ -66,7 +68,7 @@ export class ChatPanel {
 
   /** Add the tab and its body to the side panel of the table view. */
   attach(side, tab) {
-    side.querySelector('.tabs').append(tab('chat', 'Chat'));
+    side.querySelector('.tabs').append(tab('chat', t('chat.tab')));
     side.append(this.body);
   }
 
@@ -74,7 +76,7 @@ export class ChatPanel {
     const text = this.input.value.trim();
     if (!text) return;
     if (!this.view.app.account) {
-      this.view.app.toast('Log in or play as a guest to chat.');
+      this.view.app.toast(t('chat.log_in'));
       return;
     }
     if (this.view.app.socket.send({ type: 'chat', table: this.view.model.id, text })) this.input.value = '';
@@ -103,7 +105,7 @@ export class ChatPanel {
         this.list.append(this.chatLine(e));
       } else {
         const text = isNewHand(e) || e.type !== 'hand_started' ? dealerLine(e, name) : null;
-        if (text) this.list.append(h('li', { class: 'chat-line dealer' }, h('b', {}, 'Dealer: '), text));
+        if (text) this.list.append(h('li', { class: 'chat-line dealer' }, h('b', {}, t('chat.dealer')), ' ', text));
       }
     }
     while (this.list.childElementCount > SHOWN) this.list.firstElementChild.remove();
@@ -114,10 +116,11 @@ export class ChatPanel {
   chatLine(e) {
     const mine = e.account_id === this.view.app.account?.id;
     const line = h('li', { class: `chat-line player${mine ? ' mine' : ''}`, dataset: { account: e.account_id } },
-      h('b', { class: 'chat-name' }, e.name), ': ');
-    line.append(h('span', { class: 'chat-text' }, e.text)); // text, never markup
+      h('b', { class: 'chat-name', translate: 'no' }, e.name), t('chat.said'), ' ');
+    line.append(h('span', { class: 'chat-text', translate: 'no' }, e.text)); // text, never markup
     if (!mine && this.view.app.account) {
-      line.append(' ', h('button', { class: 'link mute', title: `Hide ${e.name}'s messages`, onclick: () => this.mute(e.account_id, e.name) }, 'mute'));
+      const label = t('chat.mute_label', { name: e.name });
+      line.append(' ', h('button', { class: 'link mute', title: label, 'aria-label': label, onclick: () => this.mute(e.account_id, e.name) }, t('chat.mute')));
     }
     return line;
   }
@@ -144,7 +147,7 @@ export class ChatPanel {
       fill(this.mutedEl);
       return;
     }
-    fill(this.mutedEl, 'Muted: ', muted.map(([id, name], i) => [i ? ', ' : '', name, ' ',
-      h('button', { class: 'link unmute', onclick: () => this.unmute(Number(id)) }, 'unmute')]));
+    fill(this.mutedEl, t('chat.muted'), ' ', listParts(muted.map(([id, name]) => h('span', {}, h('span', { translate: 'no' }, name), ' ',
+      h('button', { class: 'link unmute', 'aria-label': t('chat.unmute_label', { name }), onclick: () => this.unmute(Number(id)) }, t('chat.unmute'))))));
   }
 }

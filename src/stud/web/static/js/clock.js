@@ -2,7 +2,8 @@
 // player's time bank (another colour), with the seconds left; the bank shows
 // beside the turn's seconds from the start, before it runs.
 
-import { seconds } from './format.js';
+import { t } from './i18n.js';
+import { timeLeft } from './tablewords.js';
 
 /** Update every `.clock` on the page once; `now` is the server's clock in seconds. */
 export function tickClocks(now) {
@@ -17,12 +18,12 @@ export function tickClocks(now) {
     let label;
     if (now < clockEnds) {
       fraction = (clockEnds - now) / turnSeconds;
-      label = seconds(clockEnds - now);
+      label = timeLeft(clockEnds - now);
       el.classList.remove('bank');
     } else {
       const bank = Math.max(0, deadline - clockEnds);
       fraction = bank > 0 ? (deadline - now) / bank : 0;
-      label = `bank ${seconds(deadline - now)}`;
+      label = t('table.clock.bank', { time: timeLeft(deadline - now) });
       el.classList.add('bank');
     }
     el.querySelector('.clock-bank')?.toggleAttribute('hidden', now >= clockEnds);

@@ -18,6 +18,15 @@ const SUITS = 'cdhs';
 const HEX64 = /^[0-9a-f]{64}$/;
 const PLAYER_SEED = /^[0-9a-f]{1,64}$/;
 
+/** A check that could not run: `code` says why (fairview.js words it), `params` the values. */
+export class ShuffleProblem extends Error {
+  constructor(code, params = {}, message = code) {
+    super(message);
+    this.code = code;
+    this.params = params;
+  }
+}
+
 export function cardText(n) {
   return RANKS[n >> 2] + SUITS[n & 3];
 }
@@ -48,8 +57,8 @@ export async function commitmentOf(serverSeed) {
 
 /** The 52 card ints in dealing order that these seeds give. */
 export async function deckOrder(serverSeed, playerSeeds, handId) {
-  if (!HEX64.test(serverSeed)) throw new Error('a server seed is 64 lowercase hex digits');
-  for (const s of playerSeeds) if (s && !PLAYER_SEED.test(s)) throw new Error(`bad player seed ${s}`);
+  if (!HEX64.test(serverSeed)) throw new ShuffleProblem('bad_server_seed', {}, 'a server seed is 64 lowercase hex digits');
+  for (const s of playerSeeds) if (s && !PLAYER_SEED.test(s)) throw new ShuffleProblem('bad_player_seed', { seed: s }, `bad player seed ${s}`);
   const key = await crypto.subtle.importKey('raw', bytes(serverSeed), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
   const context = `${SCHEME}|${handId}|${playerSeeds.join(',')}`;
   const encoder = new TextEncoder();
@@ -78,9 +87,10 @@ export async function deckOrder(serverSeed, playerSeeds, handId) {
 
 /**
  * Where each card of a hand came from in the deck, from its events in order (as the
- * server or the replayer sends them): [{position, seat, what, card}] with card null
+ * server or the replayer sends them): [{position, seat, what, street, card}] with card null
  * where the events do not show it. A down card hidden when dealt but shown down later
- * (a `show` event lists the seat's cards in dealing order) counts as shown.
+ * (a `show` event lists the seat's cards in dealing order) counts as shown. `what` is one of
+ * first_down, second_down, door, street (the `street`th card), burn, community.
  */
 export function deckPlaces(events) {
   const shown = new Map(events.filter((e) => e.type === 'show').map((e) => [e.seat, e.cards ?? []]));
@@ -95,19 +105,19 @@ export function deckPlaces(events) {
   const places = [];
   third.forEach((e, k) => {
     const cards = [...(e.down ?? [null, null]), ...(e.up ?? [null])];
-    ['first down card', 'second down card', 'door card'].forEach((what, round) => {
-      places.push({ position: round * n + k, seat: e.seat, what, card: card(e.seat, cards[round]) });
+    ['first_down', 'second_down', 'door'].forEach((what, round) => {
+      places.push({ position: round * n + k, seat: e.seat, what, street: 3, card: card(e.seat, cards[round]) });
     });
   });
   let position = 3 * n;
   for (const e of events) {
     if (e.type === 'dealt' && e.street > 3) {
       const dealt = (e.down?.length ? e.down[0] : e.up?.[0]) ?? null;
-      places.push({ position, seat: e.seat, what: `${e.street}th street card`, card: card(e.seat, dealt) });
+      places.push({ position, seat: e.seat, what: 'street', street: e.street, card: card(e.seat, dealt) });
     } else if (e.type === 'burn') {
-      places.push({ position, seat: null, what: 'burn card', card: e.card ?? null });
+      places.push({ position, seat: null, what: 'burn', card: e.card ?? null });
     } else if (e.type === 'community') {
-      places.push({ position, seat: null, what: 'community card', card: e.card ?? null });
+      places.push({ position, seat: null, what: 'community', card: e.card ?? null });
     } else {
       continue;
     }
@@ -123,11 +133,11 @@ export function deckPlaces(events) {
 export async function verifyHand(shuffle, events) {
   const out = { ok: false, commitment: false, checked: 0, hidden: 0, differ: [], deck: null, problem: null };
   try {
-    if (shuffle.scheme && shuffle.scheme !== SCHEME) throw new Error(`unknown shuffle scheme ${shuffle.scheme}`);
+    if (shuffle.scheme && shuffle.scheme !== SCHEME) throw new ShuffleProblem('unknown_scheme', { scheme: shuffle.scheme }, `unknown shuffle scheme ${shuffle.scheme}`);
     out.commitment = (await commitmentOf(shuffle.server_seed)) === shuffle.commitment;
     out.deck = await deckOrder(shuffle.server_seed, shuffle.player_seeds ?? [], shuffle.hand);
   } catch (error) {
-    out.problem = error.message;
+    out.problem = error instanceof ShuffleProblem ? error : new ShuffleProblem('bad_input', {}, error.message);
     return out;
   }
   for (const place of deckPlaces(events)) {

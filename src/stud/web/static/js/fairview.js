@@ -2,7 +2,10 @@
 // dealt into, and checks a finished hand's shuffle (docs/fairness.md).
 
 import { h, fill } from './dom.js';
+import { cardText, street } from './format.js';
+import { t } from './i18n.js';
 import { newSeed, verifyHand } from './fairness.js';
+import { listParts, tParts } from './tparts.js';
 
 const OPT_OUT = 'stud.noSeed';
 
@@ -37,46 +40,86 @@ export class Seeder {
 }
 
 function code(text) {
-  return h('code', { class: 'fair-hex' }, text);
+  return h('code', { class: 'fair-hex', translate: 'no' }, text);
+}
+
+/** The name of an algorithm or a format: a name, not words to translate. */
+function name(text) {
+  return h('span', { translate: 'no' }, text);
+}
+
+/** Where a card sat in the deal, in words: "door card", "5th street card", "burn card". */
+function placeWords(place) {
+  switch (place.what) {
+    case 'first_down': return t('fair.place.first_down');
+    case 'second_down': return t('fair.place.second_down');
+    case 'door': return t('fair.place.door');
+    case 'burn': return t('fair.place.burn');
+    case 'community': return t('fair.place.community');
+    default: return t('fair.place.street', { street: street(place.street) });
+  }
+}
+
+function problemWords(problem) {
+  switch (problem.code) {
+    case 'bad_server_seed': return t('fair.problem.bad_server_seed');
+    case 'bad_player_seed': return t('fair.problem.bad_player_seed', { seed: problem.params.seed });
+    case 'unknown_scheme': return t('fair.problem.unknown_scheme', { scheme: problem.params.scheme });
+    default: return t('fair.problem.bad_input');
+  }
+}
+
+function verdictOf(result) {
+  if (result.ok) {
+    return h('p', { class: 'fair-ok', dataset: { verified: 'yes' } },
+      '✓ ', t('fair.verified', { checked: result.checked, hidden: result.hidden }));
+  }
+  let why;
+  if (result.problem) {
+    why = problemWords(result.problem);
+  } else if (!result.commitment) {
+    why = t('fair.commitment_differs');
+  } else {
+    const cards = result.differ.slice(0, 3).map((d) => t('fair.card_differs', {
+      n: d.position + 1, place: placeWords(d), card: cardText(d.card), dealt: cardText(d.dealt),
+    }));
+    why = t('fair.cards_differ', { n: result.differ.length, cards: listParts(cards).join('') });
+  }
+  return h('p', { class: 'fair-bad', dataset: { verified: 'no' } }, '✗ ', t('fair.fails', { why }));
 }
 
 /** Fill `el` with the check of a finished hand's shuffle; `players` in dealing order. */
 export async function renderFairness(el, { shuffle, events, players = [], id }) {
   el.classList.add('fairness');
+  const headingId = `fair-title-${id ?? 'hand'}`;
+  el.setAttribute('role', 'region');
+  el.setAttribute('aria-labelledby', headingId);
+  const heading = () => h('h2', { id: headingId }, t('fair.title'));
   if (!shuffle) {
-    fill(el, h('h2', {}, 'Fair shuffle'),
-      h('p', { class: 'muted fair-none' }, 'This hand has no published shuffle (it was not dealt from a committed seed, e.g. a test deck).'));
+    fill(el, heading(), h('p', { class: 'muted fair-none' }, t('fair.none')));
     return null;
   }
-  fill(el, h('h2', {}, 'Fair shuffle'), h('p', { class: 'muted' }, 'Checking…'));
+  fill(el, heading(), h('p', { class: 'muted' }, t('fair.checking')));
   const result = await verifyHand(shuffle, events);
-  let verdict;
-  if (result.ok) {
-    verdict = h('p', { class: 'fair-ok', dataset: { verified: 'yes' } },
-      `✓ Verified in this browser: the server seed matches the commitment published before the deal, and all ${result.checked} cards shown are the ones the seeds deal`,
-      result.hidden ? ` (${result.hidden} not shown to you).` : '.');
-  } else {
-    const why = result.problem
-      ?? (!result.commitment ? 'the server seed does not match the commitment published before the deal'
-        : `${result.differ.length} card(s) are not the ones the seeds deal: ${result.differ.slice(0, 3).map((d) => `card ${d.position + 1} (${d.what}) is ${d.card}, the seeds deal ${d.dealt}`).join('; ')}`);
-    verdict = h('p', { class: 'fair-bad', dataset: { verified: 'no' } }, `✗ Does not verify: ${why}.`);
-  }
   const seeds = shuffle.player_seeds ?? [];
   fill(el,
-    h('h2', {}, 'Fair shuffle'),
-    verdict,
+    heading(),
+    verdictOf(result),
     h('dl', { class: 'fair-facts' },
-      h('dt', {}, 'Hand id'), h('dd', {}, code(shuffle.hand)),
-      h('dt', {}, 'Commitment (SHA-256, shown before the deal)'), h('dd', {}, code(shuffle.commitment)),
-      h('dt', {}, 'Server seed (revealed after the hand)'), h('dd', {}, code(shuffle.server_seed)),
-      h('dt', {}, 'Players’ seeds, in dealing order'),
+      h('dt', {}, t('fair.hand_id')), h('dd', {}, code(shuffle.hand)),
+      h('dt', {}, tParts((marks) => t('fair.commitment', marks), { hash: name('SHA-256') })), h('dd', {}, code(shuffle.commitment)),
+      h('dt', {}, t('fair.server_seed')), h('dd', {}, code(shuffle.server_seed)),
+      h('dt', {}, t('fair.player_seeds')),
       h('dd', {}, h('ol', { class: 'fair-seeds' }, seeds.map((s, i) => h('li', {},
-        players[i]?.name ? `${players[i].name}: ` : '', s ? code(s) : h('span', { class: 'muted' }, 'none')))))),
+        players[i]?.name ? [h('span', { translate: 'no' }, players[i].name), ': '] : '',
+        s ? code(s) : h('span', { class: 'muted' }, t('fair.no_seed'))))))),
     h('details', { class: 'fair-howto' },
-      h('summary', {}, 'Check it by hand'),
+      h('summary', {}, t('fair.howto')),
       h('ol', {},
-        h('li', {}, 'The seed was fixed before the deal: ', code(`printf %s ${shuffle.server_seed} | xxd -r -p | sha256sum`), ' must print the commitment above.'),
-        h('li', {}, 'The cards: download the hand’s PHH or PokerStars text and run ', code(`stud verify hand-${id ?? 'ID'}.phh`), '; it redoes the deck and compares every card shown.'),
-        h('li', {}, 'The recipe (HMAC-SHA256 of the seeds driving a Fisher–Yates shuffle, and the order cards are dealt) is in docs/fairness.md, short enough to redo in any language.'))));
+        h('li', {}, tParts((marks) => t('fair.howto_seed', marks), { command: code(`printf %s ${shuffle.server_seed} | xxd -r -p | sha256sum`) })),
+        h('li', {}, tParts((marks) => t('fair.howto_cards', marks),
+          { command: code(`stud verify hand-${id ?? 'ID'}.phh`), phh: name('PHH'), pokerstars: name('PokerStars') })),
+        h('li', {}, tParts((marks) => t('fair.howto_recipe', marks),
+          { doc: code('docs/fairness.md'), hmac: name('HMAC-SHA256'), shuffle: name('Fisher–Yates') })))));
   return result;
 }

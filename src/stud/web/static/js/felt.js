@@ -10,10 +10,14 @@
 //   hand:   the server's hand view shape (or a replayed one), null between hands
 //   result: the showdown (reduce.js emptyResult shape) or null
 
-import { cardSVG } from './cards.js';
+import { cardName, cardSVG } from './cards.js';
 import { h, fromHTML } from './dom.js';
-import { chips, potName, seconds } from './format.js';
-import { boardText } from './readout.js';
+import { nameEl } from './handlog.js';
+import { describeHand } from './handwords.js';
+import { formatChips as chips, t, tOf } from './i18n.js';
+import { boardText, readoutText } from './readout.js';
+import { listText, potName, seatName, timeLeft } from './tablewords.js';
+import { slot, splice } from './tparts.js';
 
 /** Where display slot `i` of `n` sits on the felt, in percent (slot 0 is bottom centre). */
 export function slotPosition(i, n, radius = [42, 41]) {
@@ -57,7 +61,10 @@ function handCards(hs, isYou, usedCards, motion) {
     if (card && usedCards.has(card)) classes.push('used');
     if (motion.fresh(`${hs.seat}:${i}:${kind}`)) classes.push('fresh');
     const el = cardEl(card, classes.join(' '));
-    if (classes.includes('mine')) el.title = 'your down card: only you see it';
+    if (classes.includes('mine')) {
+      el.title = t('table.card.mine');
+      el.dataset.down = t('table.card.down'); // drawn by the style sheet on the card's corner
+    }
     row.append(el);
   });
   return row;
@@ -99,24 +106,24 @@ function clockEl(turn, settings) {
     },
   }, h('div', { class: 'clock-bar' }), h('span', { class: 'clock-text' }),
   // The time bank, shown from the start of the turn (it runs once the clock is out).
-  bank > 0 ? h('span', { class: 'clock-bank', title: 'time bank' }, ` +${seconds(bank)} bank`) : null);
+  bank > 0 ? h('span', { class: 'clock-bank', title: t('table.clock.bank_title') }, ' ', t('table.clock.bank_extra', { time: timeLeft(bank) })) : null);
 }
 
 function tagsFor(player, hs, result, seat) {
   const tags = [];
   const show = result?.shows?.[seat];
   if (show) {
-    if (show.high) tags.push(h('span', { class: 'tag hand-desc' }, show.high));
-    if (show.low) tags.push(h('span', { class: 'tag hand-desc low' }, show.high ? `Lo: ${show.low}` : show.low));
+    if (show.high) tags.push(h('span', { class: 'tag hand-desc' }, describeHand(show.high)));
+    if (show.low) tags.push(h('span', { class: 'tag hand-desc low' }, describeHand(show.low)));
   } else if (result?.mucks?.includes(seat)) {
-    tags.push(h('span', { class: 'tag' }, 'mucked'));
+    tags.push(h('span', { class: 'tag' }, t('table.tag.mucked')));
   }
-  if (hs?.all_in) tags.push(h('span', { class: 'tag allin' }, 'all-in'));
+  if (hs?.all_in) tags.push(h('span', { class: 'tag allin' }, t('table.tag.all_in')));
   // A player who left during the hand folded it (the fold is booked at their turn).
   const folding = player?.leaving && hs?.live && !hs.all_in;
-  if (hs && (!hs.live || folding) && !show) tags.push(h('span', { class: 'tag' }, 'folded'));
-  if (player?.sitting_out) tags.push(h('span', { class: 'tag' }, player.in_hand ? 'sitting out next hand' : 'sitting out'));
-  if (player?.leaving) tags.push(h('span', { class: 'tag' }, 'leaving'));
+  if (hs && (!hs.live || folding) && !show) tags.push(h('span', { class: 'tag' }, t('table.tag.folded')));
+  if (player?.sitting_out) tags.push(h('span', { class: 'tag' }, player.in_hand ? t('table.tag.sitting_out_next') : t('table.tag.sitting_out')));
+  if (player?.leaving) tags.push(h('span', { class: 'tag' }, t('table.tag.leaving')));
   return tags;
 }
 
@@ -127,6 +134,7 @@ export function renderFelt(felt, picture, { onSit } = {}) {
   const seats = picture.seats ?? Array(n).fill(null);
   const motion = motionFor(felt, picture.handKey ?? null);
   felt.reveal ??= new Set(); // seats whose board words were tapped open
+  const focus = focusMark(felt);
   felt.replaceChildren();
   felt.dataset.seats = String(n);
   felt.classList.toggle('has-hand', Boolean(hand));
@@ -157,25 +165,25 @@ export function renderFelt(felt, picture, { onSit } = {}) {
       style: { '--x': `${pos.x}%`, '--y': `${pos.y}%`, '--dx': (50 - pos.x).toFixed(1), '--dy': ((50 - pos.y) * 0.6).toFixed(1) },
     });
     if (!player && !hs) {
-      if (onSit) el.append(h('button', { class: 'sit-btn', onclick: () => onSit(seat) }, 'Sit here'));
-      else el.append(h('div', { class: 'empty-seat' }, 'Empty'));
+      if (onSit) el.append(h('button', { class: 'sit-btn', 'aria-label': t('table.seat.sit_in', { seat: String(seat + 1) }), onclick: () => onSit(seat) }, t('table.seat.sit_here')));
+      else el.append(h('div', { class: 'empty-seat', role: 'img', 'aria-label': t('table.seat.empty_label', { seat: String(seat + 1) }) }, t('table.seat.empty')));
       felt.append(el);
       continue;
     }
-    const name = player?.name ?? picture.names?.(seat) ?? `Seat ${seat + 1}`;
+    const name = player?.name ?? picture.names?.(seat) ?? seatName(seat);
     const stack = hs ? hs.stack : player?.stack ?? 0;
     const acting = turn && turn.seat === seat && hand && picture.live;
     const bank = seat === you && picture.live && !acting && player?.time_bank > 0
-      ? h('div', { class: 'bank-badge', title: 'your time bank: it runs once a turn\'s clock is out' }, `bank ${seconds(player.time_bank)}`)
+      ? h('div', { class: 'bank-badge', title: t('table.clock.bank_badge_title') }, t('table.clock.bank', { time: timeLeft(player.time_bank) }))
       : null;
     // The dealer button sits on the plate's corner: never over anyone's cards.
     const dealer = picture.button === seat && (hand || result)
-      ? h('span', { class: 'dealer-btn', title: 'dealer' }, 'D') : null;
+      ? h('span', { class: 'dealer-btn', title: t('table.dealer') }, t('table.dealer_short')) : null;
     const plate = h('div', { class: 'plate' },
       dealer,
-      h('div', { class: 'name', title: name }, player?.bot ? h('span', { class: 'bot', title: 'bot' }, '⚙ ') : null, name),
+      h('div', { class: 'name', translate: 'no' }, player?.bot ? h('span', { class: 'bot', title: t('table.bot') }, '⚙ ') : null, name),
       h('div', { class: 'stack' }, chips(stack)),
-      winners.has(seat) ? h('div', { class: 'won' }, `+${chips(winners.get(seat))}`) : null,
+      winners.has(seat) ? h('div', { class: 'won' }, t('table.won', { amount: chips(winners.get(seat)) })) : null,
       acting ? clockEl(turn, settings) : bank,
     );
     const cards = hs ? handCards(hs, seat === you, used, motion) : h('div', { class: 'hand-cards none' });
@@ -185,13 +193,26 @@ export function renderFelt(felt, picture, { onSit } = {}) {
       cards.title = board;
       tags.push(h('span', { class: 'tag board' }, board));
       el.classList.add('has-board');
-      el.addEventListener('click', () => {
+      const toggle = () => {
         if (felt.reveal.has(seat)) felt.reveal.delete(seat);
         else felt.reveal.add(seat);
         el.classList.toggle('reveal', felt.reveal.has(seat));
+      };
+      el.addEventListener('click', toggle);
+      // From the keyboard too: the seat takes the focus, which shows the words (css/play.css).
+      el.tabIndex = 0;
+      el.addEventListener('keydown', (e) => {
+        if (e.key !== 'Enter' && e.key !== ' ') return;
+        e.preventDefault();
+        toggle();
       });
     }
-    if (seat === you && picture.readout && hs?.live) tags.unshift(h('span', { class: 'tag readout', title: 'your hand' }, picture.readout));
+    if (seat === you && picture.readout && hs?.live) tags.unshift(h('span', { class: 'tag readout', title: t('table.your_hand') }, picture.readout));
+    el.setAttribute('role', 'group');
+    // The hand in words as the seat's tags show them: yours, or what the up cards make.
+    const words = !hs?.live ? '' : seat === you ? picture.readout ?? ''
+      : readoutText(picture.boards?.[seat] ?? picture.boards?.[String(seat)], settings.game, { up: true });
+    el.setAttribute('aria-label', seatLabel(seat, name, stack, hs, seat === you, player, words));
     el.append(cards, plate, h('div', { class: 'tags' }, tags));
     felt.append(el);
 
@@ -211,13 +232,23 @@ export function renderFelt(felt, picture, { onSit } = {}) {
   }
 
   felt.append(centre(picture));
+  if (focus) felt.querySelector(focus)?.focus();
+}
+
+/** The focused seat or seat button on `felt` as a selector, to focus again once redrawn. */
+function focusMark(felt) {
+  const el = document.activeElement;
+  if (!el || !felt.contains(el)) return null;
+  const seat = el.closest('.seat')?.dataset.seat;
+  if (seat === undefined) return null;
+  return el.classList.contains('sit-btn') ? `.seat[data-seat="${seat}"] .sit-btn` : `.seat[data-seat="${seat}"][tabindex]`;
 }
 
 function centre(picture) {
   const { hand, result, settings } = picture;
   const box = h('div', { class: 'centre' });
   if (hand?.community) {
-    box.append(h('div', { class: 'community', title: 'community card' }, cardEl(hand.community, 'up')));
+    box.append(h('div', { class: 'community', title: t('table.community') }, cardEl(hand.community, 'up')));
   }
   if (hand) {
     // The chips in the middle (earlier streets, antes) apart from the bets in front of the
@@ -226,24 +257,24 @@ function centre(picture) {
     const out = result ? 0 : (hand.seats ?? []).reduce((sum, s) => sum + (s.bet ?? 0), 0);
     const middle = hand.pot - out;
     const text = pots.length > 1
-      ? pots.map((p, i) => `${i ? `Side ${i}` : 'Main'} ${chips(p.amount)}`).join(' · ')
-      : `${out ? 'Total' : 'Pot'} ${chips(hand.pot)}`;
-    const total = h('span', { class: `pot-amount${pots.length > 1 ? ' side-pots' : ''}`, title: out ? 'the pot with the bets out' : 'the pot' }, text);
+      ? pots.map((p, i) => (i ? t('table.pot.side', { n: i, amount: chips(p.amount) }) : t('table.pot.main', { amount: chips(p.amount) }))).join(' · ')
+      : out ? t('table.pot.total', { amount: chips(hand.pot) }) : t('table.pot.pot', { amount: chips(hand.pot) });
+    const total = h('span', { class: `pot-amount${pots.length > 1 ? ' side-pots' : ''}`, title: out ? t('table.pot.total_title') : t('table.pot.pot_title') }, text);
     if (out) {
       box.append(h('div', { class: 'pot' }, middle ? chipStack(middle) : null,
-        h('span', { class: 'pot-middle', title: 'in the middle (bets in front of the players apart)' }, `Pot ${chips(middle)}`)));
+        h('span', { class: 'pot-middle', title: t('table.pot.middle_title') }, t('table.pot.pot', { amount: chips(middle) }))));
       box.append(h('div', { class: 'pot-total' }, total));
     } else {
       box.append(h('div', { class: 'pot' }, hand.pot ? chipStack(hand.pot) : null, total));
     }
     if (!result && hand.street) {
-      box.append(h('div', { class: 'street-name' }, streetLabel(hand.street)));
+      box.append(h('div', { class: 'street-name' }, tOf('street', hand.street)));
     }
   } else if (!result) {
-    box.append(h('div', { class: 'waiting' }, picture.waiting ?? 'Waiting for the next hand…'));
+    box.append(h('div', { class: 'waiting' }, picture.waiting ?? t('table.waiting_next')));
   }
   if (result?.awards?.length) box.append(resultsList(picture));
-  box.prepend(h('div', { class: 'table-title' }, settings.name ?? ''));
+  box.prepend(h('div', { class: 'table-title', translate: 'no' }, settings.name ?? ''));
   return box;
 }
 
@@ -267,23 +298,37 @@ export function livePots(seats) {
   return pots;
 }
 
-function streetLabel(street) {
-  return { 3: '3rd street', 4: '4th street', 5: '5th street', 6: '6th street', 7: 'River' }[street] ?? '';
-}
-
 function resultsList(picture) {
   const { result } = picture;
-  const name = (seat) => picture.seats?.[seat]?.name ?? picture.names?.(seat) ?? `Seat ${seat + 1}`;
+  const name = (seat) => picture.seats?.[seat]?.name ?? picture.names?.(seat) ?? seatName(seat);
   const potCount = Math.max(1, result.pots?.length ?? 1);
-  const list = h('ul', { class: 'results' });
+  const list = h('ul', { class: 'results', 'aria-label': t('table.result.label') });
   for (const a of result.awards) {
-    const half = a.share === 'high' ? 'high half of ' : a.share === 'low' ? 'low half of ' : '';
+    const wins = t('table.result.wins', { who: slot('who'), amount: chips(a.amount), pot: potName(a.pot, potCount), share: a.share ?? 'all' });
     list.append(h('li', { class: `award share-${a.share}`, dataset: { seat: a.seat, share: a.share, pot: a.pot } },
-      h('b', {}, name(a.seat)), ` wins ${chips(a.amount)} — ${half}${potName(a.pot, potCount)}`,
-      a.hand ? h('span', { class: 'with' }, ` with ${a.hand}`) : null));
+      splice(wins, { who: h('b', {}, nameEl(name(a.seat))) }),
+      a.hand ? h('span', { class: 'with' }, ' ', t('table.result.with', { hand: describeHand(a.hand) })) : null));
   }
   for (const p of result.noLow ?? []) {
-    list.append(h('li', { class: 'no-low' }, `No low hand qualified${potCount > 1 ? ` (${potName(p, potCount)})` : ''}`));
+    list.append(h('li', { class: 'no-low' }, potCount > 1 ? t('table.result.no_low_pot', { pot: potName(p, potCount) }) : t('table.log.no_low')));
   }
   return list;
+}
+
+/**
+ * A seat's accessible name: "Seat 3, Bot 3, 512 chips, showing 9 of hearts and King of spades".
+ * The own down cards are named in the owner's view only (no one else's view holds them).
+ */
+function seatLabel(seat, name, stack, hs, isYou, player, words) {
+  const down = (hs?.down ?? []).filter(Boolean);
+  const up = (hs?.up ?? []).filter(Boolean);
+  const own = isYou && !hs?.shown ? down : [];
+  const showing = hs?.shown ? [...down, ...up] : up;
+  const state = hs && !hs.live ? 'folded' : hs?.all_in ? 'all_in' : player?.sitting_out ? 'sitting_out' : 'none';
+  return t('table.seat.label', {
+    seat: String(seat + 1), name, you: isYou ? 'yes' : 'no', chips: Number(stack ?? 0), state,
+    down: own.length ? listText(own.map(cardName)) : 'none',
+    up: showing.length ? listText(showing.map(cardName)) : 'none',
+    words: words || 'none',
+  });
 }

@@ -1,28 +1,53 @@
-// How numbers, games, stakes, streets and cards read to a person.
+// How numbers, games, stakes, streets and cards read to a person, in the page's language
+// (the words from the message catalogs, numbers through Intl: docs/i18n.md).
 
-export const GAMES = {
-  stud: 'Seven Card Stud',
-  stud8: 'Stud Hi/Lo',
-  razz: 'Razz',
+import { formatChips, hasKey, t, tOf } from './i18n.js';
+
+const VARIANTS = ['stud', 'stud8', 'razz'];
+
+/** A game's name as the seed pages name it (七張梭哈, 七张高低梭哈, Razz), or its code if unknown. */
+export function gameName(code) {
+  return hasKey('game', code) ? tOf('game', code) : String(code);
+}
+
+const SHORT = {
+  stud: () => t('game_short.stud'),
+  stud8: () => t('game_short.stud8'),
+  razz: () => tOf('game', 'razz'), // the short name is the name
 };
 
-export const GAME_SHORT = { stud: 'Stud', stud8: 'Stud8', razz: 'Razz' };
+/** A game's short name for narrow columns (Stud, Stud8, Razz / 梭哈, 高低梭哈, Razz). */
+export function gameShort(code) {
+  return SHORT[code]?.() ?? String(code);
+}
 
+// Read as objects (GAMES[code]) by older code: each read words the game in the current language.
+function wordedBy(fn) {
+  return Object.freeze(Object.defineProperties({}, Object.fromEntries(VARIANTS.map((code) => [code, { enumerable: true, get: () => fn(code) }]))));
+}
+export const GAMES = wordedBy(gameName);
+export const GAME_SHORT = wordedBy(gameShort);
+
+/** A chip amount in the language's digits and grouping. */
 export function chips(n) {
-  return Number(n ?? 0).toLocaleString('en-US');
+  return formatChips(n);
 }
 
+/** "10/20": small bet / big bet. */
 export function stakes(s) {
-  return `${chips(s.small_bet)}/${chips(s.big_bet)}`;
+  return `${formatChips(s.small_bet)}/${formatChips(s.big_bet)}`;
 }
 
+/** "10/20 · ante 1 · bring-in 3". */
 export function stakesLong(s) {
-  return `${stakes(s)} · ante ${chips(s.ante)} · bring-in ${chips(s.bring_in)}`;
+  return t('format.stakes_long', {
+    small: formatChips(s.small_bet), big: formatChips(s.big_bet), ante: formatChips(s.ante), bringin: formatChips(s.bring_in),
+  });
 }
 
-const STREETS = { 3: '3rd street', 4: '4th street', 5: '5th street', 6: '6th street', 7: 'River' };
+/** A street's name: 3rd street … River / 第三街 … 第七街. */
 export function street(n) {
-  return STREETS[n] ?? `street ${n}`;
+  return hasKey('street', n) ? tOf('street', n) : t('format.street_n', { n: Number(n) });
 }
 
 const RANK_WORDS = { T: '10', J: 'J', Q: 'Q', K: 'K', A: 'A' };
@@ -38,13 +63,15 @@ export function cardsText(cards) {
   return (cards ?? []).map(cardText).join(' ');
 }
 
+/** The pot, the main pot, side pot 2 / 底池, 主池, 邊池 2. */
 export function potName(index, count) {
-  if (count <= 1 && index === 0) return 'the pot';
-  return index === 0 ? 'the main pot' : `side pot ${index}`;
+  if (count <= 1 && index === 0) return t('format.pot');
+  return index === 0 ? t('format.main_pot') : t('format.side_pot', { n: index });
 }
 
-/** Seconds as "12s" or "1:05". */
+/** Seconds as "12s" or "1:05" (12秒). */
 export function seconds(s) {
-  const t = Math.max(0, Math.ceil(s));
-  return t >= 60 ? `${Math.floor(t / 60)}:${String(t % 60).padStart(2, '0')}` : `${t}s`;
+  const total = Math.max(0, Math.ceil(s));
+  if (total < 60) return t('format.seconds', { s: total });
+  return `${Math.floor(total / 60)}:${String(total % 60).padStart(2, '0')}`;
 }

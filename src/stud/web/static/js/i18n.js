@@ -3,7 +3,8 @@
 //
 // A catalog is static/i18n/LANG.json: one key per string, each an ICU MessageFormat
 // message: `{name}`, `{n, number}`, `{n, plural, one {# chip} other {# chips}}`,
-// `{x, select, a {...} other {...}}`, `{d, date, medium}`. Plural rules, numbers and
+// `{x, select, a {...} other {...}}`, `{n, selectordinal, one {#st} ... other {#th}}`,
+// `{d, date, medium}`. Plural rules, numbers and
 // dates come from the platform's Intl. Client code names keys only as string literals,
 // t('lobby.title'), or as a family and a member, tOf('game', code), so a test can
 // find every key the client uses (tests/test_i18n_catalogs.py).
@@ -301,7 +302,7 @@ export function parse(source, key = '') {
     if (source[i] !== ',') fail('expected , or }');
     i += 1;
     const type = word();
-    if (type === 'plural' || type === 'select') {
+    if (type === 'plural' || type === 'select' || type === 'selectordinal') {
       if (source[i] !== ',') fail(`expected , after ${type}`);
       i += 1;
       const options = {};
@@ -310,7 +311,7 @@ export function parse(source, key = '') {
         if (!selector) break;
         if (source[i] !== '{') fail(`expected { after ${selector}`);
         i += 1;
-        options[selector] = parseParts(type === 'plural', depth + 1);
+        options[selector] = parseParts(type !== 'select', depth + 1);
         if (source[i] !== '}') fail('unclosed option');
         i += 1;
       }
@@ -367,10 +368,11 @@ function render(parts, params, pound) {
       out += formatDate(v, part.style ?? 'medium');
     } else if (part.type === 'time') {
       out += formatDate(v, 'time');
-    } else if (part.type === 'plural') {
+    } else if (part.type === 'plural' || part.type === 'selectordinal') {
       const n = Number(v);
       const exact = part.options[`=${n}`];
-      const branch = exact ?? part.options[cachedFormat('plural', {}).select(n)] ?? part.options.other;
+      const rules = cachedFormat('plural', part.type === 'selectordinal' ? { type: 'ordinal' } : {});
+      const branch = exact ?? part.options[rules.select(n)] ?? part.options.other;
       out += render(branch, params, formatNumber(n));
     } else {
       const branch = part.options[String(v)] ?? part.options.other;

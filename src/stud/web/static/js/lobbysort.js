@@ -3,6 +3,7 @@
 // hour only once a table has dealt enough hands for the rate to mean something.
 
 import { chips } from './format.js';
+import { t } from './i18n.js';
 
 export const MIN_HANDS_FOR_RATE = 10;
 
@@ -18,15 +19,15 @@ export function buyInRange(t) {
   return `${chips(low)}–${chips(high)}`;
 }
 
-/** The columns a player can sort by: key, heading, value to sort on, first direction. */
+/** The columns a player can sort by: key, heading (in the page's language), value to sort on, first direction. */
 export const COLUMNS = [
-  { key: 'name', label: 'Table', value: (t) => t.name.toLowerCase(), dir: 1 },
-  { key: 'game', label: 'Game', value: (t) => t.game, dir: 1 },
-  { key: 'stakes', label: 'Stakes', value: (t) => t.big_bet * 1e6 + t.ante, dir: -1, num: true },
-  { key: 'buyin', label: 'Buy-in', value: (t) => t.min_buy_in ?? 0, dir: -1, num: true },
-  { key: 'seats', label: 'Seats', value: (t) => t.seats_taken / Math.max(1, t.seats), dir: -1, num: true },
-  { key: 'pot', label: 'Avg pot', value: (t) => t.average_pot ?? 0, dir: -1, num: true, narrow: true },
-  { key: 'rate', label: 'Hands/h', value: (t) => handsPerHour(t) ?? -1, dir: -1, num: true, narrow: true },
+  { key: 'name', label: () => t('lobby.col.name'), value: (row) => row.name.toLowerCase(), dir: 1 },
+  { key: 'game', label: () => t('lobby.col.game'), value: (row) => row.game, dir: 1 },
+  { key: 'stakes', label: () => t('lobby.col.stakes'), value: (row) => row.big_bet * 1e6 + row.ante, dir: -1, num: true },
+  { key: 'buyin', label: () => t('lobby.col.buyin'), value: (row) => row.min_buy_in ?? 0, dir: -1, num: true },
+  { key: 'seats', label: () => t('lobby.col.seats'), value: (row) => row.seats_taken / Math.max(1, row.seats), dir: -1, num: true },
+  { key: 'pot', label: () => t('lobby.col.pot'), value: (row) => row.average_pot ?? 0, dir: -1, num: true, narrow: true },
+  { key: 'rate', label: () => t('lobby.col.rate'), value: (row) => handsPerHour(row) ?? -1, dir: -1, num: true, narrow: true },
 ];
 
 /** `tables` sorted by column `key` in direction `dir` (1 up, -1 down); ties keep the lobby's order. */

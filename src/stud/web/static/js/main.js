@@ -7,8 +7,8 @@ import { TurnAlerts } from './alerts.js';
 import { Seeder } from './fairview.js';
 import { startClocks } from './clock.js';
 import { h } from './dom.js';
-import { errorText } from './errortext.js';
-import { initI18n, onLanguageChange } from './i18n.js';
+import { errorText, requestErrorText } from './errortext.js';
+import { initI18n, onLanguageChange, t } from './i18n.js';
 import { adoptAccountLanguage, mountLanguageMenu } from './langmenu.js';
 import { LobbyView } from './lobby.js';
 import { clearLogs, restoreLog, saveLog } from './logstore.js';
@@ -22,6 +22,13 @@ import { RoomSocket } from './socket.js';
 import { unlockAudioOnGesture } from './sound.js';
 import { TableView } from './tableview.js';
 import { TilesView, tileIds } from './tiles.js';
+import { wordTopBar } from './topbar.js';
+// Tournaments (issue 16): the lobby's tab, a tournament's page, the level clock, the seat that follows.
+import { startLevelClocks } from './levelclock.js';
+import { TourneyLobbyView } from './tourneylobby.js';
+import { Tourneys } from './tourneys.js';
+import { TourneyView } from './tourneyview.js';
+import { parseTableId } from './tourneywords.js';
 
 // A seed that reached the table after its deal is simply not used: nothing to tell the player.
 const SEED_LATE = new Set(['seeds_closed', 'stale_seed']);
@@ -31,20 +38,27 @@ class App {
     this.account = null;
     this.socket = new RoomSocket();
     this.seeder = new Seeder(this.socket);
+    this.tourneys = new Tourneys(this);
     this.models = new Map();
     this.view = null;
     this.viewEl = document.getElementById('view');
     this.accountEl = document.getElementById('account');
     this.statusEl = document.getElementById('status');
     this.toastsEl = document.getElementById('toasts');
-    this.alerts = new TurnAlerts({ inView: (id) => Boolean(this.view?.shows?.(id)), now: () => this.socket.now() });
+    this.alerts = new TurnAlerts({
+      inView: (id) => Boolean(this.view?.shows?.(id)),
+      now: () => this.socket.now(),
+      pageTitle: () => this.view?.title?.() ?? null,
+    });
   }
 
   async start() {
     await initI18n();
+    wordTopBar();
     bindPrefs();
     unlockAudioOnGesture();
     startClocks(() => this.socket.now());
+    startLevelClocks(() => this.socket.now());
     this.socket.addEventListener('message', (e) => this.onMessage(e.detail));
     this.socket.addEventListener('status', (e) => this.onStatus(e.detail.open));
     try {
@@ -54,7 +68,12 @@ class App {
     }
     await adoptAccountLanguage(this);
     mountLanguageMenu(this);
-    onLanguageChange(() => { renderAccount(this.accountEl, this); this.route(); });
+    onLanguageChange(() => {
+      wordTopBar();
+      renderAccount(this.accountEl, this);
+      if (!this.statusEl.hidden) this.onStatus(false);
+      this.route();
+    });
     renderAccount(this.accountEl, this);
     this.socket.connect();
     window.addEventListener('hashchange', () => this.route());
@@ -64,6 +83,7 @@ class App {
   }
 
   onMessage(msg) {
+    if (this.tourneys.onMessage(msg)) return;
     if (msg.type === 'event' || msg.type === 'state') {
       this.models.get(msg.table)?.handle(msg);
       if (msg.type === 'state') this.seeder.onState(msg); // our seed for the next hand's deck
@@ -76,7 +96,7 @@ class App {
     } else if (msg.type === 'ok' && ['sit', 'leave', 'top_up'].includes(msg.for)) {
       this.refreshAccountSoon();
     } else if (msg.type === 'ok' && msg.for === 'wait') {
-      this.toast(`You are #${msg.place} on the waiting list: you are seated when a seat is free.`);
+      this.toast(t('app.waiting_place', { place: msg.place }));
     } else if (msg.type === 'welcome' && msg.account && this.account && msg.account.id !== this.account.id) {
       this.refreshAccount();
     }
@@ -88,7 +108,7 @@ class App {
       this.statusEl.hidden = true;
     } else {
       this.statusEl.hidden = false;
-      this.statusEl.textContent = 'Connection lost — reconnecting…';
+      this.statusEl.textContent = t('app.connection_lost');
     }
   }
 
@@ -106,7 +126,7 @@ class App {
     try {
       this.setAccount(await api.guest());
     } catch (error) {
-      this.toast(error.message);
+      this.toast(requestErrorText(error));
     }
   }
 
@@ -179,8 +199,8 @@ class App {
     const parts = path.split('/').filter(Boolean);
     this.view?.unmount();
     let tableId = null;
-    if (parts[0] === 'table' && Number(parts[1])) {
-      tableId = Number(parts[1]);
+    if (parts[0] === 'table' && parseTableId(parts[1]) !== null) {
+      tableId = parseTableId(parts[1]); // a cash table's number, or a tournament's table "t7.2"
       this.view = new TableView(this, this.model(tableId), { autoSit: params.has('sit') });
       document.body.dataset.view = 'table';
     } else if (parts[0] === 'tables') {
@@ -193,6 +213,12 @@ class App {
     } else if (parts[0] === 'replay' && Number(parts[1])) {
       this.view = new ReplayerView(this, Number(parts[1]));
       document.body.dataset.view = 'replay';
+    } else if (parts[0] === 'tournaments') {
+      this.view = new TourneyLobbyView(this, { game: params.get('game') ?? '' });
+      document.body.dataset.view = 'tournaments';
+    } else if (parts[0] === 'tournament' && Number(parts[1])) {
+      this.view = new TourneyView(this, Number(parts[1]));
+      document.body.dataset.view = 'tournament';
     } else if (parts[0] === 'rules') {
       this.view = new RulesView(this, parts[1]);
       document.body.dataset.view = 'rules';

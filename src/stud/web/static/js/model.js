@@ -6,6 +6,7 @@
 // showdown, the sounds and the chips that move.
 
 import { resultOf, splitShown } from './reduce.js';
+import { seatName } from './tablewords.js';
 
 const ENGINE_EVENTS = new Set([
   'hand_started', 'ante', 'street', 'dealt', 'burn', 'community', 'double_bet_allowed', 'action',
@@ -54,7 +55,7 @@ export class TableModel extends EventTarget {
   }
 
   name(seat) {
-    return this.names.get(seat) ?? `Seat ${seat + 1}`;
+    return this.names.get(seat) ?? seatName(seat);
   }
 
   handle(msg) {
@@ -148,7 +149,7 @@ export class TableModel extends EventTarget {
     const rec = this.recording;
     if (!rec || rec.number !== e.number) return;
     const settings = this.state?.settings ?? {};
-    const data = { id: e.hand_id, table_id: this.id, number: e.number, ...pick(settings), players: rec.players, events: rec.events, you: this.you, source: 'this browser', shuffle: e.summary?.shuffle ?? null };
+    const data = { id: e.hand_id, table_id: this.id, number: e.number, ...pick(settings), players: rec.players, events: rec.events, you: this.you, source: 'browser', shuffle: e.summary?.shuffle ?? null };
     try {
       sessionStorage.setItem(`stud.replay.${e.hand_id}`, JSON.stringify(data));
     } catch {

@@ -3,8 +3,11 @@
 
 import { api } from './api.js';
 import { h, fill } from './dom.js';
-import { chips, GAME_SHORT } from './format.js';
+import { requestErrorText } from './errortext.js';
+import { chips, gameShort } from './format.js';
 import { handLinks } from './history.js';
+import { t } from './i18n.js';
+import { tParts } from './tparts.js';
 
 function signed(n) {
   return n > 0 ? `+${chips(n)}` : n < 0 ? `−${chips(-n)}` : '0';
@@ -24,10 +27,14 @@ export function runningTotals(rows) {
 export class MyHandsView {
   constructor(app) {
     this.app = app;
-    this.body = h('div', { class: 'my-hands-body' }, h('p', { class: 'muted' }, 'Loading your hands…'));
-    this.root = h('section', { class: 'my-hands' },
-      h('div', { class: 'lobby-head' }, h('h1', {}, 'My hands'), h('a', { class: 'btn ghost', href: '#/lobby' }, '← Lobby')),
+    this.body = h('div', { class: 'my-hands-body' }, h('p', { class: 'muted' }, t('myhands.loading')));
+    this.root = h('section', { class: 'my-hands', 'aria-labelledby': 'my-hands-title' },
+      h('div', { class: 'lobby-head' }, h('h1', { id: 'my-hands-title' }, t('account.my_hands')), h('a', { class: 'btn ghost', href: '#/lobby' }, t('nav.back_to_lobby'))),
       this.body);
+  }
+
+  title() {
+    return t('account.my_hands');
   }
 
   mount(container) {
@@ -39,34 +46,36 @@ export class MyHandsView {
 
   async load() {
     if (!this.app.account) {
-      fill(this.body, h('p', {}, 'Log in or play as a guest to see your hands.'));
+      fill(this.body, h('p', {}, t('myhands.log_in')));
       return;
     }
     let rows;
     try {
       rows = await api.myHands();
     } catch (error) {
-      fill(this.body, h('p', { class: 'form-error' }, `Could not load your hands: ${error.message}`));
+      fill(this.body, h('p', { class: 'form-error' }, t('myhands.load_failed', { why: requestErrorText(error) })));
       return;
     }
     rows = runningTotals(rows.filter((r) => r.status !== 'running'));
     if (!rows.length) {
-      fill(this.body, h('p', { class: 'muted' }, 'No hands yet: sit down at a table in the lobby.'));
+      fill(this.body, h('p', { class: 'muted' }, t('myhands.none')));
       return;
     }
     const total = rows[0].total;
     fill(this.body,
-      h('p', { class: 'my-hands-total' }, `${rows.length} hand${rows.length === 1 ? '' : 's'}, `,
-        h('b', { class: total >= 0 ? 'won' : 'lost' }, signed(total)), ' in all'),
+      h('p', { class: 'my-hands-total' }, tParts((marks) => t('myhands.total', { n: rows.length, ...marks }), { amount: h('b', { class: total >= 0 ? 'won' : 'lost' }, signed(total)) })),
       h('table', { class: 'tables my-hands-table' },
-        h('thead', {}, h('tr', {}, h('th', {}, 'Hand'), h('th', {}, 'Table'), h('th', {}, 'Game'), h('th', { class: 'hide-narrow' }, 'When'),
-          h('th', { class: 'num' }, 'Pot'), h('th', { class: 'num' }, 'Won/lost'), h('th', { class: 'num' }, 'Total'), h('th', {}, ''))),
+        h('caption', { class: 'visually-hidden' }, t('account.my_hands')),
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('myhands.col.hand')), h('th', { scope: 'col' }, t('lobby.col.name')),
+          h('th', { scope: 'col' }, t('lobby.col.game')), h('th', { scope: 'col', class: 'hide-narrow' }, t('myhands.col.when')),
+          h('th', { scope: 'col', class: 'num' }, t('myhands.col.pot')), h('th', { scope: 'col', class: 'num' }, t('myhands.col.net')),
+          h('th', { scope: 'col', class: 'num' }, t('myhands.col.total')), h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, t('myhands.col.files'))))),
         h('tbody', {}, rows.map((r) => h('tr', { dataset: { hand: r.id, net: r.net } },
           h('td', { class: 'hand-no' }, `#${r.id}`),
-          h('td', {}, r.table_name ?? `table ${r.table_id}`),
-          h('td', {}, GAME_SHORT[r.game] ?? r.game),
-          h('td', { class: 'hide-narrow muted' }, r.finished_at ? new Date(r.finished_at * 1000).toLocaleString() : ''),
-          h('td', { class: 'num' }, r.status === 'void' ? 'void' : chips(r.pot)),
+          h('td', { translate: r.table_name ? 'no' : false }, r.table_name ?? t('lobby.table_n', { id: String(r.table_id) })),
+          h('td', {}, gameShort(r.game)),
+          h('td', { class: 'hide-narrow muted' }, r.finished_at ? t('myhands.when_at', { at: r.finished_at }) : ''),
+          h('td', { class: 'num' }, r.status === 'void' ? t('myhands.void') : chips(r.pot)),
           h('td', { class: `num net ${r.net > 0 ? 'won' : r.net < 0 ? 'lost' : ''}` }, signed(r.net)),
           h('td', { class: 'num running' }, signed(r.total)),
           h('td', {}, r.status === 'finished' ? handLinks(r.id) : null))))));

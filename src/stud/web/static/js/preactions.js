@@ -12,7 +12,7 @@
 // while you look at the lobby or another table.
 
 import { h, fill } from './dom.js';
-import { chips } from './format.js';
+import { formatChips as chips, t, tOf } from './i18n.js';
 
 /** What the player in `state` would have to add to call now, and the context of the choice. */
 export function situation(state) {
@@ -31,15 +31,15 @@ export function options(sit) {
   if (!sit) return [];
   if (sit.toCall > 0) {
     return [
-      { kind: 'fold', label: 'Fold' },
-      { kind: 'call', label: `Call ${chips(sit.toCall)}` },
-      { kind: 'callany', label: 'Call any' },
+      { kind: 'fold', label: tOf('action', 'fold') },
+      { kind: 'call', label: tOf('action_to', 'call', { amount: chips(sit.toCall) }) },
+      { kind: 'callany', label: t('table.pre.call_any') },
     ];
   }
   return [
-    { kind: 'checkfold', label: 'Check/Fold' },
-    { kind: 'check', label: 'Check' },
-    { kind: 'callany', label: 'Call any' },
+    { kind: 'checkfold', label: t('table.pre.check_fold') },
+    { kind: 'check', label: tOf('action', 'check') },
+    { kind: 'callany', label: t('table.pre.call_any') },
   ];
 }
 
@@ -122,7 +122,7 @@ export function preActionBoxes(model) {
   if (!sit || mine) return null;
   const pre = preActionsOf(model);
   pre.sync(state);
-  const box = h('div', { class: 'preactions', role: 'group', 'aria-label': 'pre-action' });
+  const box = h('div', { class: 'preactions', role: 'group', 'aria-label': t('table.pre.label') });
   const draw = () => {
     const chosen = pre.choice?.kind ?? null;
     fill(box, options(sit).map((o) => {

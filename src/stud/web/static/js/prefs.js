@@ -1,7 +1,11 @@
-// The player's preferences, kept in localStorage: four-colour deck, turn sound, turn notifications.
+// The player's preferences, kept in localStorage: four-colour deck, turn sound, turn
+// notifications, single-key action shortcuts (on by default; a table offers the box to
+// turn them off, WCAG 2.1.4).
+
+import { h } from './dom.js';
 
 const KEY = 'stud.prefs';
-const defaults = { fourColour: false, sound: true, notify: true };
+const defaults = { fourColour: false, sound: true, notify: true, shortcuts: true };
 
 function load() {
   try {
@@ -52,4 +56,18 @@ function bindNotify(box) {
     }
     setPref('notify', box.checked);
   });
+}
+
+/**
+ * A labelled checkbox for preference `name`, built by code (a table's own preferences);
+ * `changed()` runs after each change, and every box of the same preference follows.
+ */
+export function prefBox(name, label, hint, changed = () => {}) {
+  const box = h('input', { type: 'checkbox', dataset: { pref: name }, checked: Boolean(prefs[name]) });
+  box.addEventListener('change', () => {
+    setPref(name, box.checked);
+    for (const other of document.querySelectorAll(`input[data-pref="${name}"]`)) other.checked = box.checked;
+    changed();
+  });
+  return h('label', { class: 'toggle', title: hint }, box, ' ', label);
 }

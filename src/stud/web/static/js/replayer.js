@@ -5,11 +5,12 @@ import { typing } from './actions.js';
 import { api } from './api.js';
 import { h, fill } from './dom.js';
 import { renderFelt } from './felt.js';
-import { GAMES, stakesLong, street as streetName } from './format.js';
 import { renderFairness } from './fairview.js';
 import { describe, logLine } from './handlog.js';
+import { t, tOf } from './i18n.js';
 import { handLinks } from './history.js';
 import { QUIET, reduce } from './reduce.js';
+import { gameName, seatName, stakesText } from './tablewords.js';
 
 const MERGE = new Set(['dealt', 'ante', 'street', 'double_bet_allowed']);
 
@@ -63,8 +64,13 @@ export class ReplayerView {
     this.app = app;
     this.id = id;
     this.index = 0;
-    this.root = h('section', { class: 'replayer', dataset: { hand: id } }, h('p', { class: 'muted' }, 'Loading the hand…'));
+    this.root = h('section', { class: 'replayer', dataset: { hand: id } }, h('p', { class: 'muted' }, t('replay.loading')));
     this.onKey = (e) => this.key(e);
+  }
+
+  /** The tab's title while the replayer is shown: "Hand #311". */
+  title() {
+    return t('table.log.hand', { id: String(this.id) });
   }
 
   mount(container) {
@@ -82,23 +88,23 @@ export class ReplayerView {
     const data = await loadReplay(this.id);
     if (data?.missing) {
       fill(this.root, h('div', { class: 'replay-missing' },
-        h('h1', {}, `Hand ${this.id} does not exist`),
-        h('p', { class: 'muted' }, 'There is no hand with this number in the card room: check the link, or pick a hand from a table\'s Hands tab.'),
-        h('p', {}, h('a', { class: 'btn', href: '#/lobby' }, '← Lobby'))));
+        h('h1', {}, t('replay.missing', { id: String(this.id) })),
+        h('p', { class: 'muted' }, t('replay.missing_text')),
+        h('p', {}, h('a', { class: 'btn', href: '#/lobby' }, t('table.back_to_lobby')))));
       this.root.dataset.missing = '1';
       return;
     }
     if (!data || !Array.isArray(data.events) || !data.events.length) {
-      fill(this.root, h('h1', {}, `Hand ${this.id}`),
-        h('p', {}, 'A replay of this hand is not available yet (the server has no replay data for it, and this browser did not watch it). Its history can be downloaded:'),
-        handLinks(this.id), h('p', {}, h('a', { href: '#/lobby' }, '← Lobby')));
+      fill(this.root, h('h1', {}, t('replay.title', { id: String(this.id) })),
+        h('p', {}, t('replay.unavailable')),
+        handLinks(this.id), h('p', {}, h('a', { href: '#/lobby' }, t('table.back_to_lobby'))));
       return;
     }
     this.data = data;
     this.steps = buildSteps(data.events);
     const started = data.events.find((e) => e.type === 'hand_started' && e.stacks) ?? {};
     this.settings = {
-      name: data.table_name ?? `Table ${data.table_id ?? ''}`,
+      name: data.table_name ?? t('replay.table_name', { id: String(data.table_id ?? '') }),
       game: data.game ?? started.game,
       ante: data.ante ?? started.ante, bring_in: data.bring_in ?? started.bring_in,
       small_bet: data.small_bet ?? started.small_bet, big_bet: data.big_bet ?? started.big_bet,
@@ -111,32 +117,39 @@ export class ReplayerView {
 
   build() {
     const s = this.settings;
-    const button = (step, label, title) => h('button', { class: 'btn', dataset: { step }, title, onclick: () => this.control(step) }, label);
-    this.felt = h('div', { class: 'felt' });
+    // A button's name is its words ("Next step"); the arrows beside them are drawn, not read.
+    const button = (step, [before, words, after], title, keys) => h('button', {
+      class: 'btn', dataset: { step }, title, 'aria-keyshortcuts': keys, onclick: () => this.control(step),
+    }, before ? h('span', { 'aria-hidden': 'true' }, before, ' ') : null, h('span', { class: 'words' }, words),
+    after ? h('span', { 'aria-hidden': 'true' }, ' ', after) : null);
+    this.felt = h('div', { class: 'felt', role: 'group', 'aria-label': t('table.felt_label') });
     this.caption = h('div', { class: 'replay-caption', 'aria-live': 'polite' });
-    this.logEl = h('ol', { class: 'log' });
+    this.logEl = h('ol', { class: 'log', 'aria-label': t('table.log.label') });
     this.fairEl = h('div', { class: 'fair-panel' });
-    this.playBtn = button('play', '▶ Play', 'play (space)');
+    this.playBtn = button('play', ['▶', t('replay.play'), ''], t('replay.play_title'), 'Space');
     fill(this.root,
       h('div', { class: 'table-head' },
         h('div', { class: 'table-name' },
-          h('h1', {}, `Hand #${this.data.id ?? this.id}`),
-          h('span', { class: 'game-badge', dataset: { game: s.game } }, GAMES[s.game] ?? s.game),
-          h('span', { class: 'muted' }, stakesLong(s)),
-          this.data.source ? h('span', { class: 'muted' }, ` · recorded by ${this.data.source}`) : null),
+          h('h1', {}, t('table.log.hand', { id: String(this.data.id ?? this.id) })),
+          h('span', { class: 'game-badge', dataset: { game: s.game } }, gameName(s.game)),
+          h('span', { class: 'muted' }, stakesText(s)),
+          this.data.source ? h('span', { class: 'muted' }, ' · ', t('replay.recorded_here')) : null),
         h('div', { class: 'table-buttons' }, handLinks(this.id),
-          this.data.table_id ? h('a', { class: 'btn ghost', href: `#/table/${this.data.table_id}` }, 'Table') : null,
-          h('a', { class: 'btn ghost', href: '#/lobby' }, '← Lobby'))),
+          this.data.table_id ? h('a', { class: 'btn ghost', href: `#/table/${this.data.table_id}` }, t('replay.table')) : null,
+          h('a', { class: 'btn ghost', href: '#/lobby' }, t('table.back_to_lobby')))),
       h('div', { class: 'table-main' },
         h('div', { class: 'felt-column' },
           h('div', { class: 'felt-wrap' }, this.felt),
-          h('div', { class: 'replay-controls' },
-            button('first', '|◀ Start', 'start (Home)'), button('prev-street', '◀◀ Street', 'previous street (↑)'),
-            button('prev', '◀ Step', 'previous step (←)'), this.playBtn, button('next', 'Step ▶', 'next step (→)'),
-            button('next-street', 'Street ▶▶', 'next street (↓)'), button('last', 'End ▶|', 'end (End)')),
+          h('div', { class: 'replay-controls', role: 'group', 'aria-label': t('replay.controls') },
+            button('first', ['|◀', t('replay.start'), ''], t('replay.start_title'), 'Home'),
+            button('prev-street', ['◀◀', t('replay.prev_street'), ''], t('replay.prev_street_title'), 'ArrowUp'),
+            button('prev', ['◀', t('replay.prev'), ''], t('replay.prev_title'), 'ArrowLeft'), this.playBtn,
+            button('next', ['', t('replay.next'), '▶'], t('replay.next_title'), 'ArrowRight'),
+            button('next-street', ['', t('replay.next_street'), '▶▶'], t('replay.next_street_title'), 'ArrowDown'),
+            button('last', ['', t('replay.end'), '▶|'], t('replay.end_title'), 'End')),
           this.caption, this.fairEl),
-        h('aside', { class: 'side' }, h('div', { class: 'tabs' }, h('span', { class: 'tab on' }, 'Hand log')),
-          h('div', { class: 'tab-body log-body' }, this.logEl))));
+        h('aside', { class: 'side', 'aria-label': t('table.log.label') }, h('div', { class: 'tabs' }, h('h2', { class: 'tab on' }, t('table.tab.log'))),
+          h('div', { class: 'tab-body log-body', tabindex: '0' }, this.logEl))));
     renderFairness(this.fairEl, { shuffle: this.data.shuffle, events: this.data.events, players: this.data.players, id: this.id });
     const ctx = { bigBet: s.big_bet, pots: 1 };
     this.steps.forEach((step, i) => {
@@ -154,7 +167,7 @@ export class ReplayerView {
   }
 
   name(seat) {
-    return this.names.get(seat) ?? `Seat ${seat + 1}`;
+    return this.names.get(seat) ?? seatName(seat);
   }
 
   /** Step indexes where a street begins, and where the showdown begins. */
@@ -187,11 +200,11 @@ export class ReplayerView {
     if (this.playing) {
       clearInterval(this.playing);
       this.playing = null;
-      this.playBtn.textContent = '▶ Play';
+      fill(this.playBtn, h('span', { 'aria-hidden': 'true' }, '▶ '), h('span', { class: 'words' }, t('replay.play')));
       return;
     }
     if (this.index >= this.steps.length - 1) this.go(0);
-    this.playBtn.textContent = '|| Pause';
+    fill(this.playBtn, h('span', { 'aria-hidden': 'true' }, '|| '), h('span', { class: 'words' }, t('replay.pause')));
     this.playing = setInterval(() => {
       if (this.index >= this.steps.length - 1) this.togglePlay();
       else this.go(this.index + 1);
@@ -212,8 +225,9 @@ export class ReplayerView {
     });
     const said = step.events.map((e) => describe(e, (seat) => this.name(seat), this.data.you ?? null, { bigBet: this.settings.big_bet }));
     const entry = said.filter(Boolean).pop() ?? null;
-    const text = entry ? entry.parts.map((p) => (typeof p === 'string' ? p : p.textContent)).join('') : '';
-    fill(this.caption, h('b', { class: 'replay-street' }, streetName(step.street)), ` · step ${this.index + 1} of ${this.steps.length}`, text ? ` · ${text}` : '');
+    // The step's last line as the log draws it (names untranslated, cards named).
+    fill(this.caption, h('b', { class: 'replay-street' }, tOf('street', step.street)), ' · ',
+      t('replay.step', { n: this.index + 1, total: this.steps.length }), entry ? [' · ', ...entry.parts] : null);
     this.root.dataset.step = String(this.index);
     this.root.dataset.street = String(step.street);
     for (const line of this.logEl.children) {
@@ -226,6 +240,8 @@ export class ReplayerView {
 
   key(e) {
     if (typing(e.target) || e.ctrlKey || e.metaKey || e.altKey) return;
+    // Space and Enter on a focused button or link press it, as everywhere else.
+    if ((e.key === ' ' || e.key === 'Enter') && e.target?.closest?.('button, a, summary')) return;
     const map = { ArrowLeft: 'prev', ArrowRight: 'next', ArrowUp: 'prev-street', ArrowDown: 'next-street', Home: 'first', End: 'last', ' ': 'play' };
     const kind = map[e.key];
     if (kind) {

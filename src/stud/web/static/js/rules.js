@@ -238,6 +238,11 @@ export class RulesView {
     this.game = RULE_GAMES.includes(game) ? game : 'stud';
   }
 
+  /** The tab's title: "How to play Razz". */
+  title() {
+    return t('rules.title', { game: tOf('game', this.game) });
+  }
+
   mount(container) {
     const game = this.game;
     const name = tOf('game', game);

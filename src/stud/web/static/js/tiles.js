@@ -5,11 +5,13 @@
 // the alert banner above.
 
 import { h, fill } from './dom.js';
+import { t } from './i18n.js';
 import { TableView } from './tableview.js';
+import { parseTableId } from './tourneywords.js';
 
 /** The table ids of `#/tables/<ids>`, or every table the account sits at. */
 export function tileIds(list, app) {
-  const ids = (list ?? '').split(',').map(Number).filter((n) => Number.isInteger(n) && n > 0);
+  const ids = (list ?? '').split(',').map(parseTableId).filter((id) => id !== null); // tournament tables too
   return [...new Set(ids.length ? ids : app.seatedTables().map((m) => m.id))].slice(0, 8);
 }
 
@@ -21,6 +23,10 @@ export class TilesView {
     this.root = h('section', { class: 'tiles-view' });
   }
 
+  title() {
+    return t('tiles.title');
+  }
+
   shows(id) {
     return this.ids.includes(id);
   }
@@ -29,14 +35,14 @@ export class TilesView {
     fill(container, this.root);
     if (!this.ids.length) {
       fill(this.root, h('div', { class: 'tiles-empty' },
-        h('h1', {}, 'My tables'),
-        h('p', { class: 'muted' }, 'You are not seated at any table. Pick tables in the lobby; every table you sit at shows here side by side.'),
-        h('a', { class: 'btn primary', href: '#/lobby' }, 'Lobby')));
+        h('h1', {}, t('tiles.title')),
+        h('p', { class: 'muted' }, t('tiles.empty')),
+        h('a', { class: 'btn primary', href: '#/lobby' }, t('lobby.title'))));
       return;
     }
     const grid = h('div', { class: 'tiles', dataset: { count: this.ids.length } });
-    fill(this.root, h('div', { class: 'tiles-head' }, h('h1', {}, 'My tables'),
-      h('a', { class: 'btn ghost', href: '#/lobby' }, '← Lobby')), grid);
+    fill(this.root, h('div', { class: 'tiles-head' }, h('h1', {}, t('tiles.title')),
+      h('a', { class: 'btn ghost', href: '#/lobby' }, t('nav.back_to_lobby'))), grid);
     for (const id of this.ids) {
       const slot = h('div', { class: 'tile', dataset: { table: id } });
       grid.append(slot);

@@ -1,0 +1,132 @@
+"""Fencing tokens in PostgreSQL: only the newest lease holder of a table may write for it.
+
+A lease in Redis says which process runs a table, but a process can be paused
+(a stop signal, a long collector pause, a network partition) past its lease's
+end without knowing it. So each lease carries a token that only grows (Redis
+``INCR``), and the process that takes a table first stores its token here, in
+the transaction that voids the hand it finds running and cashes the stacks out.
+Every later write for the table (hand started or finished, buy-in, cash-out,
+close) checks, in its own transaction and under the same row lock, that the
+stored token is still the writer's: a paused owner that wakes up finds a newer
+token and its write is refused (:class:`Fenced`), so it cannot book anything
+for a table someone else now runs.
+
+No Redis here: this is plain SQLAlchemy, used by :mod:`stud.server.cluster.room`.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping
+from typing import Any
+
+from sqlalchemy import BigInteger, Column, Connection, Float, String, Table, func, select, update
+from sqlalchemy import insert as sql_insert
+
+from stud.server.storage import Store
+from stud.server.storage import schema as s
+
+table_leases = Table(
+    "table_leases",
+    s.metadata,
+    Column("table_id", BigInteger, primary_key=True),
+    Column("token", BigInteger, nullable=False),
+    Column("node", String(64), nullable=False),
+    Column("claimed_at", Float, nullable=False),
+)
+"""The token of the process that last took each table (the highest it has seen)."""
+
+cluster_room = Table(
+    "cluster_room",
+    s.metadata,
+    Column("id", BigInteger, primary_key=True),
+    Column("room", String(32), nullable=False),
+)
+"""One row: the room's name in Redis, made by its first process."""
+
+
+def room_prefix(conn: Connection) -> str:
+    """The prefix of every Redis key and channel of the room kept in this database.
+
+    Processes on one database share a room whatever host name they reach it by;
+    rooms on other databases may share the Redis without meeting.
+    """
+    room = conn.execute(select(cluster_room.c.room).where(cluster_room.c.id == 1)).scalar()
+    if room is None:
+        room = uuid.uuid4().hex[:12]
+        conn.execute(sql_insert(cluster_room).values(id=1, room=room))
+    return f"stud:{room}:"
+
+
+class Fenced(Exception):
+    """A write for a table this process no longer holds: a newer lease took it."""
+
+
+class TableGone(Exception):
+    """A table closed (or never made): nobody is to run it."""
+
+
+def check(conn: Connection, table_id: int, token: int | None) -> None:
+    """Fenced unless ``token`` is the table's stored token; locks its row until commit.
+
+    The row lock orders this write against a takeover: one commits first, and
+    the other sees what it did.
+    """
+    row = conn.execute(
+        select(table_leases.c.token).where(table_leases.c.table_id == table_id).with_for_update()
+    ).first()
+    if token is None or row is None or int(row.token) != token:
+        stored = None if row is None else int(row.token)
+        raise Fenced(f"table {table_id}: lease token {token} is not the current one ({stored})")
+
+
+def claim(
+    conn: Connection, store: Store, table_id: int, token: int, node: str, now: float
+) -> dict[str, Any]:
+    """Take ``table_id`` with ``token``: store it, void the hand left running, cash stacks out.
+
+    Fenced if a token as new or newer is stored (a stale lease, or Redis lost
+    its counters: the caller starts its next token above ``stored``). The same
+    recovery as a single process's restart (:meth:`Store.recover`), for one table.
+    Returns what it recovered, the last hand number and the stored token.
+    """
+    closed = conn.execute(
+        select(s.room_tables.c.closed).where(s.room_tables.c.id == table_id)
+    ).scalar()
+    if closed is None or closed:
+        raise TableGone(f"table {table_id} is closed")
+    row = conn.execute(
+        select(table_leases.c.token).where(table_leases.c.table_id == table_id).with_for_update()
+    ).first()
+    if row is not None and int(row.token) >= token:
+        raise Fenced(f"table {table_id}: token {token} is not newer than {int(row.token)}")
+    values = {"token": token, "node": node, "claimed_at": now}
+    if row is None:
+        conn.execute(sql_insert(table_leases).values(table_id=table_id, **values))
+    else:
+        conn.execute(
+            update(table_leases).where(table_leases.c.table_id == table_id).values(**values)
+        )
+    recovered = store.recover(conn, table_id)
+    last = conn.execute(
+        select(func.coalesce(func.max(s.hands.c.number), 0)).where(s.hands.c.table_id == table_id)
+    ).scalar_one()
+    return {**recovered, "last_hand": int(last)}
+
+
+def stored_token(conn: Connection, table_id: int) -> int:
+    """The token stored for a table (0 if none): where a new lease's token must start above."""
+    value = conn.execute(
+        select(table_leases.c.token).where(table_leases.c.table_id == table_id)
+    ).scalar()
+    return 0 if value is None else int(value)
+
+
+class TokenFence:
+    """The store's fence for this process: the token it holds for each table it runs."""
+
+    def __init__(self, tokens: Mapping[int, int]) -> None:
+        self.tokens = tokens
+
+    def __call__(self, conn: Connection, table_id: int) -> None:
+        check(conn, table_id, self.tokens.get(table_id))

@@ -1,0 +1,135 @@
+"""Helpers for the shared room's tests and bench: a Redis to use, and N real processes.
+
+``STUD_TEST_REDIS_URL`` names a Redis the tests may use (.ci/redis.sh starts
+one in CI); without it a throwaway ``redis-server`` is started on a free
+loopback port when the binary is installed. Every room keeps its keys under
+its own prefix (:func:`stud.server.cluster.fence.room_prefix`), so tests on
+fresh databases can share one Redis.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from stud.server.testing import ServerProcess, free_port
+
+REDIS_URL_VARIABLE = "STUD_TEST_REDIS_URL"
+
+
+class NoRedis(RuntimeError):
+    """Neither ``STUD_TEST_REDIS_URL`` nor a ``redis-server`` binary."""
+
+
+@contextlib.contextmanager
+def redis_for_tests(folder: Path) -> Iterator[str]:
+    """A Redis URL: ``$STUD_TEST_REDIS_URL``, else a ``redis-server`` started here, then stopped."""
+    url = os.environ.get(REDIS_URL_VARIABLE)
+    if url:
+        yield url
+        return
+    binary = shutil.which("redis-server")
+    if binary is None:
+        raise NoRedis(f"{REDIS_URL_VARIABLE} is not set and redis-server is not installed")
+    port = free_port()
+    proc = subprocess.Popen(
+        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+         "--dir", str(folder)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        import redis
+
+        client = redis.Redis(host="127.0.0.1", port=port)
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                client.ping()
+                break
+            except redis.ConnectionError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
+        client.close()
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+class Cluster:
+    """Several ``stud serve`` processes sharing one room (one database, one Redis)."""
+
+    def __init__(
+        self,
+        database_url: str,
+        redis_url: str,
+        folder: Path,
+        *,
+        extra_args: tuple[str, ...] = (),
+        lease_seconds: float = 3.0,
+        env: dict[str, str] | None = None,
+    ) -> None:
+        self.database_url = database_url
+        self.redis_url = redis_url
+        self.folder = folder
+        self.extra_args = extra_args
+        self.env = {
+            "STUD_REDIS_URL": redis_url,
+            "STUD_LEASE_SECONDS": str(lease_seconds),
+            **(env or {}),
+        }
+        self.servers: list[ServerProcess] = []
+
+    def add(self) -> ServerProcess:
+        """Start one more process of the room (returns once it answers)."""
+        server = ServerProcess(
+            self.database_url, self.folder, extra_args=self.extra_args, env=self.env
+        ).start()
+        self.servers.append(server)
+        return server
+
+    def live(self) -> list[ServerProcess]:
+        return [s for s in self.servers if s.proc is not None and s.proc.poll() is None]
+
+    def stop(self) -> None:
+        for server in self.servers:
+            server.stop()
+
+    def __enter__(self) -> Cluster:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.stop()
+
+
+def health(server: ServerProcess) -> dict[str, Any]:
+    response = httpx.get(server.base + "/api/health", timeout=10)
+    response.raise_for_status()
+    data: dict[str, Any] = response.json()
+    return data
+
+
+def runs(server: ServerProcess) -> set[int]:
+    """The tables ``server`` runs now."""
+    return set(health(server)["runs"])
+
+
+def wait_until_run(servers: list[ServerProcess], tables: set[int], timeout: float = 60.0) -> None:
+    """Until every table in ``tables`` is run by one of ``servers`` (the timeout bounds a hang)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        held = set().union(*(runs(s) for s in servers))
+        if tables <= held:
+            return
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"tables {sorted(tables - held)} are run by none of the processes")
+        time.sleep(0.1)

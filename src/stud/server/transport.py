@@ -1,0 +1,149 @@
+"""Websocket frames sent in one turn of the event loop leave in one system call.
+
+uvicorn writes each websocket frame to its socket as soon as it is sent, and
+uvloop makes that a ``write(2)`` of its own when nothing is queued. A table's
+step sends each client several messages at once (the step's events, then its
+state): one system call per message was the largest single cost of an action
+(docs/protocol.md, "Load"). Here the frames a connection is given during one
+turn of the loop are joined and written together at the end of that turn.
+The bytes on the wire are the same frames in the same order, and every write
+of the connection (handshake, pings, close) goes through the same queue, so
+none can overtake another; a close writes what is queued before it closes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Iterable
+from typing import Any, cast
+
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.exceptions import InvalidState
+from websockets.http11 import Request
+
+SEND_NOW = "stud.send_now"
+"""The ASGI scope extension under which :class:`BatchingWebSocketProtocol` offers ``send``:
+a callable taking a message's text, True if it queued the frame at once."""
+
+
+class BatchingTransport(asyncio.Transport):
+    """A transport that queues writes and hands them to the real one once per loop turn."""
+
+    def __init__(self, transport: asyncio.Transport, loop: asyncio.AbstractEventLoop) -> None:
+        super().__init__()
+        self._transport = transport
+        self._loop = loop
+        self._queued: list[bytes] = []
+
+    def write(self, data: bytes | bytearray | memoryview) -> None:
+        if not data:
+            return
+        if not self._queued:
+            self._loop.call_soon(self.flush)
+        self._queued.append(bytes(data))
+
+    def writelines(self, list_of_data: Iterable[bytes | bytearray | memoryview]) -> None:
+        for data in list_of_data:
+            self.write(data)
+
+    def flush(self) -> None:
+        """Write what is queued now, in one call (nothing if the socket is closing)."""
+        if not self._queued:
+            return
+        queued, self._queued = self._queued, []
+        if not self._transport.is_closing():
+            self._transport.write(queued[0] if len(queued) == 1 else b"".join(queued))
+
+    def close(self) -> None:
+        self.flush()
+        self._transport.close()
+
+    def abort(self) -> None:
+        self._queued = []
+        self._transport.abort()
+
+    def write_eof(self) -> None:
+        self.flush()
+        self._transport.write_eof()
+
+    def can_write_eof(self) -> bool:
+        return self._transport.can_write_eof()
+
+    def is_closing(self) -> bool:
+        return self._transport.is_closing()
+
+    def get_extra_info(self, name: str, default: Any = None) -> Any:
+        return self._transport.get_extra_info(name, default)
+
+    def pause_reading(self) -> None:
+        self._transport.pause_reading()
+
+    def resume_reading(self) -> None:
+        self._transport.resume_reading()
+
+    def is_reading(self) -> bool:
+        return self._transport.is_reading()
+
+    def set_protocol(self, protocol: asyncio.BaseProtocol) -> None:
+        self._transport.set_protocol(protocol)
+
+    def get_protocol(self) -> asyncio.BaseProtocol:
+        return self._transport.get_protocol()
+
+    def get_write_buffer_size(self) -> int:
+        queued = sum(len(data) for data in self._queued)
+        return self._transport.get_write_buffer_size() + queued
+
+    def get_write_buffer_limits(self) -> tuple[int, int]:
+        return self._transport.get_write_buffer_limits()
+
+    def set_write_buffer_limits(self, high: int | None = None, low: int | None = None) -> None:
+        self._transport.set_write_buffer_limits(high, low)
+
+
+class BatchingWebSocketProtocol(WebSocketsSansIOProtocol):
+    """uvicorn's websocket protocol (websockets' sans-I/O core) over a :class:`BatchingTransport`.
+
+    The real transport still calls this protocol (data received, pause and resume
+    writing, connection lost); only the writes are queued for the loop's turn.
+    It also offers the application a synchronous send (the ASGI scope's
+    ``extensions[SEND_NOW]``): the same text frame ASGI's ``websocket.send``
+    makes, without a coroutine and a task switch per message, for as long as
+    the socket takes data; when it does not, the caller uses ASGI's own send.
+    """
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        batching = BatchingTransport(cast(asyncio.Transport, transport), self.loop)
+        super().connection_made(batching)
+
+    def handle_connect(self, event: Request) -> None:
+        super().handle_connect(event)
+        scope: Any = getattr(self, "scope", None)  # none when the handshake was refused
+        if scope is not None:
+            if scope.get("extensions") is None:
+                scope["extensions"] = {}
+            scope["extensions"][SEND_NOW] = {"send": self.send_now}
+
+    def send_now(self, text: str) -> bool:
+        """Queue one text frame now if the socket is open and takes data; False if not."""
+        if (
+            not self.handshake_complete
+            or self.close_sent
+            or self.disconnected
+            or self.initial_response is not None
+            or not self.writable.is_set()
+        ):
+            return False
+        try:
+            self.conn.send_text(text.encode())
+        except InvalidState:
+            return False
+        self.transport.write(b"".join(self.conn.data_to_send()))
+        return True
+
+
+def send_now_of(scope: Any) -> Callable[[str], bool] | None:
+    """The synchronous send a websocket's server offers in its ASGI scope, if any."""
+    extensions = scope.get("extensions") or {}
+    offer = extensions.get(SEND_NOW)
+    return None if offer is None else cast(Callable[[str], bool], offer["send"])

@@ -1,0 +1,127 @@
+"""The strong bot's Monte Carlo: paths of the next street, tempered weights, percentiles, reads.
+
+What the look-ahead rests on: the run-outs grouped by the next street's
+cards are still valid deals (no card twice, only unseen cards), each group
+shares its next cards; the range weights never collapse onto a handful of
+run-outs; a hand's percentile within a weighted range is what it should be;
+the bring-in's choice is read apart from a steal; and a betting line that
+shows strength makes the read fold rate shrink for the range it narrowed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pytest
+
+from stud.bots.estimate import (
+    MIN_EFFECTIVE,
+    Estimator,
+    Range,
+    _percentile,
+    _share_next,
+    _tempered,
+)
+from stud.bots.players import PlayerReads
+from stud.bots.seen import read_view
+from stud.cards import Deck
+from stud.game import Action, ActionKind, Hand, HandView, TableConfig, variant
+
+
+def test_grouped_run_outs_stay_valid_deals_and_share_their_next_cards() -> None:
+    rng = np.random.default_rng(5)
+    live = np.array(sorted(rng.choice(52, size=40, replace=False)), dtype=np.int64)
+    groups, per = 8, 32
+    drawn = np.stack([rng.permutation(live)[:20] for _ in range(groups * per)])
+    columns = [0, 7, 13]
+    _share_next(drawn, columns, groups)
+    for row in drawn:
+        assert len(set(row.tolist())) == len(row)  # no card twice
+        assert set(row.tolist()) <= set(live.tolist())  # only unseen cards
+    blocks = drawn.reshape(groups, per, -1)
+    for block in blocks:
+        assert (block[:, columns] == block[0, columns]).all()
+    # The other cards still vary within a block: the groups are not copies.
+    assert len({tuple(r) for r in blocks[0][:, 1:7].tolist()}) > per // 2
+
+
+def test_tempering_keeps_a_share_of_the_run_outs_effective() -> None:
+    logw = np.linspace(0.0, 60.0, 256)  # a likelihood that would leave about one run-out
+    raw = np.exp(logw - logw.max())
+    assert raw.sum() ** 2 / (raw @ raw) < 10
+    weights = _tempered(logw, MIN_EFFECTIVE)
+    effective = weights.sum() ** 2 / (weights @ weights)
+    assert effective >= MIN_EFFECTIVE * 256
+    assert np.all(np.diff(weights) >= 0)  # the order of the likelihood is kept
+    flat = np.zeros(64)
+    assert np.array_equal(_tempered(flat, MIN_EFFECTIVE), np.ones(64))
+    assert np.array_equal(_tempered(logw, 0.0), raw)  # off unless asked for (strong-v1)
+
+
+def test_percentiles_within_a_weighted_range() -> None:
+    values = np.array([0.1, 0.2, 0.2, 0.9])
+    even = _percentile(values, np.ones(4))
+    assert even.tolist() == pytest.approx([0.125, 0.5, 0.5, 0.875])
+    heavy_top = _percentile(values, np.array([1.0, 1.0, 1.0, 5.0]))
+    assert heavy_top[3] == pytest.approx(1 - 2.5 / 8)  # most of the range is the top hand
+    assert heavy_top[0] < even[0]
+
+
+def _config(game: str, seats: int) -> TableConfig:
+    return TableConfig(
+        game=variant(game), ante=2, bring_in=5, small_bet=20, big_bet=40, stacks=(4000,) * seats
+    )
+
+
+def _first(legal: Sequence[Action], *kinds: ActionKind) -> Action:
+    for kind in kinds:
+        for action in legal:
+            if action.kind is kind:
+                return action
+    return legal[0]
+
+
+def test_the_bring_ins_completion_is_read_apart_from_a_steal() -> None:
+    reads = PlayerReads()
+    for seed in range(6):
+        hand = Hand(_config("stud", 3), deck=Deck(seed=seed))
+        bring_in = hand.to_act
+        assert bring_in is not None
+        viewer = (bring_in + 1) % 3
+        players = ["a", "b", "c"]
+        # The bring-in completes; everybody else folds.
+        hand.act(_first(hand.legal_actions(), ActionKind.COMPLETE))
+        while not hand.is_over:
+            hand.act(_first(hand.legal_actions(), ActionKind.FOLD, ActionKind.CHECK))
+        reads.update(hand.view(viewer), players)
+        stats = reads.players[players[bring_in]]
+        assert stats.bring_in_completes == stats.bring_ins >= 1
+    assert sum(s.bring_ins for s in reads.players.values()) == 6  # one per hand
+    steals = sum(s.steals for s in reads.players.values())
+    assert steals == 0  # nobody but the bring-in wagered first
+
+
+def _bettor_range(view: HandView, later: float) -> Range:
+    seen = read_view(view)
+    (opp,) = seen.opponents
+    return Range(opp, 0.0, 0.0, fold=0.4, raises=0.1, hindsight=0.0, later=later)
+
+
+def test_a_strong_line_lowers_the_fold_rate_of_the_range_it_narrowed() -> None:
+    hand = Hand(_config("stud", 2), deck=Deck(seed=11))
+    while hand.street < 5 and not hand.is_over:
+        hand.act(
+            _first(hand.legal_actions(), ActionKind.CHECK, ActionKind.CALL, ActionKind.BRING_IN)
+        )
+    seat = hand.to_act
+    assert seat is not None
+    view = hand.view(seat)
+    estimator = Estimator("stud", np.random.default_rng(3), 256, min_effective=MIN_EFFECTIVE)
+    seen = read_view(view)
+    loose = estimator.against(seen, [_bettor_range(view, 0.0)], paths=8)
+    strong = estimator.against(seen, [_bettor_range(view, 8.0)], paths=8)
+    # A range narrowed to strong hands folds less than its player's average, and beats me more.
+    assert strong.fold < loose.fold
+    assert strong.now.share < loose.now.share
+    assert loose.now_paths is not None and len(loose.now_paths.share) == 8

@@ -1,0 +1,201 @@
+"""The shared room's guarantees one by one: leases in Redis, fencing and buy-ins in PostgreSQL.
+
+The processes-level tests (kill -9, SIGSTOP, two clients racing) are in
+test_cluster_room.py; these pin each mechanism directly, without timing luck.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import redis.asyncio as aioredis
+from sqlalchemy import Connection
+
+from stud.server.cluster import fence
+from stud.server.cluster.lease import LeaseBook, Leases, LeaseTimes
+from stud.server.cluster.testing import REDIS_URL_VARIABLE, NoRedis, redis_for_tests
+from stud.server.storage import Database, LedgerError, TableSpec
+from stud.server.testing import TEST_URL_VARIABLE, fresh_database, postgres_admin_url
+
+SPEC = TableSpec(
+    name="t", game="stud", ante=1, bring_in=2, small_bet=5, big_bet=10, seats=6, bots=0,
+    min_buy_in=50, max_buy_in=5000,
+)  # fmt: skip
+
+
+def need(what: str, present: bool) -> None:
+    """Fail in CI (.ci/run provides both), skip loudly elsewhere, when a service is missing."""
+    if present:
+        return
+    if os.environ.get("CI"):
+        pytest.fail(f"{what} must be available in CI (.ci/run starts it)")
+    pytest.skip(f"not run: {what} is not available")
+
+
+@pytest.fixture
+def pg_url(tmp_path: Path) -> Iterator[str]:
+    need(TEST_URL_VARIABLE, postgres_admin_url() is not None)
+    with fresh_database("postgres", tmp_path) as url:
+        yield url
+
+
+@pytest.fixture
+def redis_url(tmp_path: Path) -> Iterator[str]:
+    try:
+        with redis_for_tests(tmp_path) as url:
+            yield url
+    except NoRedis:
+        need(f"Redis ({REDIS_URL_VARIABLE} or redis-server)", False)
+
+
+def open_db(url: str, tokens: dict[int, int] | None = None) -> Database:
+    """A database as one process of the room opens it (its own fence when ``tokens`` is set)."""
+    db = Database(url)
+    db.start()
+    if tokens is not None:
+        db.store.fence = fence.TokenFence(tokens)
+    return db
+
+
+def test_a_newer_lease_fences_the_old_owner_out(pg_url: str) -> None:
+    tokens_a: dict[int, int] = {}
+    tokens_b: dict[int, int] = {}
+    a, b = open_db(pg_url, tokens_a), open_db(pg_url, tokens_b)
+    try:
+        store = a.store
+        table = a.write_sync(lambda c: store.create_table(c, SPEC, None)).id
+        player = a.write_sync(lambda c: store.create_account(c, "pat", "user"))
+        a.write_sync(lambda c: store.grant(c, player.id, 1000))
+        tokens_a[table] = 1
+        a.write_sync(lambda c: fence.claim(c, store, table, 1, "a", time.time()))
+        a.write_sync(lambda c: store.buy_in(c, player.id, table, 400))
+        hand = a.write_sync(
+            lambda c: store.start_hand(c, table, 1, "stud", [{"seat": 0, "account_id": player.id}])
+        )
+        # A pauses; B takes the table with a newer token: the hand is voided, stacks cashed out.
+        tokens_b[table] = 2
+        recovered = b.write_sync(lambda c: fence.claim(c, b.store, table, 2, "b", time.time()))
+        assert recovered["voided"] == 1 and recovered["cashed_out"] == 400
+        # A wakes up: none of its writes for the table goes through any more.
+        writes = [
+            lambda c: store.buy_in(c, player.id, table, 100),
+            lambda c: store.cash_out(c, player.id, table, 0),
+            lambda c: store.start_hand(c, table, 2, "stud", []),
+            lambda c: store.commit_chips(c, table, hand, {player.id: 5}),
+            lambda c: store.close_table(c, table),
+        ]
+        for write in writes:
+            with pytest.raises(fence.Fenced):
+                a.write_sync(write)
+        # B's do, and the books still balance.
+        b.write_sync(lambda c: b.store.buy_in(c, player.id, table, 100))
+        assert b.read_sync(store.ledger_total) == 0
+        assert b.read_sync(lambda c: store.balance(c, player.id)) == 900
+        assert b.read_sync(lambda c: store.wallet(c, player.id, "table", table)) == 100
+    finally:
+        a.close()
+        b.close()
+
+
+def test_an_older_token_cannot_take_a_table_back_nor_a_closed_one_be_taken(pg_url: str) -> None:
+    tokens: dict[int, int] = {}
+    db = open_db(pg_url, tokens)
+    try:
+        store = db.store
+        table = db.write_sync(lambda c: store.create_table(c, SPEC, None)).id
+        tokens[table] = 5
+        db.write_sync(lambda c: fence.claim(c, store, table, 5, "a", time.time()))
+        for stale in (5, 4):
+
+            def reclaim(conn: Connection, token: int = stale) -> None:
+                fence.claim(conn, store, table, token, "b", time.time())
+
+            with pytest.raises(fence.Fenced):
+                db.write_sync(reclaim)
+        assert db.read_sync(lambda c: fence.stored_token(c, table)) == 5
+        db.write_sync(lambda c: store.close_table(c, table))
+        with pytest.raises(fence.TableGone):
+            db.write_sync(lambda c: fence.claim(c, store, table, 6, "b", time.time()))
+    finally:
+        db.close()
+
+
+def test_two_buy_ins_at_once_cannot_spend_one_balance_twice(pg_url: str) -> None:
+    """Two processes' transactions: the second waits for the first's lock, then sees its debit."""
+    a, b = open_db(pg_url), open_db(pg_url)
+    try:
+        store = a.store
+        one = a.write_sync(lambda c: store.create_table(c, SPEC, None)).id
+        two = a.write_sync(lambda c: store.create_table(c, SPEC, None)).id
+        player = a.write_sync(lambda c: store.create_account(c, "pat", "user"))
+        a.write_sync(lambda c: store.grant(c, player.id, 1000))
+        first_in = threading.Event()
+        outcome: dict[str, object] = {}
+
+        def second() -> None:
+            first_in.wait(10)
+            try:
+                b.write_sync(lambda c: b.store.buy_in(c, player.id, two, 700))
+                outcome["second"] = "bought in"
+            except LedgerError as error:
+                outcome["second"] = error
+
+        thread = threading.Thread(target=second)
+        thread.start()
+
+        def first(conn: Connection) -> None:
+            store.buy_in(conn, player.id, one, 700)
+            first_in.set()
+            time.sleep(0.5)  # the second buy-in runs now, and must wait for this transaction
+
+        a.write_sync(first)
+        thread.join(20)
+        assert isinstance(outcome["second"], LedgerError), outcome
+        assert a.read_sync(lambda c: store.balance(c, player.id)) == 300
+        assert a.read_sync(store.ledger_total) == 0
+    finally:
+        a.close()
+        b.close()
+
+
+def test_leases_are_exclusive_lapse_and_carry_growing_tokens(redis_url: str) -> None:
+    times = LeaseTimes(ttl=0.4, renew=0.1, scan=0.1, margin=0.05)
+
+    async def run() -> None:
+        client = aioredis.from_url(redis_url)
+        prefix = f"stud:test{os.getpid()}{time.monotonic_ns()}:"
+        a = Leases(client, LeaseBook("a", times), prefix)
+        b = Leases(client, LeaseBook("b", times), prefix)
+        try:
+            first = await a.acquire(7)
+            assert first is not None and a.book.holds(7)
+            assert await b.acquire(7) is None  # held: nobody else gets it
+            assert await a.renew() == []
+            assert (await b.owners([7]))[7] == ("a", first)
+            # A stops renewing (paused): its own clock stops trusting the lease first ...
+            await asyncio.sleep(times.ttl - times.margin + 0.02)
+            assert not a.book.holds(7)
+            await asyncio.sleep(times.margin + 0.05)
+            # ... then the lease lapses and B takes it with a newer token.
+            second = await b.acquire(7, floor=0)
+            assert second is not None and second > first
+            assert await a.renew() == [7]  # A learns it lost the table
+            assert 7 not in a.book.tokens
+            await a.release(7)  # giving up what is not ours changes nothing
+            assert (await a.owners([7]))[7] == ("b", second)
+            # A floor from PostgreSQL (Redis lost its counters) puts the next token above it.
+            await b.release(7)
+            assert (await a.owners([7]))[7] is None
+            third = await a.acquire(7, floor=100)
+            assert third == 101
+        finally:
+            await client.delete(*[k async for k in client.scan_iter(match=prefix + "*")])
+            await client.aclose()
+
+    asyncio.run(run())

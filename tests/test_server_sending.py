@@ -1,0 +1,301 @@
+"""How the room sends and stores a step cheaply, without changing what anyone gets.
+
+- The websocket writes of one turn of the event loop leave in one system call,
+  in order, and a close writes what was queued first (``stud.server.transport``).
+- A connection sends at once while the socket takes data, and through its
+  writer when it pushes back: every message arrives once, in order.
+- Each distinct view of a step is encoded once: spectators share one text,
+  every connection of one account shares that account's text, and only the
+  account dealt a down card ever sees it.
+- A hand's chips and payout are stored in one statement at its end, and a
+  result that does not add up still changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import types
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from sqlalchemy import Connection
+
+from stud.server.actor import TableActor
+from stud.server.connection import ClientConnection
+from stud.server.room import RoomConfig
+from stud.server.storage import Database, LedgerError, TableSpec
+from stud.server.testing import fresh_database
+from stud.server.transport import SEND_NOW, BatchingTransport
+from stud.table import Event, Table, TableSettings
+from stud.table.engine import start_engine_hand
+
+
+class FakeTransport(asyncio.Transport):
+    """Records each write it is given (one per system call on a real socket)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.writes: list[bytes] = []
+        self.closed = False
+        self.aborted = False
+
+    def write(self, data: bytes | bytearray | memoryview) -> None:
+        assert not self.closed, "a write after close"
+        self.writes.append(bytes(data))
+
+    def close(self) -> None:
+        self.closed = True
+
+    def abort(self) -> None:
+        self.aborted = True
+        self.closed = True
+
+    def is_closing(self) -> bool:
+        return self.closed
+
+    def get_write_buffer_size(self) -> int:
+        return 0
+
+
+def test_one_turns_writes_leave_together_in_order() -> None:
+    async def scenario() -> FakeTransport:
+        real = FakeTransport()
+        batching = BatchingTransport(real, asyncio.get_running_loop())
+        batching.write(b"one")
+        batching.write(b"")  # nothing to write: no empty call either
+        batching.writelines([b"two", bytearray(b"three")])
+        assert real.writes == []  # nothing leaves during the turn that queued it
+        assert batching.get_write_buffer_size() == len(b"onetwothree")
+        await asyncio.sleep(0)
+        assert real.writes == [b"onetwothree"]
+        batching.write(b"four")
+        await asyncio.sleep(0)
+        batching.write(b"five")
+        batching.close()  # what is queued goes out before the close
+        assert real.writes == [b"onetwothree", b"four", b"five"] and real.closed
+        batching.write(b"late")
+        await asyncio.sleep(0)  # a write after the close is dropped, not sent
+        return real
+
+    assert asyncio.run(scenario()).writes == [b"onetwothree", b"four", b"five"]
+
+
+def test_abort_drops_what_is_queued() -> None:
+    async def scenario() -> FakeTransport:
+        real = FakeTransport()
+        batching = BatchingTransport(real, asyncio.get_running_loop())
+        batching.write(b"never")
+        batching.abort()
+        await asyncio.sleep(0)
+        return real
+
+    real = asyncio.run(scenario())
+    assert real.writes == [] and real.aborted
+
+
+class PushyWebSocket:
+    """A websocket whose server offers a synchronous send that refuses while 'paused'."""
+
+    def __init__(self) -> None:
+        self.paused = False
+        self.wire: list[str] = []  # what reached the socket, in order
+        self.scope: dict[str, Any] = {"extensions": {SEND_NOW: {"send": self.send_now}}}
+        self.resume = asyncio.Event()
+
+    def send_now(self, text: str) -> bool:
+        if self.paused:
+            return False
+        self.wire.append(text)
+        return True
+
+    async def send_text(self, text: str) -> None:
+        await self.resume.wait()  # the ASGI send waits for the socket to drain
+        self.wire.append(text)
+
+    async def close(self, code: int = 1000) -> None:
+        return None
+
+
+def test_a_connection_keeps_order_when_the_socket_pushes_back() -> None:
+    async def scenario() -> list[str]:
+        ws = PushyWebSocket()
+        room = types.SimpleNamespace(config=RoomConfig())
+        conn = ClientConnection(ws, room, None)  # type: ignore[arg-type]
+        writer = asyncio.create_task(conn._writer())
+        conn.send("1")
+        conn.send("2")
+        ws.paused = True
+        conn.send("3")  # refused at once: waits in the outbox
+        await asyncio.sleep(0)
+        assert conn.outbox.empty()  # the writer took "3" and waits on the socket with it
+        ws.paused = False
+        conn.send("4")  # the socket takes data again, but "3" is not out yet
+        conn.send("5")
+        ws.resume.set()
+        for _ in range(10):
+            await asyncio.sleep(0)
+        conn.send("6")  # all caught up: straight out again
+        conn.outbox.put_nowait(None)
+        await writer
+        return ws.wire
+
+    assert asyncio.run(scenario()) == ["1", "2", "3", "4", "5", "6"]
+
+
+class Watcher:
+    """A connection as the actor sees it: an account (None: a spectator) and its texts."""
+
+    def __init__(self, account: int | None) -> None:
+        self.account_id = account
+        self.texts: list[str] = []
+
+    def send(self, text: str) -> None:
+        self.texts.append(text)
+
+
+def _actor() -> tuple[TableActor, Table]:
+    settings = TableSettings(
+        name="t", game="stud", ante=1, bring_in=2, small_bet=4, big_bet=8, seats=4,
+        pause_between_hands=0,
+    )  # fmt: skip
+    table = Table(settings, start_engine_hand, seed=3, label="1")
+    spec = TableSpec(
+        name="t", game="stud", ante=1, bring_in=2, small_bet=4, big_bet=8, seats=4, bots=0,
+        min_buy_in=0, max_buy_in=0, id=1,
+    )  # fmt: skip
+    room = types.SimpleNamespace(config=RoomConfig(seed=3))
+    return TableActor(room, spec, table), table  # type: ignore[arg-type]
+
+
+def _step(actor: TableActor, outs: list[Any]) -> None:
+    """What :meth:`TableActor.apply` does with a step's events (its storing aside)."""
+    events = [out for out in outs if isinstance(out, Event)]
+    for event in events:
+        actor._publish(event)
+    if events:
+        actor.send_states()
+
+
+def test_each_distinct_view_is_encoded_once_and_kept_to_its_account() -> None:
+    actor, table = _actor()
+    seated = {11: Watcher(11), 12: Watcher(12), 13: Watcher(13)}
+    twin = Watcher(11)  # account 11 on a second connection (a second tab)
+    spectators = [Watcher(None), Watcher(None), Watcher(99)]  # 99: logged in, not seated
+    for watcher in [*seated.values(), twin, *spectators]:
+        actor.watchers[watcher] = None
+    now = 1.0
+    for account in seated:
+        table.sit(account, f"p{account}", 1000, now)
+    hands = 0
+    while hands < 3:
+        if table.hand is None:
+            outs = table.tick(now)
+            hands += any(isinstance(o, Event) and o.kind == "new_hand" for o in outs)
+        else:
+            seat = table.actor_seat
+            assert seat is not None
+            player = table.seats[seat]
+            assert player is not None
+            legal = {a.action: a.to for a in table.legal()}
+            action = next(a for a in ("check", "call", "bring-in", "fold") if a in legal)
+            outs = table.act(player.id, action, legal[action], table.turn_id, now)
+        _step(actor, outs)
+        now += 1.0
+    # Spectators (logged in or not) get the very same text objects: encoded once for all.
+    first = spectators[0].texts
+    assert len(first) > 50
+    for other in spectators[1:]:
+        assert len(other.texts) == len(first)
+        assert all(a is b for a, b in zip(first, other.texts, strict=True))
+    # Both connections of one account share that account's texts, which are its own.
+    assert all(a is b for a, b in zip(seated[11].texts, twin.texts, strict=True))
+    assert seated[11].texts != seated[12].texts != first
+    numbers: list[int] = []
+    for text in first:
+        message = orjson.loads(text)
+        if message["type"] == "event":
+            numbers.append(message["n"])
+            assert all(card is None for card in message["event"].get("down", [])), text
+        else:
+            assert message["n"] == numbers[-1]  # a state follows the events it includes
+            hand = message["state"]["hand"]
+            for seat in [] if hand is None else hand["seats"]:
+                if not seat["shown"]:
+                    assert all(card is None for card in seat["down"]), text
+    assert numbers == list(range(1, len(numbers) + 1))
+    # A seated account sees its own down cards and nobody else's (before a showdown).
+    for account, watcher in seated.items():
+        own_seat = table.seat_of(account)
+        seen_own = 0
+        for text in watcher.texts:
+            message = orjson.loads(text)
+            if message["type"] != "event" or message["event"]["type"] != "dealt":
+                continue
+            event = message["event"]
+            if event["seat"] == own_seat:
+                seen_own += sum(card is not None for card in event.get("down", []))
+            else:
+                assert all(card is None for card in event.get("down", [])), text
+        assert seen_own > 0
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Iterator[Database]:
+    with fresh_database("sqlite", tmp_path) as url:
+        database = Database(url)
+        database.start()
+        try:
+            yield database
+        finally:
+            database.close()
+
+
+SPEC = TableSpec(
+    name="t", game="stud", ante=1, bring_in=2, small_bet=5, big_bet=10, seats=6, bots=0,
+    min_buy_in=50, max_buy_in=500,
+)  # fmt: skip
+
+
+def test_a_hand_s_chips_and_payout_are_stored_together(db: Database) -> None:
+    store = db.store
+    a = db.write_sync(lambda c: store.create_account(c, "a", "user"))
+    b = db.write_sync(lambda c: store.create_account(c, "b", "user"))
+    table = db.write_sync(lambda c: store.create_table(c, SPEC, None))
+    for account_id in (a.id, b.id):
+
+        def fund(c: Connection, account_id: int = account_id) -> None:
+            store.grant(c, account_id, 1000)
+            store.buy_in(c, account_id, table.id, 300)
+
+        db.write_sync(fund)
+    players = [{"seat": 0, "account_id": a.id}, {"seat": 1, "account_id": b.id}]
+    hand = db.write_sync(lambda c: store.start_hand(c, table.id, 1, "stud", players))
+    committed = {a.id: 21, b.id: 21}
+    # A result that does not add up is refused, and not even the chips put in are stored.
+    with pytest.raises(LedgerError):
+        db.write_sync(
+            lambda c: store.finish_hand(
+                c, table.id, hand, {a.id: 43}, 0, {}, None, None, committed=committed
+            )
+        )
+    assert db.read_sync(lambda c: store.pot_contributions(c, hand)) == {}
+    assert db.read_sync(lambda c: store.hand(c, hand))["status"] == "running"  # type: ignore[index]
+    db.write_sync(
+        lambda c: store.finish_hand(
+            c, table.id, hand, {a.id: 41}, 1, {"winner": "a"}, "phh", "ps", committed=committed
+        )
+    )
+    # The same books as chips committed on their own, then paid out.
+    assert db.read_sync(lambda c: store.table_stacks(c, table.id)) == {
+        (table.id, a.id): 320,
+        (table.id, b.id): 279,
+    }
+    assert db.read_sync(lambda c: store.pot_contributions(c, hand)) == {}
+    record = db.read_sync(lambda c: store.hand(c, hand))
+    assert record is not None and record["status"] == "finished" and record["pot"] == 42
+    assert record["phh"] == "phh" and record["summary"] == {"winner": "a"}
+    assert db.read_sync(store.ledger_total) == 0
+    assert db.read_sync(store.holdings)["pot"] == 0
