@@ -270,6 +270,11 @@ class TableActor:
         """The number of the table's last event."""
         return self.channel.n
 
+    @n.setter
+    def n(self, value: int) -> None:
+        """Number on from ``value`` (a cluster node taking a table over starts a new epoch)."""
+        self.channel.n = value
+
     @property
     def watchers(self) -> dict[Watcher, None]:
         return self.channel.watchers
