@@ -13,16 +13,15 @@ prizes of the payout table in the winners' balances, and the books at zero.
 from __future__ import annotations
 
 import asyncio
-import time
 from pathlib import Path
 
 import pytest
 from sqlalchemy import Connection, func, select
 
-from stud.server.actor import Command
-from stud.server.room import Room, RoomConfig
+from stud.server.room import RoomConfig
 from stud.server.storage import Database, tourneys
 from stud.server.storage import schema as s
+from stud.server.testing import play_room_tournament
 from stud.server.tourney_actor import TournamentActor
 from stud.server.tourney_desk import TourneyTemplate
 from stud.table import Effect
@@ -39,7 +38,6 @@ class Checks:
         self.hands = 0
         self.steps = 0
         self.balanced_rounds = 0
-        self.finished = asyncio.Event()
 
     def __call__(self, actor: TournamentActor, outs: list[TourneyOut]) -> None:
         t = actor.t
@@ -59,15 +57,11 @@ class Checks:
         if t.state == "running" and all(table.hand is None for table in t.tables.values()):
             self.balanced_rounds += 1
             assert balanced(counts, SEATS), counts
-        if t.state == "finished":
-            self.finished.set()
 
 
 @pytest.mark.slow
 def test_a_hundred_bots_play_a_tournament_to_its_winner(tmp_path: Path) -> None:
     pytest.importorskip("stud.table.engine")
-    from stud.table.engine import start_engine_hand
-
     db = Database(f"sqlite:///{tmp_path / 'mtt.sqlite3'}")
     config = RoomConfig(
         turn_seconds=5.0, time_bank=1.0, pause_between_hands=0.0, bot_delay=(0.0, 0.0),
@@ -78,22 +72,7 @@ def test_a_hundred_bots_play_a_tournament_to_its_winner(tmp_path: Path) -> None:
         level_seconds=5.0, lead=0.5,
     )  # fmt: skip
     checks = Checks()
-
-    async def run() -> TournamentActor:
-        db.start()
-        room = Room(db=db, config=config, hand_factory=start_engine_hand)
-        await room.start()
-        try:
-            actor = await room.tournaments.create(room.tournaments.settings(template, time.time()))
-            actor.observers.append(checks)
-            await actor.call(Command("add_bots", args={"count": PLAYERS}))
-            await asyncio.wait_for(checks.finished.wait(), 900)
-            await asyncio.sleep(0.2)  # the last step's events are out
-            return actor
-        finally:
-            await room.stop()
-
-    actor = asyncio.run(run())
+    actor = asyncio.run(play_room_tournament(db, config, template, PLAYERS, checks))
     t = actor.t
     assert t.state == "finished" and len(t.entrants) == PLAYERS
     finishes = t.finishes()

@@ -23,9 +23,8 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import Connection
 
 from stud.server import seating
-from stud.server.audience import private_or_public
 from stud.server.bots import Bot
-from stud.server.channel import LOG_SIZE, Watcher
+from stud.server.channel import Channel, Watcher
 from stud.server.chat import ChatLimiter, clean_text
 from stud.server.protocol import dumps
 from stud.server.storage import LedgerError, TableSpec
@@ -71,11 +70,8 @@ class TableActor:
         self.table = table
         self.id = spec.id
         self.queue: asyncio.Queue[Command] = asyncio.Queue()
-        self.n = 0
-        # (n, text for everyone, text for each account with a private part): plain strings, so
-        # the log costs the garbage collector nothing to keep.
-        self.events: deque[tuple[int, str, dict[int, str]]] = deque(maxlen=LOG_SIZE)
-        self.watchers: dict[Watcher, None] = {}
+        self.channel = Channel(spec.id)
+        """The table's numbered events, kept for clients that reconnect, and its watchers."""
         self.bots: dict[int, Bot] = {}
         self._dealt: list[int] = []
         """The accounts dealt into the hand running, in the hand's seat order."""
@@ -269,17 +265,25 @@ class TableActor:
             if watcher.account_id == account:
                 watcher.send(text)
 
+    @property
+    def n(self) -> int:
+        """The number of the table's last event."""
+        return self.channel.n
+
+    @n.setter
+    def n(self, value: int) -> None:
+        """Number on from ``value`` (a cluster node taking a table over starts a new epoch)."""
+        self.channel.n = value
+
+    @property
+    def watchers(self) -> dict[Watcher, None]:
+        return self.channel.watchers
+
     def _watch(self, watcher: Watcher, since: int | None) -> None:
         """Subscribe; send what the watcher missed since ``since``, or a full state."""
-        self.watchers[watcher] = None
         if watcher.account_id is not None:
             self.gone.pop(watcher.account_id, None)
-        account = watcher.account_id
-        first = self.events[0][0] if self.events else self.n + 1
-        if since is not None and first - 1 <= since <= self.n:
-            for n, public, private in self.events:
-                if n > since:
-                    watcher.send(private_or_public(private, public, account))
+        self.channel.watch(watcher, since)
         watcher.send(self._state_text(self._seat(watcher), events=True))
 
     def _disconnected(self, watcher: Watcher, now: float) -> None:
@@ -503,17 +507,12 @@ class TableActor:
         account = watcher.account_id
         return None if account is None else self.table.seat_of(account)
 
-    def _event_text(self, n: int, event: Event, account: int | None) -> str:
-        return dumps(
-            {"type": "event", "table": self.id, "n": n, "event": event.for_account(account)}
-        )
-
     def _state_text(self, seat: int | None, *, events: bool = False) -> str:
         return self._state_message(self.table.view(seat, events=events))
 
     def _state_message(self, view: dict[str, Any]) -> str:
         """The ``state`` message carrying one seat's (or a watcher's) view."""
-        return dumps({"type": "state", "table": self.id, "n": self.n, "state": self.add_room(view)})
+        return self.channel.state_text(self.add_room(view))
 
     def add_room(self, view: dict[str, Any]) -> dict[str, Any]:
         """A table view with what the table does not know: the running hand's id (the number
@@ -524,17 +523,9 @@ class TableActor:
         return view
 
     def _publish(self, event: Event) -> None:
-        """Number an event, keep it (as text) for clients that reconnect, send it.
-
-        Each event is encoded once for everyone, and once more for each account
-        it has a private part for (its owner's down cards, the actor's legal actions).
-        """
-        self.n += 1
-        public = self._event_text(self.n, event, None)
-        private = {acc: self._event_text(self.n, event, acc) for acc in event.private}
-        self.events.append((self.n, public, private))
-        for watcher in list(self.watchers):
-            watcher.send(private_or_public(private, public, watcher.account_id))
+        """Number an event, keep it (as text) for clients that reconnect, send it, each
+        watcher's account seeing only its own private parts (stud.server.channel)."""
+        self.channel.publish(event)
 
     def send_states(self) -> None:
         """Each watcher the table as it may see it now: one view and encoding per seat."""

@@ -263,6 +263,47 @@ def check_no_foreign_down_cards(client: Client, own_seat: int | None) -> int:
     return hidden
 
 
+async def play_room_tournament(
+    db: Any,
+    config: Any,
+    template: Any,
+    players: int,
+    observer: Callable[[Any, list[Any]], None] | None = None,
+    timeout: float = 900.0,
+) -> Any:
+    """Run a tournament of ``players`` of the room's bots through a real, in-process room
+    (its tournament actor, storage and bots) to its end; the finished actor.
+
+    ``db`` is a :class:`~stud.server.storage.Database` (started here), ``config`` a
+    ``RoomConfig``, ``template`` a ``TourneyTemplate``; ``observer(actor, outs)`` sees
+    every stored step (the test checks chips and balance there, the bench counts).
+    """
+    from stud.server.actor import Command
+    from stud.server.room import Room
+    from stud.table.engine import start_engine_hand
+
+    over = asyncio.Event()
+
+    def watch(actor: Any, outs: list[Any]) -> None:
+        if observer is not None:
+            observer(actor, outs)
+        if actor.over:
+            over.set()
+
+    db.start()
+    room = Room(db=db, config=config, hand_factory=start_engine_hand)
+    await room.start()
+    try:
+        desk = room.tournaments
+        actor = await desk.create(desk.settings(template, time.time()))
+        actor.observers.append(watch)
+        await actor.call(Command("add_bots", args={"count": players}))
+        await asyncio.wait_for(over.wait(), timeout)
+        return actor
+    finally:
+        await room.stop()
+
+
 @contextlib.contextmanager
 def sqlite_server(
     folder: Path, extra_args: tuple[str, ...] = (), env: dict[str, str] | None = None
