@@ -23,7 +23,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
             "Play a bot against each gauntlet opponent (tight-aggressive, stealer, maniac, "
             "nit, calling station, prober, bully) in duplicate matches: every deal is played "
             "twice from the same deck, the players moved one seat on, heads-up and "
-            "six-handed. Prints the bot's big bets per 100 hands per seat with 95%% "
+            "six-handed. Prints the bot's big bets per 100 hands per seat with 95% "
             "confidence intervals. Example: stud gauntlet razz --deals 5000 --workers 2"
         ),
     )
