@@ -2,7 +2,7 @@
 
 The room's tournament actor runs it as it runs any (bots think in their threads,
 every step is stored with the tournament's snapshot in SQLite), on a quick clock:
-5-second levels, no pause between hands, bots that act at once. After every step
+2-second levels, no pause between hands, bots that act at once. After every step
 the test checks that every chip of the field is still in play and, after every
 hand, that the table that played it is balanced against the others (within one
 player) unless a table is due to break; whenever every table is between hands,
@@ -69,7 +69,7 @@ def test_a_hundred_bots_play_a_tournament_to_its_winner(tmp_path: Path) -> None:
     )  # fmt: skip
     template = TourneyTemplate(
         "century", "Century", "stud", kind="mtt", seats=SEATS, buy_in=50, fee=5,
-        level_seconds=5.0, lead=0.5,
+        level_seconds=2.0, lead=0.5,
     )  # fmt: skip
     checks = Checks()
     actor = asyncio.run(play_room_tournament(db, config, template, PLAYERS, checks))
