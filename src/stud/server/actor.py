@@ -61,7 +61,30 @@ def _show(shows: list[tuple[Bot, dict[str, Any]]], players: dict[int, int]) -> N
         brain.observe(view, players)
 
 
-class TableActor:
+class Mailbox:
+    """An actor's way in: commands queued for its one task, which alone touches its state.
+    Table and tournament actors share it."""
+
+    queue: asyncio.Queue[Command]
+    task: asyncio.Task[None] | None
+
+    async def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
+
+    async def call(self, command: Command) -> Any:
+        """Queue a command and wait for the actor's reply."""
+        command.done = asyncio.get_running_loop().create_future()
+        self.queue.put_nowait(command)
+        return await command.done
+
+    def tell(self, command: Command) -> None:
+        self.queue.put_nowait(command)
+
+
+class TableActor(Mailbox):
     """The asyncio task that alone runs one table."""
 
     def __init__(self, room: Room, spec: TableSpec, table: Table) -> None:
@@ -95,21 +118,6 @@ class TableActor:
 
     def start(self) -> None:
         self.task = asyncio.create_task(self._run(), name=f"table-{self.id}")
-
-    async def stop(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.task
-
-    async def call(self, command: Command) -> Any:
-        """Queue a command and wait for the actor's reply."""
-        command.done = asyncio.get_running_loop().create_future()
-        self.queue.put_nowait(command)
-        return await command.done
-
-    def tell(self, command: Command) -> None:
-        self.queue.put_nowait(command)
 
     def _idle_deadline(self) -> float | None:
         """When this table closes for want of a person, if an account made it."""

@@ -17,7 +17,6 @@ which the room refunds when it restores the tournament.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import random
 import time
@@ -27,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection
 
-from stud.server.actor import Command
+from stud.server.actor import Command, Mailbox
 from stud.server.bots import Bot
 from stud.server.channel import Channel, Watcher
 from stud.server.chat import ChatLimiter, clean_text
@@ -60,7 +59,7 @@ def table_key(tournament_id: int, table: int) -> str:
     return f"t{tournament_id}.{table}"
 
 
-class TournamentActor:
+class TournamentActor(Mailbox):
     """The asyncio task that alone runs one tournament."""
 
     def __init__(
@@ -107,20 +106,6 @@ class TournamentActor:
         """Run; ``outs`` (a restore's outputs, maybe none) are stored and sent first, with the
         snapshot of the restored tournament (its clock restarted)."""
         self.task = asyncio.create_task(self._run(outs), name=f"tournament-{self.id}")
-
-    async def stop(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.task
-
-    async def call(self, command: Command) -> Any:
-        command.done = asyncio.get_running_loop().create_future()
-        self.queue.put_nowait(command)
-        return await command.done
-
-    def tell(self, command: Command) -> None:
-        self.queue.put_nowait(command)
 
     def _wakeup(self) -> float | None:
         times = [t for t in (self.t.wakeup(), *self.bot_due.values()) if t is not None]
