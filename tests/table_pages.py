@@ -20,7 +20,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, BrowserContext, Page
 
 from stud.server.testing import ServerProcess
-from stud.web.browser import chromium
+from stud.web.browser import chromium, watched_page
 from stud.web.pseudo import CARD_LETTERS
 from test_web_client import running_server
 
@@ -60,13 +60,11 @@ class Person:
     """A browser context (own storage and cookies) and its page; page errors are kept."""
 
     def __init__(self, browser: Browser, base: str, **options: Any) -> None:
-        self.context: BrowserContext = browser.new_context(
-            viewport={"width": 1400, "height": 900}, **options
+        self.context: BrowserContext
+        self.page: Page
+        self.context, self.page, self.errors = watched_page(
+            browser, TIMEOUT, viewport={"width": 1400, "height": 900}, **options
         )
-        self.page: Page = self.context.new_page()
-        self.page.set_default_timeout(TIMEOUT)
-        self.errors: list[str] = []
-        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
         self.base = base
 
     def goto(self, fragment: str, lang: str | None = None) -> None:

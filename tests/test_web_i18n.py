@@ -23,7 +23,7 @@ from playwright.sync_api import Browser, BrowserContext, Page
 
 from stud.evaluate.describe import high_description, low_description
 from stud.server.testing import ServerProcess, sqlite_server
-from stud.web.browser import chromium
+from stud.web.browser import chromium, watched_page
 from stud.web.pseudo import PSEUDO, escaped_text, latin_words
 
 CATALOGS = Path(__file__).resolve().parent.parent / "src" / "stud" / "web" / "static" / "i18n"
@@ -52,13 +52,11 @@ class Tab:
     """A browser context (its own storage and cookies) and its page."""
 
     def __init__(self, browser: Browser, base: str, locale: str = "en-US") -> None:
-        self.context: BrowserContext = browser.new_context(
-            locale=locale, viewport={"width": 1200, "height": 900}
+        self.context: BrowserContext
+        self.page: Page
+        self.context, self.page, self.errors = watched_page(
+            browser, TIMEOUT, locale=locale, viewport={"width": 1200, "height": 900}
         )
-        self.page: Page = self.context.new_page()
-        self.page.set_default_timeout(TIMEOUT)
-        self.errors: list[str] = []
-        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
         self.base = base
 
     def open(self, fragment: str = "#/lobby", query: str = "") -> None:

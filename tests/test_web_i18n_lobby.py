@@ -26,7 +26,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page
 
 from stud.server.testing import ServerProcess, sqlite_server
-from stud.web.browser import chromium
+from stud.web.browser import chromium, watched_page
 from stud.web.pseudo import PSEUDO, escaped_text, latin_words
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -91,11 +91,9 @@ def browser() -> Iterator[Browser]:
 
 @pytest.fixture
 def page(browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(locale="en-US", viewport={"width": 1200, "height": 900})
-    made = context.new_page()
-    made.set_default_timeout(TIMEOUT)
-    errors: list[str] = []
-    made.on("pageerror", lambda error: errors.append(str(error)))
+    context, made, errors = watched_page(
+        browser, TIMEOUT, locale="en-US", viewport={"width": 1200, "height": 900}
+    )
     yield made
     context.close()
     assert errors == []

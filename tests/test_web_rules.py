@@ -30,7 +30,7 @@ from stud.evaluate import (
     showing_razz_value,
 )
 from stud.server.testing import ServerProcess, sqlite_server
-from stud.web.browser import chromium, serious_problems
+from stud.web.browser import chromium, serious_problems, watched_page
 from stud.web.pseudo import PSEUDO, escaped_text
 
 LANGUAGES = ("en", "zh-Hant", "zh-Hans")
@@ -91,11 +91,9 @@ def browser() -> Iterator[Browser]:
 
 @pytest.fixture
 def page(browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(locale="en-US", viewport={"width": 1200, "height": 900})
-    opened = context.new_page()
-    opened.set_default_timeout(TIMEOUT)
-    errors: list[str] = []
-    opened.on("pageerror", lambda error: errors.append(str(error)))
+    context, opened, errors = watched_page(
+        browser, TIMEOUT, locale="en-US", viewport={"width": 1200, "height": 900}
+    )
     yield opened
     context.close()
     assert not errors, errors

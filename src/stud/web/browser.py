@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, Page
+    from playwright.sync_api import Browser, BrowserContext, Page
 
 CHROMIUM = os.environ.get("STUD_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = (
@@ -31,6 +31,19 @@ def chromium() -> Iterator[Browser]:
             yield browser
         finally:
             browser.close()
+
+
+def watched_page(
+    browser: Browser, timeout: float, **options: object
+) -> tuple[BrowserContext, Page, list[str]]:
+    """A new context and page (``options`` for the context) with ``timeout`` (ms) as its
+    default, and the list its uncaught script errors are collected in, for the test to check."""
+    context = browser.new_context(**options)  # type: ignore[arg-type]
+    page = context.new_page()
+    page.set_default_timeout(timeout)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    return context, page, errors
 
 
 def serious_problems(page: Page) -> list[str]:
