@@ -58,6 +58,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         "--jobs",
         "--workers",
         dest="workers",
+        metavar="N",
         type=int,
         default=1,
         help="processes to use (%(default)s; the machine may be shared)",
