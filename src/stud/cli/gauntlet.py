@@ -128,7 +128,7 @@ def run(args: argparse.Namespace) -> int:
     seats = _sizes(args.seats)
     stakes = Stakes.parse(args.stakes)
     if args.workers < 1:
-        raise ValueError(f"--jobs must be at least 1, not {args.workers}")
+        raise ValueError(f"--jobs (--workers) must be at least 1, not {args.workers}")
     game = MatchConfig(args.game, args.bot, args.bot, max(1, args.deals), 2, stakes=stakes).game
     bot = parse_bots(args.bot)[0]
     if args.out is not None:
