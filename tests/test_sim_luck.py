@@ -11,7 +11,7 @@ from stud.bots import make_bot, play_hand
 from stud.cards import Card, Deck, parse_cards
 from stud.equity import equity
 from stud.evaluate import eight_low_value, high_value, razz_value
-from stud.game import CardsDealt, Hand
+from stud.game import CardsDealt, CommunityCard, Hand
 from stud.sim import luck as luck_module
 from stud.sim.duplicate import MatchConfig, play_match
 from stud.sim.luck import EXACT, FIRST_STREET, SAMPLES, hand_luck, runout_indices, shares_after
@@ -218,3 +218,29 @@ def test_luck_has_mean_zero_and_the_adjusted_mean_agrees_with_the_raw_one(game: 
     raw, adjusted = result.hero_rate(), result.hero_adjusted()
     assert abs(raw.bb_per_100 - adjusted.bb_per_100) < 1.5 * math.hypot(raw.ci95, adjusted.ci95)
     assert adjusted.ci95 < raw.ci95  # the luck taken out is real
+
+
+def test_eight_stations_reach_the_community_card_and_its_luck_is_counted() -> None:
+    """R12: eight players to the river leave too few cards; the community card is a node too.
+
+    Eight stations check every hand down, so the luck before the river is 0
+    (V is 0 where the deck cannot give everyone their cards) and the
+    community card's node is the whole luck, checked by brute force.
+    """
+    table = DEFAULT_STAKES.table("razz", 100, 8)
+    lucky = 0
+    for seed in range(4):
+        hand = Hand(table, deck=Deck(seed=seed))
+        play_hand(hand, [make_bot("station") for _ in range(8)])
+        community = [e.card for e in hand.events if isinstance(e, CommunityCard)]
+        assert len(community) == 1 and community[0] is not None
+        luck = hand_luck("razz", hand.events)
+        dealt = [e for e in hand.events if isinstance(e, CardsDealt)]
+        held = [[int(c) for e in dealt if e.seat == s for c in (*e.down, *e.up) if c is not None]
+                for s in range(8)]  # fmt: skip
+        pool = [c for c in range(52) if all(c not in h for h in held)]
+        mean = np.mean([brute_share("razz", [[*h, x] for h in held]) for x in pool], axis=0)
+        actual = brute_share("razz", [[*h, int(community[0])] for h in held])
+        assert luck == pytest.approx(sum(hand.committed) * (np.array(actual) - mean), abs=1e-9)
+        lucky += bool(np.any(luck != 0))
+    assert lucky
