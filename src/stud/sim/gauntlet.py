@@ -6,6 +6,10 @@ seats each, alternating), each deal played from both sides
 hands per seat with 95% intervals. ``reference`` adds, for chosen opponents
 (the maniac and the nit, say), what every other gauntlet bot earns against
 them heads-up: the yardstick "at least what the best gauntlet bot earns".
+Beside each raw figure, the luck-adjusted one (:mod:`stud.sim.luck`) and its
+variance reduction. Sessions are the unit of work and of record
+(:mod:`stud.sim.results`): one pool plays them all, and a results file keeps
+each as it ends, so a run resumes, grows, or is reported later.
 """
 
 from __future__ import annotations
