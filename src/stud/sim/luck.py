@@ -37,7 +37,7 @@ the pot and the term would be next to nothing.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, lru_cache
 from itertools import permutations
 from math import perm
 
@@ -209,8 +209,31 @@ def _node(
         [c for c in range(DECK_SIZE) if c not in out_of_deck and c not in in_hands],
         dtype=np.intp,
     )
-    receivers = [i for i, s in enumerate(seats) if s in to]
-    shares = shares_after(game, [held[s] for s in seats], receivers, pool, candidates)
-    actual = int(np.searchsorted(candidates, card))
-    pot = sum(committed)
-    luck[seats] += pot * (shares[:, actual] - shares.mean(axis=1))
+    receivers = tuple(i for i, s in enumerate(seats) if s in to)
+    hands = tuple(tuple(held[s]) for s in seats)
+    surprise = _surprise(game, hands, receivers, pool.tobytes(), candidates.tobytes(), card)
+    luck[seats] += sum(committed) * surprise
+
+
+@lru_cache(maxsize=64)
+def _surprise(
+    game: str,
+    hands: tuple[tuple[int, ...], ...],
+    receivers: tuple[int, ...],
+    pool: bytes,
+    candidates: bytes,
+    card: int,
+) -> FloatArray:
+    """Each live player's share after ``card`` less its mean over the candidates.
+
+    Cached: the second play of a duplicate deal often reaches the same node
+    (the same cards in the same seats, the same players still in), where only
+    the pot differs.
+    """
+    pool_cards = np.frombuffer(pool, dtype=np.intp)
+    candidate_cards = np.frombuffer(candidates, dtype=np.intp)
+    shares = shares_after(game, hands, receivers, pool_cards, candidate_cards)
+    actual = int(np.searchsorted(candidate_cards, card))
+    out: FloatArray = shares[:, actual] - shares.mean(axis=1)
+    out.flags.writeable = False
+    return out
