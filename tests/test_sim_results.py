@@ -15,6 +15,7 @@ from stud.sim.gauntlet import gauntlet_table, report_gauntlet, run_gauntlet
 from stud.sim.results import (
     SessionRecord,
     append_record,
+    code_version,
     load_records,
     play_session_record,
     pool,
@@ -168,3 +169,28 @@ def test_the_command_keeps_a_file_and_reports_it(
     assert "out.jsonl:2" in capsys.readouterr().err
     assert main([*argv[:-5], "--no-luck", "--quiet", "--out", str(tmp_path / "p.jsonl")]) == 0
     assert "(not measured)" in capsys.readouterr().out
+
+
+def test_records_of_other_code_are_neither_reused_nor_pooled(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A bot changed since a session was played: that session measured something else."""
+    path = tmp_path / "razz.jsonl"
+    first = run_gauntlet("razz", "station", ("random",), deals=3, seats=(2,), seed=4, out=path)
+    (line,) = path.read_text(encoding="utf-8").splitlines()
+    record = SessionRecord.from_json(line)
+    assert record.code == code_version() and len(record.code) == 12
+    path.write_text(json.dumps(json.loads(line) | {"code": "0123456789ab"}) + "\n")
+    again = run_gauntlet("razz", "station", ("random",), deals=3, seats=(2,), seed=4, out=path)
+    assert again.played == 6 and again.reused == 0 and again.rows == first.rows
+    records = load_records(path)
+    assert [r.code for r in records] == ["0123456789ab", code_version()]
+    (row,) = report_gauntlet(records, "razz", "station").rows
+    assert row.rate.hands == 6  # not 12: the other code's session is left out
+    (old,) = report_gauntlet(records, "razz", "station", code="0123456789ab").rows
+    assert old.rate == row.rate  # the same hands, as the code change did not touch them
+    assert main(["gauntlet", "razz", "--bot", "station", "--out", str(path), "--report"]) == 0
+    assert "1 sessions of 0123456789ab" in capsys.readouterr().out
+    argv = ["gauntlet", "razz", "--bot", "station", "--out", str(path), "--report"]
+    assert main([*argv, "--code", "ffffffffffff"]) == 2
+    assert "played by code ffffffffffff" in capsys.readouterr().err

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -77,6 +78,12 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         "play nothing",
     )
     parser.add_argument(
+        "--code",
+        metavar="HEX",
+        help="with --report: the code version whose sessions to show (default: this code's; "
+        "a record names the bots and engine that played it)",
+    )
+    parser.add_argument(
         "--no-luck",
         dest="luck",
         action="store_false",
@@ -101,6 +108,10 @@ def _sizes(text: str) -> tuple[int, ...]:
     return sizes
 
 
+def _counted(codes: Counter[str]) -> str:
+    return ", ".join(f"{n} sessions of {code}" for code, n in codes.most_common())
+
+
 def run(args: argparse.Namespace) -> int:
     from stud.bots import GAUNTLET as OPPONENTS
     from stud.bots import parse_bots
@@ -108,20 +119,28 @@ def run(args: argparse.Namespace) -> int:
     from stud.sim import Stakes
     from stud.sim.duplicate import MatchConfig
     from stud.sim.gauntlet import gauntlet_table, report_gauntlet, run_gauntlet
-    from stud.sim.results import load_records
+    from stud.sim.results import code_version, load_records
 
     if args.report:
         if args.out is None:
             raise ValueError("--report reads the results file: give it with --out FILE")
         if not args.out.exists():
             raise ValueError(f"--out {args.out}: no such results file")
-        gauntlet = report_gauntlet(load_records(args.out), args.game, args.bot)
+        records = load_records(args.out)
+        code = args.code or code_version()
+        gauntlet = report_gauntlet(records, args.game, args.bot, code)
+        others = Counter(r.code or "unknown" for r in records if r.code != code)
         if not gauntlet.rows and not gauntlet.reference:
-            raise ValueError(f"{args.out} holds no {args.game} sessions of {args.bot}")
+            raise ValueError(
+                f"{args.out} holds no {args.game} sessions of {args.bot} played by code {code}"
+                + (f" (other code: {_counted(others)})" if others else "")
+            )
         if args.json:
-            print(json.dumps(gauntlet.to_dict(), indent=2))
+            print(json.dumps(gauntlet.to_dict() | {"code": code}, indent=2))
         else:
             print(gauntlet_table(gauntlet))
+            left = f"; left out, played by other code: {_counted(others)}" if others else ""
+            print(f"\ncode {code}{left}")
         return 0
     opponents = parse_bots(args.opponents)
     reference = parse_bots(args.reference)

@@ -25,6 +25,7 @@ from stud.sim.results import (
     Pooled,
     SessionRecord,
     append_record,
+    code_version,
     latest,
     load_records,
     match_key,
@@ -187,17 +188,23 @@ def run_gauntlet(
     )
 
 
-def report_gauntlet(records: Sequence[SessionRecord], game: str, bot: str) -> Gauntlet:
+def report_gauntlet(
+    records: Sequence[SessionRecord], game: str, bot: str, code: str | None = None
+) -> Gauntlet:
     """The table of every session in a results file for ``game`` and ``bot``, seeds pooled.
 
     Rows: ``bot`` against each opponent at each table size; reference rows:
     any other hero's heads-up matches in the file. A session present twice
-    (the same seed and first deal) counts once, its longest record.
+    (the same seed and first deal) counts once, its longest record. Only the
+    records of ``code`` (:func:`stud.sim.results.code_version`, this code by
+    default) count: another version of the bots measured something else.
     """
     game = MatchConfig(game, bot, bot, 1).game
     bot = parse_bots(bot)[0]
+    code = code_version() if code is None else code
     groups: dict[tuple[str, str, int, str], list[SessionRecord]] = {}
-    for record in latest(r for r in records if r.game == game).values():
+    mine = (r for r in records if r.game == game and r.code == code)
+    for record in latest(mine).values():
         if record.hero == bot or record.seats == 2:
             key = (record.hero, record.villain, record.seats, record.stakes)
             groups.setdefault(key, []).append(record)

@@ -13,10 +13,12 @@ the same whoever played it.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -30,8 +32,28 @@ VERSION = 1
 LUCK_MODEL = "allin-v1"
 """Names the value function of :mod:`stud.sim.luck`; records of another one do not mix."""
 
-MatchKey = tuple[str, str, str, int, int, str, int, int, str]
-"""game, hero, villain, seats, seed, stakes, stack, session size, luck model ('' for none)."""
+MatchKey = tuple[str, str, str, int, int, str, int, int, str, str]
+"""game, hero, villain, seats, seed, stakes, stack, session size, luck model ('' for none), code."""
+
+_PLAY = ("bots", "game", "evaluate", "sim/luck.py")
+"""What decides a record's numbers: the bots, the rules engine, the evaluators, V."""
+
+
+@cache
+def code_version() -> str:
+    """A fingerprint of the code that plays and measures (:data:`_PLAY`): 12 hex digits.
+
+    Records of other code (a bot changed since, say) are neither reused nor
+    pooled with these: they measured something else.
+    """
+    root = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256()
+    for part in _PLAY:
+        path = root / part
+        for source in sorted(path.rglob("*.py")) if path.is_dir() else [path]:
+            digest.update(source.relative_to(root).as_posix().encode())
+            digest.update(source.read_bytes())
+    return digest.hexdigest()[:12]
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,11 +79,13 @@ class SessionRecord:
     """Every player's net chips added up: 0 when chips were conserved."""
     cpu: float = 0.0
     """CPU seconds the session took where it was played."""
+    code: str = ""
+    """The :func:`code_version` that played it."""
 
     @property
     def match(self) -> MatchKey:
         return (self.game, self.hero, self.villain, self.seats, self.seed,
-                self.stakes, self.stack, self.session, self.luck)  # fmt: skip
+                self.stakes, self.stack, self.session, self.luck, self.code)  # fmt: skip
 
     @property
     def hands(self) -> int:
@@ -73,6 +97,7 @@ class SessionRecord:
             data[name] = getattr(self, name)
         data |= {"start": self.start, "deals": self.deals, "luck": self.luck,
                  "raw": self.raw.to_list(), "chips": self.chips, "cpu": round(self.cpu, 3),
+                 "code": self.code,
                  "adjusted": self.adjusted.to_list() if self.adjusted else None}  # fmt: skip
         return json.dumps(data, separators=(",", ":"))
 
@@ -88,6 +113,7 @@ class SessionRecord:
         if data.get("v") != VERSION:
             raise ValueError(f"unknown record version {data.get('v')!r} (this reads {VERSION})")
         text = {k: _field(data, k, str) for k in ("game", "hero", "villain", "stakes", "luck")}
+        text["code"] = _field(data | {"code": data.get("code", "")}, "code", str)
         whole = {k: _field(data, k, int) for k in ("seats", "seed", "stack", "session", "start",
                                                    "deals", "chips")}  # fmt: skip
         raw = Moments.from_list(data.get("raw"))
@@ -112,7 +138,7 @@ def _field(data: dict[str, Any], name: str, kind: type) -> Any:
 def match_key(config: MatchConfig) -> MatchKey:
     return (config.game, config.hero, config.villain, config.seats, config.seed,
             str(config.stakes), config.stack_big_bets, config.session,
-            LUCK_MODEL if config.luck else "")  # fmt: skip
+            LUCK_MODEL if config.luck else "", code_version())  # fmt: skip
 
 
 def play_session_record(
@@ -127,10 +153,10 @@ def play_session_record(
     if played.luck is not None:
         luck = played.luck[:, :, 0::2].mean(axis=(1, 2)) / big
         adjusted = Moments.of(np.asarray(raw - luck, dtype=np.float64))
-    game, hero, villain, seats, seed, stakes, stack, session, model = match_key(config)
+    game, hero, villain, seats, seed, stakes, stack, session, model, code = match_key(config)
     return SessionRecord(game, hero, villain, seats, seed, stakes, stack, session, start, count,
                          model, Moments.of(raw), adjusted, int(played.net.sum()),
-                         time.process_time() - began)  # fmt: skip
+                         time.process_time() - began, code)  # fmt: skip
 
 
 def load_records(path: Path) -> list[SessionRecord]:
@@ -191,7 +217,7 @@ def pool(records: Iterable[SessionRecord]) -> Pooled:
     items = list(records)
     if not items:
         raise ValueError("nothing to pool")
-    if len({(r.game, r.hero, r.villain, r.seats, r.stakes) for r in items}) != 1:
+    if len({(r.game, r.hero, r.villain, r.seats, r.stakes, r.code) for r in items}) != 1:
         raise ValueError("records of different matches do not pool")
     first = items[0]
     raw = sum((r.raw for r in items), Moments())
