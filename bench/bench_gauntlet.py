@@ -29,7 +29,7 @@ import time
 from stud.sim.calibrate import calibrate, calibration_report
 from stud.sim.duplicate import MatchConfig, play_match
 from stud.sim.gauntlet import Gauntlet, run_gauntlet
-from stud.sim.stats import Rate
+from stud.sim.stats import Rate, variance_reduction
 
 GAMES = ("stud", "stud8", "razz")
 
@@ -73,7 +73,7 @@ def _throughput(game: str, deals: int, seed: int) -> str:
         began = time.process_time()
         result = play_match(config)
         speeds.append(result.hands / (time.process_time() - began))
-    reduction = (result.hero_rate().ci95 / result.hero_adjusted().ci95) ** 2
+    reduction = variance_reduction(result.hero_rate(), result.hero_adjusted()) or 0.0
     plain, measured = speeds
     return (
         f"throughput, strong vs tag heads-up, {2 * deals:,} hands: {plain:.0f} hands per CPU s "

@@ -33,7 +33,7 @@ from stud.sim.results import (
     pool,
 )
 from stud.sim.run import DEFAULT_STAKES, Stakes, run_tasks
-from stud.sim.stats import Rate
+from stud.sim.stats import Rate, variance_reduction
 
 Progress = Callable[[int], None]
 
@@ -53,9 +53,7 @@ class Row:
     @property
     def reduction(self) -> float | None:
         """The variance of the raw estimate over the adjusted one's, at the same hands."""
-        if self.adjusted is None or self.adjusted.ci95 == 0:
-            return None
-        return (self.rate.ci95 / self.adjusted.ci95) ** 2
+        return variance_reduction(self.rate, self.adjusted)
 
     def to_dict(self) -> dict[str, Any]:
         out = {"opponent": self.opponent, "seats": self.seats, **self.rate.to_dict()}

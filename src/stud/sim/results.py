@@ -204,13 +204,6 @@ class Pooled:
     chips: int
     cpu: float
 
-    @property
-    def reduction(self) -> float | None:
-        """How many times smaller the adjusted estimate's variance is (at the same hands)."""
-        if self.adjusted is None or self.adjusted.ci95 == 0:
-            return None
-        return (self.rate.ci95 / self.adjusted.ci95) ** 2
-
 
 def pool(records: Iterable[SessionRecord]) -> Pooled:
     """The records' deals taken together (they must be of one pairing and table size)."""

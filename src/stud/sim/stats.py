@@ -74,6 +74,17 @@ def rate(label: str, bot: str, per_hand_bb: npt.NDArray[np.float64], block: int)
     return Rate(label, bot, n, 100.0 * mean, 100.0 * Z95 * se, float(per_hand_bb.sum()))
 
 
+def variance_reduction(raw: Rate, adjusted: Rate | None) -> float | None:
+    """How many times smaller the adjusted estimate's variance is than the raw one's.
+
+    Both over the same hands, so it is also how many times fewer hands the
+    adjusted estimate needs for the same interval. None without an adjusted one.
+    """
+    if adjusted is None or adjusted.ci95 == 0:
+        return None
+    return (raw.ci95 / adjusted.ci95) ** 2
+
+
 @dataclass(frozen=True, slots=True)
 class Moments:
     """Count, sum and sum of squares of independent draws: what an interval needs, addable.
