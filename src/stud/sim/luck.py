@@ -31,7 +31,9 @@ needs. Every candidate card of a node is valued in one vectorised call, each
 through the same run-out indices into its own pool (common random numbers,
 so the differences between candidates carry little sampling noise).
 Nodes start at :data:`FIRST_STREET`: on 3rd street only the antes are in
-the pot and the term would be next to nothing.
+the pot and the term would be next to nothing. R12's community card is a
+node whose card goes to every live player; where the deck could not give
+every live player their own cards (eight players, R12 ahead) V is 0.
 """
 
 from __future__ import annotations
