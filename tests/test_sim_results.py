@@ -194,3 +194,21 @@ def test_records_of_other_code_are_neither_reused_nor_pooled(
     argv = ["gauntlet", "razz", "--bot", "station", "--out", str(path), "--report"]
     assert main([*argv, "--code", "ffffffffffff"]) == 2
     assert "played by code ffffffffffff" in capsys.readouterr().err
+
+
+def test_a_record_cut_short_by_a_crash_is_skipped_and_written_over(tmp_path: Path) -> None:
+    path = tmp_path / "cut.jsonl"
+    played = [play_session_record(_config(), start, 2) for start in (0, 2)]
+    records = [SessionRecord.from_json(r.to_json()) for r in played]  # as a file keeps them
+    append_record(path, records[0])
+    whole = path.read_text(encoding="utf-8")
+    path.write_text(whole + records[1].to_json()[:40], encoding="utf-8")  # killed mid-write
+    assert load_records(path) == [records[0]]
+    append_record(path, records[1])
+    assert load_records(path) == records
+    assert path.read_text(encoding="utf-8") == whole + records[1].to_json() + "\n"
+    # A whole last record that only lost its newline is kept, and gets it back.
+    path.write_text(records[0].to_json(), encoding="utf-8")
+    assert load_records(path) == [records[0]]
+    append_record(path, records[1])
+    assert load_records(path) == records

@@ -160,28 +160,59 @@ def play_session_record(
 
 
 def load_records(path: Path) -> list[SessionRecord]:
-    """Every record in a results file (none if it does not exist); ValueError naming the line."""
+    """Every record in a results file (none if it does not exist); ValueError naming the line.
+
+    A last line without its newline is a write cut short (the run was killed
+    while saving): it is skipped, and :func:`append_record` writes over it.
+    """
     if not path.exists():
         return []
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError:
+        raise ValueError(f"{path}: not UTF-8 text") from None
+    lines = text.split("\n")
+    cut = lines.pop()  # "" after a final newline; else a record cut short
     out = []
-    with path.open(encoding="utf-8", errors="strict") as lines:
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
         try:
-            for number, line in enumerate(lines, 1):
-                if not line.strip():
-                    continue
-                try:
-                    out.append(SessionRecord.from_json(line))
-                except ValueError as error:
-                    raise ValueError(f"{path}:{number}: {error}") from None
-        except UnicodeDecodeError:
-            raise ValueError(f"{path}: not UTF-8 text") from None
+            out.append(SessionRecord.from_json(line))
+        except ValueError as error:
+            raise ValueError(f"{path}:{number}: {error}") from None
+    whole = _whole(cut)
+    if whole is not None:
+        out.append(whole)  # only its newline was lost
     return out
 
 
+def _whole(line: str) -> SessionRecord | None:
+    """The record on a line, or None if it is cut short (or empty)."""
+    try:
+        return SessionRecord.from_json(line) if line.strip() else None
+    except ValueError:
+        return None
+
+
 def append_record(path: Path, record: SessionRecord) -> None:
-    """Add one record at the end of the file, flushed: a crash after it keeps it."""
-    with path.open("a", encoding="utf-8") as out:
-        out.write(record.to_json() + "\n")
+    """Add one record at the end of the file, flushed: a crash after it keeps it.
+
+    A last line cut short by an earlier crash is dropped first (one whose
+    newline alone is missing gets it back), so the new record starts a line.
+    """
+    with path.open("a+b") as out:
+        size = out.seek(0, 2)
+        out.seek(max(0, size - 65536))
+        tail = out.read()
+        start = tail.rfind(b"\n") + 1
+        if start < len(tail):  # no newline at the end
+            if _whole(tail[start:].decode("utf-8", errors="replace")) is None:
+                out.truncate(size - len(tail) + start)
+            else:
+                out.write(b"\n")
+        out.seek(0, 2)
+        out.write((record.to_json() + "\n").encode("utf-8"))
         out.flush()
 
 
