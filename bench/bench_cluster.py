@@ -51,7 +51,7 @@ from sqlalchemy import Engine, create_engine, text
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_server import cpu_split
-from capacity import Capacity, Meter, Point, percentile, ratio, search
+from capacity import Capacity, Costs, Meter, Point, ceilings, percentile, ratio, search
 from stud.server.cluster.testing import REDIS_URL_VARIABLE, Cluster, redis_for_tests
 from stud.server.testing import (
     TEST_URL_VARIABLE,
@@ -250,7 +250,7 @@ def run_room(room: str, args: argparse.Namespace, folder: Path) -> RoomResult:
         try:
             capacities = [
                 search(at, bound, start=args.start, grow=args.grow, most=args.most,
-                       resolution=args.resolution, cache=points)
+                       least=args.least, resolution=args.resolution, cache=points)
                 for bound in sorted(args.bound)
             ]  # fmt: skip
         finally:
@@ -326,7 +326,25 @@ def report(results: list[RoomResult], args: argparse.Namespace, loads: list[str]
                 anchor = ratio(by_room["2"].capacities[index], by_room["anchor"].capacities[index])
                 text_ += f"; 2 processes / the anchor: {anchor:.2f}"
             lines.append(text_)
+    if "1" in by_room and "2" in by_room:
+        one, two = costs(by_room["1"]), costs(by_room["2"])
+        scaling, ceiling = ceilings(one, two, os.cpu_count() or 1)
+        lines.append(
+            f"CPU per action at the loosest bound's point: servers {one.servers_ms:.2f} ms in "
+            f"one process, {two.servers_ms:.2f} ms in two; generator, PostgreSQL and Redis "
+            f"{one.others_ms:.2f} / {two.others_ms:.2f} ms. From these costs: two processes "
+            f"with a core each and nothing else on it serve {scaling:.2f}x one; on this "
+            f"machine, sharing its cores with the rest, at most {ceiling:.2f}x."
+        )
     return "\n".join(lines)
+
+
+def costs(result: RoomResult) -> Costs:
+    """The room's CPU per action at its capacity for the loosest bound (else its lightest load)."""
+    point = result.capacities[-1].best or result.points[0]
+    f = point.figures
+    others = f["generator_cpu_ms_per_action"] + f["pg_cpu_ms_per_action"]
+    return Costs(f["servers_cpu_ms_per_action"], others + f["redis_cpu_ms_per_action"])
 
 
 def main() -> int:
@@ -339,6 +357,7 @@ def main() -> int:
                         help="p99 bounds in ms, a capacity for each (50 100)")  # fmt: skip
     parser.add_argument("--start", type=int, default=60, help="busy tables first measured (60)")
     parser.add_argument("--grow", type=float, default=1.5, help="load factor per step up (1.5)")
+    parser.add_argument("--least", type=int, default=10, help="busy tables at least (10)")
     parser.add_argument("--most", type=int, default=1200, help="busy tables at most (1200)")
     parser.add_argument("--resolution", type=float, default=0.1,
                         help="bisect until the gap is this share of the load (0.1)")  # fmt: skip

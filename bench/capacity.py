@@ -160,3 +160,35 @@ class Meter:
     def actions(self) -> int:
         """Actions answered (at every client) so far."""
         return len(self.latencies)
+
+
+@dataclass(frozen=True)
+class Costs:
+    """CPU per action (ms) of a room's processes together, and of everything else on the machine
+    that the load needs (the load generator, PostgreSQL, Redis)."""
+
+    servers_ms: float
+    others_ms: float
+
+
+def most_per_second(costs: Costs, processes: int, cores: int) -> float:
+    """The most actions a second the costs allow: each process has at most one core (one
+    event loop), and the processes and the rest share the machine's ``cores``."""
+    if costs.servers_ms <= 0:
+        return math.nan
+    by_processes = 1000.0 * min(processes, cores) / costs.servers_ms
+    by_machine = 1000.0 * cores / (costs.servers_ms + max(0.0, costs.others_ms))
+    return min(by_processes, by_machine)
+
+
+def ceilings(one: Costs, two: Costs, cores: int) -> tuple[float, float]:
+    """(servers' own scaling, this machine's ceiling) for two processes against one.
+
+    The first is ``2 x one / two`` in servers' CPU per action: what two processes
+    serve against one when each has a core to itself and nothing else runs there
+    (a room whose database, Redis and clients are elsewhere). The second is what
+    the measured costs allow on this machine's ``cores`` with the load generator,
+    PostgreSQL and Redis on them too: the most a measured ratio can show here.
+    """
+    scaling = 2.0 * one.servers_ms / two.servers_ms if two.servers_ms > 0 else math.nan
+    return scaling, most_per_second(two, 2, cores) / most_per_second(one, 1, cores)

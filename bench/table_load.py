@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+from typing import Any
 
 import httpx
 import orjson
@@ -36,29 +37,48 @@ class Player:
         self.table = table
         self.socket: LeanSocket | None = None
         self.last_turn = -1
+        self.my_turn = True  # until the first state: a seat may sit down to its turn
 
     def on_text(self, payload: bytes, arrived: float) -> None:
+        """Every event is a receipt; a state is read only after this seat's turn was announced.
+
+        A ``turn`` event carries ``legal`` only to the client whose turn it is, so
+        the (large) state that ends each step is parsed only when it may ask this
+        seat to act: a third of the states, the generator's largest parsing cost.
+        """
+        if payload.startswith(b'{"type":"state"'):
+            if self.my_turn:
+                self.my_turn = False
+                self.decide(orjson.loads(payload))
+            return
         message = orjson.loads(payload)
-        kind = message["type"]
-        table = self.table
-        if kind == "event":
+        if message["type"] == "event":
+            table = self.table
             table.load.meter.received(table.id, message["n"], arrived)
-        elif kind == "state":
-            state = message["state"]
-            turn = state["turn"]
-            if not turn or state["you"] is None or turn["seat"] != state["you"]:
-                return
-            legal = state["legal"]
-            if not legal or turn["turn"] == self.last_turn:
-                return
-            self.last_turn = turn["turn"]
-            to = {a["action"]: a["to"] for a in legal}
-            action = next(a for a in ACTIONS if a in to)
-            act = orjson.dumps(
-                {"type": "act", "table": table.id, "action": action, "to": to[action],
-                 "turn": turn["turn"]}
-            )  # fmt: skip
-            table.hold(self, message["n"] + 1, act)
+            event = message["event"]
+            if event["type"] == "turn" and "legal" in event:
+                self.my_turn = True
+        elif message["type"] == "state":  # a server that orders its keys otherwise
+            self.decide(message)
+
+    def decide(self, message: dict[str, Any]) -> None:
+        """Act (after a think) if the state asks this seat to, once per turn."""
+        state = message["state"]
+        turn = state["turn"]
+        if not turn or state["you"] is None or turn["seat"] != state["you"]:
+            return
+        legal = state["legal"]
+        if not legal or turn["turn"] == self.last_turn:
+            return
+        self.last_turn = turn["turn"]
+        to = {a["action"]: a["to"] for a in legal}
+        action = next(a for a in ACTIONS if a in to)
+        table = self.table
+        act = orjson.dumps(
+            {"type": "act", "table": table.id, "action": action, "to": to[action],
+             "turn": turn["turn"]}
+        )  # fmt: skip
+        table.hold(self, message["n"] + 1, act)
 
     def on_lost(self) -> None:
         self.table.load.dropped += 1

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
-from capacity import Meter, Point, percentile, ratio, search
+from capacity import Costs, Meter, Point, ceilings, most_per_second, percentile, ratio, search
 from lean_socket import CLOSE, PING, TEXT, FrameReader, ProtocolError, accept_key, frame
 
 
@@ -198,3 +198,19 @@ def test_accept_key_is_rfc_6455s_example() -> None:
     # RFC 6455 section 1.3: this key is answered with this accept value.
     assert accept_key(b"dGhlIHNhbXBsZSBub25jZQ==") == b"s3pPLMBiTxaQ9kYGzzhZRbK+xOo="
     assert len(base64.b64decode(accept_key(b"x"))) == 20
+
+
+def test_ceilings_of_two_processes_against_one() -> None:
+    # Servers alone: 1 ms an action in one process, 1.25 ms in two (what passing costs).
+    one, two = Costs(1.0, 0.0), Costs(1.25, 0.0)
+    scaling, ceiling = ceilings(one, two, cores=2)
+    assert scaling == pytest.approx(1.6)
+    assert ceiling == pytest.approx(1.6)
+    # 0.5 ms an action of generator, PostgreSQL and Redis on the same two cores: one process
+    # still has its core (1000/s), two are held to 2000 / 1.75 ms = 1143/s by the machine.
+    scaling, ceiling = ceilings(Costs(1.0, 0.5), Costs(1.25, 0.5), cores=2)
+    assert scaling == pytest.approx(1.6)
+    assert ceiling == pytest.approx((2000 / 1.75) / 1000)
+    # On one core the second process has nowhere to run.
+    assert most_per_second(Costs(1.0, 0.0), 2, cores=1) == pytest.approx(1000.0)
+    assert math.isnan(most_per_second(Costs(0.0, 1.0), 1, cores=2))
