@@ -50,8 +50,7 @@ import uvloop
 from sqlalchemy import Engine, create_engine, text
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_server import cpu_split
-from capacity import Capacity, Costs, Meter, Point, ceilings, percentile, ratio, search
+from capacity import Capacity, Costs, Meter, Point, ceilings, fit, percentile, ratio, search
 from stud.server.cluster.testing import REDIS_URL_VARIABLE, Cluster, redis_for_tests
 from stud.server.testing import (
     TEST_URL_VARIABLE,
@@ -59,7 +58,7 @@ from stud.server.testing import (
     fresh_database,
     postgres_admin_url,
 )
-from table_load import TableLoad
+from table_load import Pinger, TableLoad
 
 ROOMS = {
     "anchor": "1 process, no Redis",
@@ -91,6 +90,25 @@ class Usage:
         return Usage(*(a - b for a, b in pairs))
 
 
+def cpu_seconds(pid: int) -> float:
+    """CPU seconds every thread of process ``pid`` has run so far, to the nanosecond.
+
+    ``/proc/PID/task/*/schedstat`` counts run time exactly, where ``/proc/PID/stat``
+    counts 10 ms clock ticks: too coarse for a PostgreSQL backend over a short window.
+    """
+    total = 0.0
+    try:
+        threads = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return 0.0
+    for thread in threads:
+        try:
+            total += int(Path(f"/proc/{pid}/task/{thread}/schedstat").read_text().split()[0])
+        except (OSError, IndexError, ValueError):
+            continue  # a thread that ended between the listing and the read
+    return total / 1e9
+
+
 def machine_busy_seconds() -> float:
     """CPU seconds every core of the machine has spent on anything but idling (/proc/stat)."""
     fields = [int(f) for f in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
@@ -108,6 +126,8 @@ class Gauges:
         self.engine: Engine = create_engine(
             database_url.replace("postgresql://", "postgresql+psycopg://", 1), pool_size=1
         )
+        self._backends: dict[int, float] = {}
+        self._backends_total = 0.0
 
     def read(self) -> Usage:
         redis_cpu = redis_commands = 0.0
@@ -124,17 +144,27 @@ class Gauges:
                 text("SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
                      "AND pid <> pg_backend_pid()")
             ).scalars().all()  # fmt: skip
+        backends = list(backends)
         return Usage(
             at=time.monotonic(),
-            servers_cpu=sum(sum(cpu_split(pid)) for pid in self.pids),
+            servers_cpu=sum(cpu_seconds(pid) for pid in self.pids),
             generator_cpu=time.process_time(),
             redis_cpu=redis_cpu,
             redis_commands=redis_commands,
             pg_commits=float(commits),
             pg_rows=float(inserted + updated),
-            pg_cpu=sum(sum(cpu_split(pid)) for pid in backends),
+            pg_cpu=self._backends_cpu(backends),
             machine_busy=machine_busy_seconds(),
         )
+
+    def _backends_cpu(self, backends: list[int]) -> float:
+        """PostgreSQL backends' CPU so far: a backend's time is counted from when it is first
+        seen, and what a backend that has ended had used stays counted."""
+        for pid in backends:
+            now = cpu_seconds(pid)
+            self._backends_total += max(0.0, now - self._backends.get(pid, 0.0))
+            self._backends[pid] = now
+        return self._backends_total
 
     def close(self) -> None:
         if self.redis is not None:
@@ -155,9 +185,16 @@ def pin(pids: list[int]) -> list[int]:
 
 
 async def measure(
-    load: TableLoad, gauges: Gauges, bases: list[str], tables: int, args: argparse.Namespace
+    load: TableLoad,
+    pinger: Pinger,
+    gauges: Gauges,
+    bases: list[str],
+    tables: int,
+    args: argparse.Namespace,
 ) -> Point:
     """``tables`` busy tables for ``args.seconds`` after ``args.warmup``: one measured point."""
+    if pinger.socket is None:
+        await pinger.open(bases[0])
     if len(load.tables) < tables:
         print(f"  opening tables {len(load.tables) + 1}-{tables}...", file=sys.stderr, flush=True)
         await load.open(tables, bases)
@@ -169,10 +206,12 @@ async def measure(
     dropped = load.dropped
     before = await asyncio.to_thread(gauges.read)
     meter.measuring = True
+    pinger.start()
     gc.disable()  # the generator's collector pauses are not the room's latency
     try:
         await asyncio.sleep(args.seconds)
         meter.measuring = False
+        pinger.stop()
         used = await asyncio.to_thread(gauges.read) - before
         drain_until = time.monotonic() + args.drain
         while meter.pending and time.monotonic() < drain_until:
@@ -193,9 +232,11 @@ async def measure(
     }
     figures = {f"{k}_per_action": round(v, 3) for k, v in per_action.items()}
     figures |= {
-        "servers_cores": round(used.servers_cpu / used.at, 2),
+        "servers_cores": round(used.servers_cpu / used.at, 4),
+        "others_cores": round((used.generator_cpu + used.pg_cpu + used.redis_cpu) / used.at, 4),
         "generator_cores": round(used.generator_cpu / used.at, 2),
         "machine_cores_busy": round(used.machine_busy / used.at, 2),
+        "ping_p99_ms": round(1000 * percentile(pinger.round_trips, 0.99), 1),
         "unanswered": len(meter.pending),
         "dropped_clients": load.dropped - dropped,
     }
@@ -235,13 +276,14 @@ def run_room(room: str, args: argparse.Namespace, folder: Path) -> RoomResult:
         cores = pin(pids) if args.pin else None
         gauges = Gauges(pids, redis_url if room != "anchor" else None, database_url)
         load = TableLoad(args.players, (args.think_min, args.think_max), seed=args.seed)
+        pinger = Pinger()
         loop = uvloop.new_event_loop()
         asyncio.set_event_loop(loop)
         points: dict[int, Point] = {}
 
         def at(tables: int) -> Point:
             point = loop.run_until_complete(
-                measure(load, gauges, [s.base for s in servers], tables, args)
+                measure(load, pinger, gauges, [s.base for s in servers], tables, args)
             )
             print(f"  {ROOMS[room]}: {describe(point)}", file=sys.stderr, flush=True)
             print(json.dumps({"room": room, **asdict(point)}), flush=True)
@@ -255,6 +297,7 @@ def run_room(room: str, args: argparse.Namespace, folder: Path) -> RoomResult:
             ]  # fmt: skip
         finally:
             load.close()
+            pinger.close()
             loop.run_until_complete(asyncio.sleep(0.2))
             loop.close()
             asyncio.set_event_loop(None)
@@ -266,7 +309,8 @@ def describe(point: Point) -> str:
     f = point.figures
     return (
         f"{point.tables} tables: {point.actions_per_second} actions/s, p50 {point.p50_ms} ms, "
-        f"p99 {point.p99_ms} ms, servers {f['servers_cpu_ms_per_action']} ms/action "
+        f"p99 {point.p99_ms} ms (a bare ping's p99 {f['ping_p99_ms']} ms), "
+        f"servers {f['servers_cpu_ms_per_action']} ms/action "
         f"({f['servers_cores']} cores), generator {f['generator_cpu_ms_per_action']} ms/action, "
         f"machine {f['machine_cores_busy']} cores busy"
     )
@@ -284,6 +328,7 @@ def report(results: list[RoomResult], args: argparse.Namespace, loads: list[str]
         ("actions/s", "actions_per_second"),
         ("p50 ms", "p50_ms"),
         ("p99 ms", "p99_ms"),
+        ("ping p99", "ping_p99_ms"),
         ("srv ms/act", "servers_cpu_ms_per_action"),
         ("srv cores", "servers_cores"),
         ("gen ms/act", "generator_cpu_ms_per_action"),
@@ -329,22 +374,28 @@ def report(results: list[RoomResult], args: argparse.Namespace, loads: list[str]
     if "1" in by_room and "2" in by_room:
         one, two = costs(by_room["1"]), costs(by_room["2"])
         scaling, ceiling = ceilings(one, two, os.cpu_count() or 1)
-        lines.append(
-            f"CPU per action at the loosest bound's point: servers {one.servers_ms:.2f} ms in "
-            f"one process, {two.servers_ms:.2f} ms in two; generator, PostgreSQL and Redis "
-            f"{one.others_ms:.2f} / {two.others_ms:.2f} ms. From these costs: two processes "
-            f"with a core each and nothing else on it serve {scaling:.2f}x one; on this "
-            f"machine, sharing its cores with the rest, at most {ceiling:.2f}x."
-        )
+        lines += [
+            "CPU, a line through every load measured (per action + per second whatever the load):",
+            *(f"  {ROOMS[room]}: servers {c.servers_ms:.2f} ms/action + {c.servers_fixed:.3f} "
+              f"cores; generator, PostgreSQL and Redis {c.others_ms:.2f} ms/action + "
+              f"{c.others_fixed:.3f} cores" for room, c in (("1", one), ("2", two))),
+            f"  from these costs, at saturation: two processes each with a core to itself serve "
+            f"{scaling:.2f}x one; on this machine, sharing its cores with the rest, "
+            f"at most {ceiling:.2f}x",
+        ]  # fmt: skip
     return "\n".join(lines)
 
 
 def costs(result: RoomResult) -> Costs:
-    """The room's CPU per action at its capacity for the loosest bound (else its lightest load)."""
-    point = result.capacities[-1].best or result.points[0]
-    f = point.figures
-    others = f["generator_cpu_ms_per_action"] + f["pg_cpu_ms_per_action"]
-    return Costs(f["servers_cpu_ms_per_action"], others + f["redis_cpu_ms_per_action"])
+    """The room's CPU: a line through every load it was measured at (per action, per second)."""
+    rates = [p.actions_per_second for p in result.points]
+    servers = [p.figures["servers_cores"] for p in result.points]
+    others = [p.figures["others_cores"] for p in result.points]
+    if len(set(rates)) < 2:
+        return Costs(1000 * servers[0] / rates[0], 1000 * others[0] / rates[0])
+    servers_fixed, servers_ms = fit(rates, servers)
+    others_fixed, others_ms = fit(rates, others)
+    return Costs(servers_ms, others_ms, servers_fixed, others_fixed)
 
 
 def main() -> int:

@@ -37,6 +37,9 @@ import uvloop
 
 from stud.server.testing import Client, ServerProcess, fresh_database
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from capacity import percentile
+
 
 class Seat:
     """One websocket bot: acts on its turn and timestamps every event it receives.
@@ -262,11 +265,6 @@ def io_counts(pid: int | None) -> tuple[int, int]:
     return int(fields["syscw"]), int(fields["wchar"])
 
 
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * q))] if ordered else float("nan")
-
-
 async def main_async(
     args: argparse.Namespace, server: ServerProcess, tables: int, profile_to: Path | None
 ) -> dict[str, Any]:
@@ -336,8 +334,8 @@ async def main_async(
         "seconds": round(elapsed, 1),
         "actions": bench.actions,
         "actions_per_second": round(bench.actions / elapsed, 1),
-        "p50_ms": round(1000 * lat[len(lat) // 2], 2),
-        "p99_ms": round(1000 * lat[min(len(lat) - 1, int(len(lat) * 0.99))], 2),
+        "p50_ms": round(1000 * percentile(lat, 0.5), 2),
+        "p99_ms": round(1000 * percentile(lat, 0.99), 2),
         "mean_ms": round(1000 * statistics.fmean(lat), 2),
         "max_ms": round(1000 * lat[-1], 2),
         "ping_p50_ms": round(1000 * percentile(rtts, 0.5), 2),

@@ -164,11 +164,31 @@ class Meter:
 
 @dataclass(frozen=True)
 class Costs:
-    """CPU per action (ms) of a room's processes together, and of everything else on the machine
-    that the load needs (the load generator, PostgreSQL, Redis)."""
+    """What a room's load costs in CPU: per action (ms) and per second whatever the actions
+    (cores: leases, lobby, scans), for the room's processes together and for everything else
+    on the machine that the load needs (the load generator, PostgreSQL, Redis)."""
 
     servers_ms: float
     others_ms: float
+    servers_fixed: float = 0.0
+    others_fixed: float = 0.0
+
+
+def fit(rates: Sequence[float], cores: Sequence[float]) -> tuple[float, float]:
+    """Least squares ``cores = fixed + ms / 1000 * rate``: (fixed cores, ms per action).
+
+    CPU per action divided out at each load mixes the per-second work (a lease
+    renewed, a lobby published) into the per-action figure, the more so the
+    lighter the load; the line through every measured load separates the two.
+    """
+    if len(rates) != len(cores) or len(set(rates)) < 2:
+        raise ValueError("a line needs loads at two different rates at least")
+    n = len(rates)
+    mean_x, mean_y = sum(rates) / n, sum(cores) / n
+    sxx = sum((x - mean_x) ** 2 for x in rates)
+    sxy = sum((x - mean_x) * (y - mean_y) for x, y in zip(rates, cores, strict=True))
+    slope = sxy / sxx
+    return mean_y - slope * mean_x, 1000.0 * slope
 
 
 def most_per_second(costs: Costs, processes: int, cores: int) -> float:
@@ -176,19 +196,22 @@ def most_per_second(costs: Costs, processes: int, cores: int) -> float:
     event loop), and the processes and the rest share the machine's ``cores``."""
     if costs.servers_ms <= 0:
         return math.nan
-    by_processes = 1000.0 * min(processes, cores) / costs.servers_ms
-    by_machine = 1000.0 * cores / (costs.servers_ms + max(0.0, costs.others_ms))
-    return min(by_processes, by_machine)
+    room = min(processes, cores) - max(0.0, costs.servers_fixed)
+    by_processes = 1000.0 * room / costs.servers_ms
+    machine = cores - max(0.0, costs.servers_fixed) - max(0.0, costs.others_fixed)
+    by_machine = 1000.0 * machine / (costs.servers_ms + max(0.0, costs.others_ms))
+    return max(0.0, min(by_processes, by_machine))
 
 
 def ceilings(one: Costs, two: Costs, cores: int) -> tuple[float, float]:
     """(servers' own scaling, this machine's ceiling) for two processes against one.
 
-    The first is ``2 x one / two`` in servers' CPU per action: what two processes
-    serve against one when each has a core to itself and nothing else runs there
-    (a room whose database, Redis and clients are elsewhere). The second is what
-    the measured costs allow on this machine's ``cores`` with the load generator,
-    PostgreSQL and Redis on them too: the most a measured ratio can show here.
+    The first is what two processes serve against one at saturation when each
+    has a core to itself and nothing else runs there (a room whose database,
+    Redis and clients are elsewhere). The second is what the measured costs
+    allow on this machine's ``cores`` with the load generator, PostgreSQL and
+    Redis on them too: the most a measured ratio can show here.
     """
-    scaling = 2.0 * one.servers_ms / two.servers_ms if two.servers_ms > 0 else math.nan
+    alone = [Costs(c.servers_ms, 0.0, c.servers_fixed) for c in (one, two)]
+    scaling = most_per_second(alone[1], 2, 2) / most_per_second(alone[0], 1, 2)
     return scaling, most_per_second(two, 2, cores) / most_per_second(one, 1, cores)

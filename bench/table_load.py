@@ -194,3 +194,47 @@ async def _guest(http: httpx.AsyncClient) -> str:
     if not cookie:
         raise RuntimeError("the room gave a guest no session cookie")
     return cookie
+
+
+class Pinger:
+    """The anchor inside each load: round trips of a bare ``ping`` through the same process.
+
+    No table work is in a ping, so its p99 shows what the machine's load alone
+    costs a message at that moment; the actions' p99 is read against it.
+    """
+
+    def __init__(self, every: float = 0.05) -> None:
+        self.every = every
+        self.socket: LeanSocket | None = None
+        self.sent_at: float | None = None
+        self.round_trips: list[float] = []
+        self.running = False
+
+    async def open(self, base: str) -> None:
+        url = httpx.URL(base)
+        self.socket = await connect(url.host, url.port or 80, None, self.on_text, lambda: None)
+
+    def on_text(self, payload: bytes, arrived: float) -> None:
+        if self.sent_at is not None and payload.startswith(b'{"type":"pong"'):
+            self.round_trips.append(arrived - self.sent_at)
+            self.sent_at = None
+
+    def start(self) -> None:
+        self.round_trips, self.sent_at, self.running = [], None, True
+        self._tick()
+
+    def stop(self) -> None:
+        self.running = False
+
+    def _tick(self) -> None:
+        if not self.running or self.socket is None:
+            return
+        if self.sent_at is None:  # one ping in flight at a time
+            self.sent_at = time.monotonic()
+            self.socket.send_text(b'{"type":"ping"}')
+        asyncio.get_running_loop().call_later(self.every, self._tick)
+
+    def close(self) -> None:
+        self.running = False
+        if self.socket is not None:
+            self.socket.close()

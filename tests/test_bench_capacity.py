@@ -18,7 +18,17 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
-from capacity import Costs, Meter, Point, ceilings, most_per_second, percentile, ratio, search
+from capacity import (
+    Costs,
+    Meter,
+    Point,
+    ceilings,
+    fit,
+    most_per_second,
+    percentile,
+    ratio,
+    search,
+)
 from lean_socket import CLOSE, PING, TEXT, FrameReader, ProtocolError, accept_key, frame
 
 
@@ -214,3 +224,17 @@ def test_ceilings_of_two_processes_against_one() -> None:
     # On one core the second process has nowhere to run.
     assert most_per_second(Costs(1.0, 0.0), 2, cores=1) == pytest.approx(1000.0)
     assert math.isnan(most_per_second(Costs(0.0, 1.0), 1, cores=2))
+    # A process's per-second work (0.1 of a core) leaves 0.9 of its core for actions.
+    assert most_per_second(Costs(1.0, 0.0, 0.1), 1, cores=2) == pytest.approx(900.0)
+    scaling, _ = ceilings(Costs(1.0, 0.0, 0.1), Costs(1.0, 0.0, 0.2), cores=2)
+    assert scaling == pytest.approx(1800 / 900)
+
+
+def test_fit_separates_per_second_from_per_action_work() -> None:
+    rates = [50.0, 100.0, 200.0, 400.0]
+    cores = [0.05 + 0.0012 * r for r in rates]  # 0.05 of a core, plus 1.2 ms an action
+    fixed, per_action = fit(rates, cores)
+    assert fixed == pytest.approx(0.05)
+    assert per_action == pytest.approx(1.2)
+    with pytest.raises(ValueError, match="two different rates"):
+        fit([100.0, 100.0], [0.1, 0.2])
