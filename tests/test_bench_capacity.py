@@ -238,3 +238,36 @@ def test_fit_separates_per_second_from_per_action_work() -> None:
     assert per_action == pytest.approx(1.2)
     with pytest.raises(ValueError, match="two different rates"):
         fit([100.0, 100.0], [0.1, 0.2])
+
+
+def test_report_gives_each_rooms_capacity_and_the_ratio() -> None:
+    import argparse
+
+    from bench_cluster import LINES, RoomResult, report
+
+    def point(tables: int, rate: float, p99: float, servers_ms: float) -> Point:
+        figures = {key: 0.0 for _, key, _ in LINES}
+        figures |= {k: 0.0 for k in ("servers_cpu_ms_per_action", "generator_cpu_ms_per_action",
+                                     "pg_cpu_ms_per_action", "pg_commits_per_action",
+                                     "pg_rows_per_action", "redis_cpu_ms_per_action",
+                                     "redis_commands_per_action", "machine_cores_busy",
+                                     "ping_p99_ms", "others_cores")}  # fmt: skip
+        figures["servers_cores"] = 0.02 + servers_ms * rate / 1000
+        figures["others_cores"] = 0.3 * rate / 1000
+        return Point(tables, rate, p99 / 4, p99, figures)
+
+    results = []
+    for room, knee, servers_ms in (("1", 200, 1.0), ("2", 340, 1.1)):
+        points = {t: point(t, 2.5 * t, 20 + 30 * t / knee, servers_ms) for t in (60, 120, 240, 480)}
+        capacities = [search(points.__getitem__, b, start=60, most=480, grow=2.0,
+                             resolution=1.0) for b in (50.0, 100.0)]  # fmt: skip
+        results.append(RoomResult(room, None, sorted(points.values(), key=lambda p: p.tables),
+                                  capacities))  # fmt: skip
+    args = argparse.Namespace(bound=[100.0, 50.0], pin=False)
+    text = report(results, args, ["1.0 1.0 1.0", "1.1 1.0 1.0"])
+    # Within 50 ms: 1 process up to 120 tables (300/s), 2 processes up to 240 (600/s).
+    assert "capacity at p99 <= 50 ms: 1 process, shared room: 300.0 actions/s at 120 tables" in text
+    assert "ratio 2 processes / 1 process: 2.00 (target 1.6: met)" in text
+    assert "raise --most" in text  # at 100 ms both served the most offered
+    assert "servers 1.000 ms CPU + 0.020 cores" in text
+    assert "load average 1.0 1.0 1.0 at the start" in text
