@@ -38,7 +38,7 @@ import uvloop
 from stud.server.testing import Client, ServerProcess, fresh_database
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from capacity import percentile
+from capacity import Meter, percentile
 
 
 class Seat:
@@ -89,8 +89,9 @@ class Seat:
                         return
 
 
-class Bench:
-    """Pairs each action (the next event number at its table) with its receipts.
+class Bench(Meter):
+    """Pairs each action (the next event number at its table) with its receipts (a Meter),
+    and says how long the clients read.
 
     Actions are sent only inside the measured window; after it the clients go
     on reading until every action sent in the window is answered, or ``drain``
@@ -102,11 +103,7 @@ class Bench:
     """
 
     def __init__(self, players: int, drain: float = 10.0) -> None:
-        self.players = players
-        self.pending: dict[tuple[int, int], tuple[float, int]] = {}
-        self.latencies: list[float] = []
-        self.actions = 0
-        self.measuring = False
+        super().__init__(players)
         self.stop = float("inf")
         self.drain = drain
         self.dropped = 0
@@ -114,23 +111,6 @@ class Bench:
     def reading(self, now: float) -> bool:
         """Whether the clients read on: in the window, then until every action is answered."""
         return now < self.stop or (now < self.stop + self.drain and bool(self.pending))
-
-    def sent(self, table: int, n: int, at: float) -> None:
-        if self.measuring:
-            self.pending[(table, n)] = (at, 0)
-
-    def received(self, table: int, n: int, at: float) -> None:
-        entry = self.pending.get((table, n))
-        if entry is None:
-            return
-        start, count = entry
-        count += 1
-        if count >= self.players:
-            del self.pending[(table, n)]
-            self.latencies.append(at - start)
-            self.actions += 1
-        else:
-            self.pending[(table, n)] = (start, count)
 
 
 async def post(http: httpx.AsyncClient, path: str, **kwargs: Any) -> httpx.Response:
