@@ -166,7 +166,7 @@ class TableLoad:
             json={"name": f"bench-{n}", "game": GAMES[n % len(GAMES)], "ante": 1,
                   "bring_in": 2, "small_bet": 4, "big_bet": 8, "seats": self.players,
                   "bots": 0},
-            cookies={"stud_session": cookies[0]},
+            headers={"Cookie": f"stud_session={cookies[0]}"},  # not the jar: many guests
         )  # fmt: skip
         response.raise_for_status()
         url = httpx.URL(str(http.base_url))
