@@ -395,6 +395,17 @@ def report(results: list[RoomResult], args: argparse.Namespace, loads: list[str]
                 anchor = ratio(by_room["2"].capacities[index], by_room["anchor"].capacities[index])
                 text_ += f"; 2 processes / the anchor: {anchor:.2f}"
             lines.append(text_)
+    if 50.0 in args.bound:
+        at_50 = sorted(args.bound).index(50.0)
+        for room in ("anchor", "1"):
+            if room in by_room:
+                best = by_room[room].capacities[at_50].best
+                tables = best.tables if best else 0
+                verdict = "met" if tables >= 200 else "not met"
+                lines.append(
+                    f"  target, one process serves 200 tables with p99 under 50 ms: {verdict} "
+                    f"for {ROOMS[room]} (within 50 ms up to {tables} tables)"
+                )
     lines += ["", "Each part's work, a line through every load measured: per action + per second"]
     for result in results:
         if len({p.actions_per_second for p in result.points}) < 2:

@@ -271,3 +271,4 @@ def test_report_gives_each_rooms_capacity_and_the_ratio() -> None:
     assert "raise --most" in text  # at 100 ms both served the most offered
     assert "servers 1.000 ms CPU + 0.020 cores" in text
     assert "load average 1.0 1.0 1.0 at the start" in text
+    assert "target, one process serves 200 tables with p99 under 50 ms: not met" in text
