@@ -50,6 +50,20 @@ def _rate(hits: int, chances: int, prior: float) -> float:
     return (hits + PRIOR_WEIGHT * prior) / (chances + PRIOR_WEIGHT)
 
 
+STREET_WEIGHT = 8.0
+"""How many decisions a player's own rate over 4th to 7th street counts for on one street.
+
+A street's rate is shrunk towards the player's rate over all later streets
+(itself shrunk towards the prior): how often he folds, bets or raises
+changes from street to street (a nit calls 4th street and gives up the
+river), and the pooled rate stands in until a street has its own evidence.
+"""
+
+
+def _streets() -> list[int]:
+    return [0] * 8
+
+
 @dataclass(slots=True)
 class PlayerStats:
     """One player's decisions, counted by situation."""
@@ -80,6 +94,12 @@ class PlayerStats:
     """4th to 7th street, raised after having bet or raised on it itself."""
     folds_back: int = 0
     raises_back: int = 0
+    may_open_at: list[int] = field(default_factory=_streets)
+    """``may_open``, ``opens``, ``faced_later``, ``folds_later`` and ``raises_later`` by street."""
+    opens_at: list[int] = field(default_factory=_streets)
+    faced_at: list[int] = field(default_factory=_streets)
+    folds_at: list[int] = field(default_factory=_streets)
+    raises_at: list[int] = field(default_factory=_streets)
 
     @property
     def steal_rate(self) -> float:
@@ -118,6 +138,33 @@ class PlayerStats:
     def raise_later(self) -> float:
         return _rate(self.raises_later, self.faced_later, PRIOR_RAISE)
 
+    def open_at(self, street: int) -> float:
+        """How often it bets when it may open the betting on ``street`` (4 to 7)."""
+        if not 4 <= street <= 7:
+            return self.open_rate
+        pooled = self.open_rate
+        return (self.opens_at[street] + STREET_WEIGHT * pooled) / (
+            self.may_open_at[street] + STREET_WEIGHT
+        )
+
+    def fold_at(self, street: int) -> float:
+        """How often it folds to a bet on ``street`` (4 to 7)."""
+        if not 4 <= street <= 7:
+            return self.fold_later
+        pooled = self.fold_later
+        return (self.folds_at[street] + STREET_WEIGHT * pooled) / (
+            self.faced_at[street] + STREET_WEIGHT
+        )
+
+    def raise_at(self, street: int) -> float:
+        """How often it raises a bet on ``street`` (4 to 7)."""
+        if not 4 <= street <= 7:
+            return self.raise_later
+        pooled = self.raise_later
+        return (self.raises_at[street] + STREET_WEIGHT * pooled) / (
+            self.faced_at[street] + STREET_WEIGHT
+        )
+
     @property
     def fold_back_third(self) -> float:
         """How often it folds on 3rd street when re-raised after completing or raising."""
@@ -142,13 +189,13 @@ class PlayerStats:
         """How often it folds to a wager on ``street`` (``wagered``: after wagering itself)."""
         if wagered:
             return self.fold_back_third if street == 3 else self.fold_back
-        return self.fold_third if street == 3 else self.fold_later
+        return self.fold_third if street == 3 else self.fold_at(street)
 
     def raise_rate(self, street: int, *, wagered: bool = False) -> float:
         """How often it raises a wager on ``street`` (``wagered``: after wagering itself)."""
         if wagered:
             return self.raise_back(street)
-        return self.raise_third if street == 3 else self.raise_later
+        return self.raise_third if street == 3 else self.raise_at(street)
 
     @property
     def decisions(self) -> int:
@@ -275,6 +322,11 @@ class PlayerReads:
             stats.faced_later += 1
             stats.folds_later += fold
             stats.raises_later += wager
+            stats.faced_at[street] += 1
+            stats.folds_at[street] += fold
+            stats.raises_at[street] += wager
         else:
             stats.may_open += 1
             stats.opens += wager
+            stats.may_open_at[street] += 1
+            stats.opens_at[street] += wager

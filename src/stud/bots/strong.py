@@ -166,10 +166,10 @@ class StrongBot:
         later = checked = 0.0
         for street in range(4, seen.street + 1):
             opened = int(line.opened[street])
-            later += opened * range_exponent(stats.open_rate)
-            later += (line.aggressive[street] - opened) * range_exponent(stats.raise_later)
-            later += line.calls[street] * 0.5 * range_exponent(1.0 - stats.fold_later)
-            checked += line.checks[street] * 0.5 * range_exponent(1.0 - stats.open_rate)
+            later += opened * range_exponent(stats.open_at(street))
+            later += (line.aggressive[street] - opened) * range_exponent(stats.raise_at(street))
+            later += line.calls[street] * 0.5 * range_exponent(1.0 - stats.fold_at(street))
+            checked += line.checks[street] * 0.5 * range_exponent(1.0 - stats.open_at(street))
         later = min(2 * MAX_EXPONENT, later)
         checked = min(MAX_EXPONENT, checked)
         fold = self._fold_rate(seen, opp, stats)
@@ -181,8 +181,9 @@ class StrongBot:
             if seen.street == 3
             else self.hindsight * min(1.0, PRIOR_FOLD_LATER / max(fold, 1e-6))
         )
-        next_fold = 0.0 if opp.all_in else stats.fold_later
-        next_open = 0.0 if opp.all_in else stats.open_rate
+        upcoming = min(7, seen.street + 1)
+        next_fold = 0.0 if opp.all_in else stats.fold_at(upcoming)
+        next_open = 0.0 if opp.all_in else stats.open_at(upcoming)
         return Range(opp, start, 0.0, fold, raises, late, later, checked, next_fold, next_open)
 
     def _fold_rate(self, seen: Seen, opp: Opponent, stats: PlayerStats) -> float:
