@@ -70,6 +70,17 @@ def range_exponent(rate: float) -> float:
     return min(MAX_EXPONENT, 2.0 * (1.0 - q) / q)
 
 
+def call_exponent(fold: float, raises: float) -> float:
+    """The exponent for a call by a player who folds a ``fold`` share and raises a ``raises`` one.
+
+    He calls with the band of his hands between the two, whose mean percentile
+    is ``(fold + 1 - raises) / 2``: the mean of a top ``1 - fold + raises``
+    (:func:`range_exponent`). A tight player's call says "a strong hand" as
+    surely as a raise would; a calling station's says nothing.
+    """
+    return range_exponent(1.0 - fold + raises)
+
+
 @dataclass(frozen=True, slots=True)
 class Choice:
     """An action and its expected value in chips (what is already in the pot is sunk)."""
@@ -158,7 +169,11 @@ class StrongBot:
             # A raise says what this player's raising rate says (a bully's, little).
             start += range_exponent(stats.raise_third) * raised_third
         if line.called_wager[3]:
-            start += 0.5 * range_exponent(1.0 - stats.fold_third)
+            # A call of my raise after wagering himself is read by how he meets a raise then.
+            back = line.aggressive[3] > 0
+            start += call_exponent(
+                stats.fold_rate(3, wagered=back), stats.raise_rate(3, wagered=back)
+            )
         elif line.calls[3]:
             start += 0.3
         start = min(MAX_EXPONENT, start)
@@ -168,7 +183,10 @@ class StrongBot:
             opened = int(line.opened[street])
             later += opened * range_exponent(stats.open_at(street))
             later += (line.aggressive[street] - opened) * range_exponent(stats.raise_at(street))
-            later += line.calls[street] * 0.5 * range_exponent(1.0 - stats.fold_at(street))
+            back = line.aggressive[street] > 0
+            later += line.calls[street] * call_exponent(
+                stats.fold_rate(street, wagered=back), stats.raise_rate(street, wagered=back)
+            )
             checked += line.checks[street] * 0.5 * range_exponent(1.0 - stats.open_at(street))
         later = min(2 * MAX_EXPONENT, later)
         checked = min(MAX_EXPONENT, checked)
