@@ -60,6 +60,11 @@ river), and the pooled rate stands in until a street has its own evidence.
 """
 
 
+def _towards(hits: int, chances: int, pooled: float) -> float:
+    """A rate in one spot, shrunk towards the player's own ``pooled`` rate over related spots."""
+    return (hits + STREET_WEIGHT * pooled) / (chances + STREET_WEIGHT)
+
+
 def _streets() -> list[int]:
     return [0] * 8
 
@@ -79,6 +84,10 @@ class PlayerStats:
     """3rd street, facing a completion or a raise."""
     folds_third: int = 0
     raises_third: int = 0
+    faced_third_posted: int = 0
+    """... of which after posting the bring-in (the others: its first decision of the hand)."""
+    folds_third_posted: int = 0
+    raises_third_posted: int = 0
     may_open: int = 0
     """4th to 7th street, nobody has bet yet: the player may bet or check."""
     opens: int = 0
@@ -142,28 +151,19 @@ class PlayerStats:
         """How often it bets when it may open the betting on ``street`` (4 to 7)."""
         if not 4 <= street <= 7:
             return self.open_rate
-        pooled = self.open_rate
-        return (self.opens_at[street] + STREET_WEIGHT * pooled) / (
-            self.may_open_at[street] + STREET_WEIGHT
-        )
+        return _towards(self.opens_at[street], self.may_open_at[street], self.open_rate)
 
     def fold_at(self, street: int) -> float:
         """How often it folds to a bet on ``street`` (4 to 7)."""
         if not 4 <= street <= 7:
             return self.fold_later
-        pooled = self.fold_later
-        return (self.folds_at[street] + STREET_WEIGHT * pooled) / (
-            self.faced_at[street] + STREET_WEIGHT
-        )
+        return _towards(self.folds_at[street], self.faced_at[street], self.fold_later)
 
     def raise_at(self, street: int) -> float:
         """How often it raises a bet on ``street`` (4 to 7)."""
         if not 4 <= street <= 7:
             return self.raise_later
-        pooled = self.raise_later
-        return (self.raises_at[street] + STREET_WEIGHT * pooled) / (
-            self.faced_at[street] + STREET_WEIGHT
-        )
+        return _towards(self.raises_at[street], self.faced_at[street], self.raise_later)
 
     @property
     def fold_back_third(self) -> float:
@@ -185,17 +185,41 @@ class PlayerStats:
             return _rate(self.raises_back_third, self.faced_back_third, PRIOR_RAISE_BACK)
         return _rate(self.raises_back, self.faced_back, PRIOR_RAISE_BACK)
 
-    def fold_rate(self, street: int, *, wagered: bool = False) -> float:
-        """How often it folds to a wager on ``street`` (``wagered``: after wagering itself)."""
+    def fold_third_as(self, posted: bool) -> float:
+        """How often it folds to a completion on 3rd street having posted the bring-in or not.
+
+        The two are different spots, read apart (each shrunk towards the
+        player's rate over both): the bring-in has chips in and meets a steal
+        from a better door, the others meet a completion, from the bring-in's
+        own worst door, say, with nothing in yet. A player who defends by what
+        he sees folds far more often in one than in the other.
+        """
+        pooled = self.fold_third
+        if posted:
+            return _towards(self.folds_third_posted, self.faced_third_posted, pooled)
+        others = self.faced_third - self.faced_third_posted
+        return _towards(self.folds_third - self.folds_third_posted, others, pooled)
+
+    def raise_third_as(self, posted: bool) -> float:
+        """How often it raises a completion on 3rd street having posted the bring-in or not."""
+        pooled = self.raise_third
+        if posted:
+            return _towards(self.raises_third_posted, self.faced_third_posted, pooled)
+        others = self.faced_third - self.faced_third_posted
+        return _towards(self.raises_third - self.raises_third_posted, others, pooled)
+
+    def fold_rate(self, street: int, *, wagered: bool = False, posted: bool = False) -> float:
+        """How often it folds to a wager on ``street`` (``wagered``: after wagering itself;
+        ``posted``: on 3rd street, having posted the bring-in)."""
         if wagered:
             return self.fold_back_third if street == 3 else self.fold_back
-        return self.fold_third if street == 3 else self.fold_at(street)
+        return self.fold_third_as(posted) if street == 3 else self.fold_at(street)
 
-    def raise_rate(self, street: int, *, wagered: bool = False) -> float:
-        """How often it raises a wager on ``street`` (``wagered``: after wagering itself)."""
+    def raise_rate(self, street: int, *, wagered: bool = False, posted: bool = False) -> float:
+        """How often it raises a wager on ``street`` (as :meth:`fold_rate`)."""
         if wagered:
             return self.raise_back(street)
-        return self.raise_third if street == 3 else self.raise_at(street)
+        return self.raise_third_as(posted) if street == 3 else self.raise_at(street)
 
     @property
     def decisions(self) -> int:
@@ -318,6 +342,10 @@ class PlayerReads:
                 stats.faced_third += 1
                 stats.folds_third += fold
                 stats.raises_third += wager
+                if bring_in:  # it posted the bring-in (had it completed, it would have wagered)
+                    stats.faced_third_posted += 1
+                    stats.folds_third_posted += fold
+                    stats.raises_third_posted += wager
         elif facing:
             stats.faced_later += 1
             stats.folds_later += fold

@@ -167,12 +167,14 @@ class StrongBot:
         raised_third = line.aggressive[3] - line.opened[3]
         if raised_third:
             # A raise says what this player's raising rate says (a bully's, little).
-            start += range_exponent(stats.raise_third) * raised_third
+            start += range_exponent(stats.raise_third_as(line.brought_in)) * raised_third
         if line.called_wager[3]:
             # A call of my raise after wagering himself is read by how he meets a raise then.
             back = line.aggressive[3] > 0
+            posted = line.brought_in
             start += call_exponent(
-                stats.fold_rate(3, wagered=back), stats.raise_rate(3, wagered=back)
+                stats.fold_rate(3, wagered=back, posted=posted),
+                stats.raise_rate(3, wagered=back, posted=posted),
             )
         elif line.calls[3]:
             start += 0.3
@@ -192,7 +194,10 @@ class StrongBot:
         checked = min(MAX_EXPONENT, checked)
         fold = self._fold_rate(seen, opp, stats)
         wagered = opp.line.aggressive[seen.street] > 0
-        raises = 0.0 if opp.all_in else stats.raise_rate(seen.street, wagered=wagered)
+        posted = opp.line.brought_in
+        raises = (
+            0.0 if opp.all_in else stats.raise_rate(seen.street, wagered=wagered, posted=posted)
+        )
         # A player who folds more than a sound one folds some winners too.
         late = (
             0.0
@@ -208,7 +213,8 @@ class StrongBot:
         """How often ``opp`` folds to my next wager now (less once it has wagered itself)."""
         if opp.all_in:
             return 0.0
-        return stats.fold_rate(seen.street, wagered=opp.line.aggressive[seen.street] > 0)
+        wagered = opp.line.aggressive[seen.street] > 0
+        return stats.fold_rate(seen.street, wagered=wagered, posted=opp.line.brought_in)
 
     # -- expected values ---------------------------------------------------------------------
 
