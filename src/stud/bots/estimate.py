@@ -259,10 +259,11 @@ class Estimator:
         flat = pool[:, layout].reshape(n * players, 7)
         logw = np.zeros(n)
         strengths = np.empty((len(opps), n))
+        places = np.full((len(opps), n), np.nan)
         for i, (r, h, cols) in enumerate(zip(ranges, hidden, now_cols, strict=True)):
             now_cards = pool[:, cols]
             power = strength(self.game, now_cards)
-            logw += self._log_weight(r, now_cards, h, power)
+            logw += self._log_weight(r, now_cards, h, power, places[i])
             opp = r.opponent
             if len(opp.up) == 1 and h >= 2:
                 # 3rd street: the start tables rank three-card hands better than ``strength``.
@@ -282,10 +283,18 @@ class Estimator:
         else:
             values = (razz_values if self.game == "razz" else high_values)(flat)
             share = _shares(values.reshape(n, players).T)
-        return _Run(np.asarray(share, dtype=np.float64), weights, strengths, low_share, groups)
+        return _Run(
+            np.asarray(share, dtype=np.float64), weights, strengths, low_share, groups, places
+        )
 
-    def _log_weight(self, r: Range, now: IntArray, hidden: int, power: FloatArray) -> FloatArray:
-        """Log-likelihood of the opponent's play for each run-out of its hidden cards."""
+    def _log_weight(
+        self, r: Range, now: IntArray, hidden: int, power: FloatArray, place: FloatArray
+    ) -> FloatArray:
+        """Log-likelihood of the opponent's play for each run-out of its hidden cards.
+
+        ``place`` receives, where later streets' play narrows the range, each
+        run-out's percentile within the range as it was before that play.
+        """
         out = np.zeros(now.shape[0])
         opp = r.opponent
         if r.start > 0 and opp.up and hidden >= 2:
@@ -298,6 +307,7 @@ class Estimator:
             # Later streets, as on 3rd: the percentile of its hand now within its range
             # so far, to the power its betting, raising and calling rates give.
             pct = _percentile(power, np.exp(out - out.max()))
+            place[:] = pct
             out += r.later * np.log(np.maximum(pct, 1e-3))
             out += r.checked * np.log(np.maximum(1.0 - pct, 1e-3))
         return out
@@ -439,6 +449,24 @@ class _Run:
     low_share: FloatArray | None
     groups: int = 1
     """Run-outs come in this many equal blocks, each sharing the next street's cards."""
+    places: FloatArray | None = None
+    """(opponents, run-outs): the hand's percentile within its range before the later
+    streets' play narrowed it (NaN where that play did not narrow it)."""
+
+    def rate(self, i: int, rate: float, *, top: bool = False) -> float:
+        """Opponent ``i``'s read ``rate`` as it applies to its narrowed range.
+
+        A player who folds the bottom ``rate`` of his hands (or bets the top
+        ``rate``, ``top``) folds less (bets more) once his play has shown a
+        strong range: the share of his range now in that bottom (top) part.
+        The read rates are averages over all his hands; this is what they
+        come to for the hands he can hold here.
+        """
+        if self.places is None or np.isnan(self.places[i, 0]):
+            return rate
+        place = self.places[i]
+        part = place > 1.0 - rate if top else place < rate
+        return float(self.weights @ part) / float(self.weights.sum())
 
     def paths(
         self,
@@ -510,7 +538,11 @@ class _Run:
         stays = np.zeros(len(w), dtype=bool)
         raised = np.zeros(len(w), dtype=bool)
         for i, r in enumerate(ranges):
-            fold, raising, late = r.fold, r.raises, r.hindsight
+            fold, raising, late = (
+                self.rate(i, r.fold),
+                self.rate(i, r.raises, top=True),
+                r.hindsight,
+            )
             key = (1.0 - late) * self.strengths[i] + late * (1.0 - self.share)
             order = np.argsort(key, kind="stable")
             cumulative = np.empty(len(w))
@@ -519,8 +551,8 @@ class _Run:
             raised |= cumulative > 1.0 - min(max(raising, 0.0), 1.0)
         called = stays & ~raised
         mine = self.share
-        next_folds = [r.next_fold for r in ranges]
-        next_opens = [r.next_open for r in ranges]
+        next_folds = [self.rate(i, r.next_fold) for i, r in enumerate(ranges)]
+        next_opens = [self.rate(i, r.next_open, top=True) for i, r in enumerate(ranges)]
         fold_all = max(0.0, 1.0 - float(w @ stays) / total)
         overall = float(mine @ w / total)
         return Versus(
