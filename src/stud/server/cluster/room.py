@@ -470,7 +470,9 @@ class ClusterRoom(Room):
 
     def health(self) -> dict[str, Any]:
         runs = sorted(t for t in self.actors if self.owns(t))
-        return {"node": self.node, "runs": runs, "room_tables": len(self.specs)}
+        tournaments = sorted(t for t in self.desk.book.tokens if self.desk.book.holds(t))
+        return {"node": self.node, "runs": runs, "room_tables": len(self.specs),
+                "tournaments": tournaments}  # fmt: skip
 
     # -- connections that watch tables of other processes -----------------------------------
 
