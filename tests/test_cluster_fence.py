@@ -15,12 +15,13 @@ from pathlib import Path
 
 import pytest
 import redis.asyncio as aioredis
-from sqlalchemy import Connection
+from sqlalchemy import Connection, select
 
 from stud.server.cluster import fence
 from stud.server.cluster.lease import LeaseBook, Leases, LeaseTimes
 from stud.server.cluster.testing import REDIS_URL_VARIABLE, NoRedis, redis_for_tests
 from stud.server.storage import Database, LedgerError, TableSpec
+from stud.server.storage import schema as s
 from stud.server.testing import TEST_URL_VARIABLE, fresh_database, postgres_admin_url
 
 SPEC = TableSpec(
@@ -199,3 +200,59 @@ def test_leases_are_exclusive_lapse_and_carry_growing_tokens(redis_url: str) -> 
             await client.aclose()
 
     asyncio.run(run())
+
+
+def test_a_tournament_and_its_tables_are_fenced_by_the_tournament_s_token(pg_url: str) -> None:
+    from dataclasses import replace
+
+    from stud.server.storage import tourneys
+    from stud.tournament import Tournament, TournamentSettings
+    from stud.tournament.snapshot import snapshot
+
+    tournaments_a: dict[int, int] = {}
+    tournaments_b: dict[int, int] = {}
+    a, b = open_db(pg_url), open_db(pg_url)
+    a.store.fence = fence.TokenFence({}, tournaments_a)
+    b.store.fence = fence.TokenFence({}, tournaments_b)
+    try:
+        proto = TournamentSettings(id=0, name="sng", game="razz", table_seats=2)
+
+        def first(tournament_id: int) -> dict[str, object]:
+            return snapshot(Tournament(replace(proto, id=tournament_id)), time.time())
+
+        tid, _ = a.write_sync(
+            lambda c: tourneys.create(
+                c, "sng", "razz", "sng", first, template=None, created_by=None
+            )
+        )
+        stakes = {"ante": 1, "bring_in": 2, "small_bet": 4, "big_bet": 8}
+        row = a.write_sync(lambda c: tourneys.table_row(c, tid, f"{tid} 1", "razz", stakes, 2))
+        # A takes it and deals at its table (the hand's row is fenced by the tournament).
+        tournaments_a[tid] = 1
+        assert a.write_sync(lambda c: fence.claim_tournament(c, tid, 1, "a", time.time()))
+        hand = a.write_sync(lambda c: a.store.start_hand(c, row, 1, "razz", []))
+        # A pauses; B takes it with a newer token: the hand A left running is void.
+        tournaments_b[tid] = 2
+        stored = b.write_sync(lambda c: fence.claim_tournament(c, tid, 2, "b", time.time()))
+        assert stored is not None and stored["id"] == tid and stored["snapshot"]["state"]
+        status = b.read_sync(
+            lambda c: c.execute(select(s.hands.c.status).where(s.hands.c.id == hand)).scalar()
+        )
+        assert status == "void"
+        # A wakes up: neither its tournament's writes nor its tables' go through.
+        with pytest.raises(fence.Fenced):
+            a.write_sync(lambda c: fence.check_tournament(c, tid, 1))
+        with pytest.raises(fence.Fenced):
+            a.write_sync(lambda c: a.store.start_hand(c, row, 2, "razz", []))
+        # An older token cannot take it back; B's writes go through.
+        with pytest.raises(fence.Fenced):
+            a.write_sync(lambda c: fence.claim_tournament(c, tid, 2, "a", time.time()))
+        b.write_sync(lambda c: fence.check_tournament(c, tid, 2))
+        b.write_sync(lambda c: b.store.start_hand(c, row, 2, "razz", []))
+        # A finished tournament is nobody's to take.
+        data = dict(stored["snapshot"], state="finished", finished_at=time.time())
+        b.write_sync(lambda c: tourneys.save(c, tid, data))
+        assert b.write_sync(lambda c: fence.claim_tournament(c, tid, 3, "b", time.time())) is None
+    finally:
+        a.close()
+        b.close()
