@@ -76,13 +76,22 @@ def test_a_newer_lease_fences_the_old_owner_out(pg_url: str) -> None:
         tokens_a[table] = 1
         a.write_sync(lambda c: fence.claim(c, store, table, 1, "a", time.time()))
         a.write_sync(lambda c: store.buy_in(c, player.id, table, 400))
+        bot = a.write_sync(lambda c: store.create_account(c, "Bot 1", "bot"))
+        a.write_sync(lambda c: store.grant(c, bot.id, 1000))
+        a.write_sync(lambda c: store.buy_in(c, bot.id, table, 300))
         hand = a.write_sync(
             lambda c: store.start_hand(c, table, 1, "stud", [{"seat": 0, "account_id": player.id}])
         )
-        # A pauses; B takes the table with a newer token: the hand is voided, stacks cashed out.
+        # A pauses; B takes the table with a newer token: the hand is voided; the person's
+        # stack stays at the table, to be seated again in the seat of the last hand (the
+        # bot's goes back to its balance: the new owner brings its own bots).
         tokens_b[table] = 2
         recovered = b.write_sync(lambda c: fence.claim(c, b.store, table, 2, "b", time.time()))
-        assert recovered["voided"] == 1 and recovered["cashed_out"] == 400
+        assert recovered["voided"] == 1 and recovered["cashed_out"] == 300
+        assert recovered["kept"] == 400
+        assert recovered["seated"] == [
+            {"account_id": player.id, "name": "pat", "stack": 400, "seat": 0}
+        ]
         # A wakes up: none of its writes for the table goes through any more.
         writes = [
             lambda c: store.buy_in(c, player.id, table, 100),
@@ -97,8 +106,9 @@ def test_a_newer_lease_fences_the_old_owner_out(pg_url: str) -> None:
         # B's do, and the books still balance.
         b.write_sync(lambda c: b.store.buy_in(c, player.id, table, 100))
         assert b.read_sync(store.ledger_total) == 0
-        assert b.read_sync(lambda c: store.balance(c, player.id)) == 900
-        assert b.read_sync(lambda c: store.wallet(c, player.id, "table", table)) == 100
+        assert b.read_sync(lambda c: store.balance(c, player.id)) == 500
+        assert b.read_sync(lambda c: store.balance(c, bot.id)) == 1000
+        assert b.read_sync(lambda c: store.wallet(c, player.id, "table", table)) == 500
     finally:
         a.close()
         b.close()

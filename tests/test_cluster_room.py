@@ -103,6 +103,13 @@ def ledger(db: Database) -> dict[str, Any]:
     return db.read_sync(read)
 
 
+def at_tables(base: str, client: Client) -> int:
+    """An account's chips at tables (from the ledger)."""
+    me = httpx.get(base + "/api/me", cookies={"stud_session": client.cookie or ""}, timeout=30)
+    me.raise_for_status()
+    return int(me.json()["at_tables"])
+
+
 def totals(base: str, client: Client) -> int:
     """An account's chips: its balance and what it has at tables (from the ledger)."""
     me = httpx.get(base + "/api/me", cookies={"stud_session": client.cookie or ""}, timeout=30)
@@ -234,6 +241,12 @@ class Watcher:
         except Exception:
             self.closed.set()
 
+    def seat(self, after: int = 0) -> int | None:
+        """Where the last state numbered above ``after`` seats this account."""
+        states = [m for m in self.frames if m["type"] == "state" and m["table"] == self.table
+                  and int(m["n"]) > after]  # fmt: skip
+        return None if not states else states[-1]["state"]["you"]
+
     def my_turn(self) -> bool:
         """Whether the last state says the table waits on this account."""
         states = [m for m in self.frames if m["type"] == "state" and m["table"] == self.table]
@@ -286,6 +299,9 @@ def test_kill_9_mid_hand_the_others_take_over_void_it_and_clients_resume(
         # chips and the kill.
         await until(lambda: near.my_turn() or far.my_turn(), 60, "no turn for the people")
         before = {p: totals(survivors[0].base, p.client) for p in (near, far)}
+        at_table = {p: at_tables(survivors[0].base, p.client) for p in (near, far)}
+        seats = {p: p.seat() for p in (near, far)}
+        assert None not in seats.values()
         books = ledger(db)
         running = {h for h, (t, _, st) in books["hands"].items() if t == table and st == "running"}
         assert running, "no hand in progress at the victim's table"
@@ -302,8 +318,13 @@ def test_kill_9_mid_hand_the_others_take_over_void_it_and_clients_resume(
         assert after["total"] == 0 and after["holdings"]["pot"] == 0
         for person in (near, far):
             assert totals(survivors[0].base, person.client) == before[person]
-        # ... the person on a survivor hears from the new owner without doing anything ...
+            # ... and both are still seated, their stacks at the table as before the hand.
+            assert at_tables(survivors[0].base, person.client) == at_table[person]
+        # ... the person on a survivor hears from the new owner without doing anything, and
+        # is still in its seat ...
         await until(lambda: far.last_n > last_far, 30, "the far person heard nothing new")
+        await until(lambda: far.seat(last_far) is not None, 30, "no state from the new owner")
+        assert far.seat(last_far) == seats[far]
         # ... and the one on the dead process reconnects elsewhere and resumes by number.
         await until(near.closed.is_set, 30, "the dead process's socket stayed open")
         last_near = near.last_n
@@ -311,6 +332,7 @@ def test_kill_9_mid_hand_the_others_take_over_void_it_and_clients_resume(
         await until(lambda: near.last_n > last_near, 30, "no resume after reconnecting")
         states = [m for m in near.frames if m["type"] == "state" and m["n"] > last_near]
         assert states, "the resumed client got no state"
+        assert near.seat(last_near) == seats[near]
         for person in (near, far):
             await person.stop()
 

@@ -16,6 +16,7 @@ No Redis here: this is plain SQLAlchemy, used by :mod:`stud.server.cluster.room`
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import Mapping
 from typing import Any
@@ -125,12 +126,14 @@ def check_tournament(conn: Connection, tournament_id: int, token: int | None) ->
 def claim(
     conn: Connection, store: Store, table_id: int, token: int, node: str, now: float
 ) -> dict[str, Any]:
-    """Take ``table_id`` with ``token``: store it, void the hand left running, cash stacks out.
+    """Take ``table_id`` with ``token``: store it, void the hand left running, cash the bots out.
 
     Fenced if a token as new or newer is stored (a stale lease, or Redis lost
     its counters: the caller starts its next token above ``stored``). The same
-    recovery as a single process's restart (:meth:`Store.recover`), for one table.
-    Returns what it recovered, the last hand number and the stored token.
+    recovery as a single process's restart (:meth:`Store.recover`), for one table,
+    except that the people's stacks stay at the table: the new owner seats them
+    again (``seated``), as if the table had paused. Returns what it recovered,
+    the last hand number and who is to be seated.
     """
     closed = conn.execute(
         select(s.room_tables.c.closed).where(s.room_tables.c.id == table_id)
@@ -140,11 +143,35 @@ def claim(
     key = table_leases.c.table_id == table_id
     ids = {"table_id": table_id}
     _store_token(conn, table_leases, key, ids, token, node, now, f"table {table_id}")
-    recovered = store.recover(conn, table_id)
+    recovered = store.recover(conn, table_id, keep_people=True)
     last = conn.execute(
         select(func.coalesce(func.max(s.hands.c.number), 0)).where(s.hands.c.table_id == table_id)
     ).scalar_one()
-    return {**recovered, "last_hand": int(last)}
+    return {**recovered, "last_hand": int(last), "seated": _kept_seats(conn, store, table_id)}
+
+
+def _kept_seats(conn: Connection, store: Store, table_id: int) -> list[dict[str, Any]]:
+    """The people whose stacks stay at a table taken over: account, name, stack, and the seat
+    of the table's last hand (None if they sat down after it: any free seat)."""
+    stacks = {a: v for (_, a), v in store.table_stacks(conn, table_id).items() if v > 0}
+    if not stacks:
+        return []
+    last = conn.execute(
+        select(s.hands.c.players)
+        .where(s.hands.c.table_id == table_id)
+        .order_by(s.hands.c.number.desc())
+        .limit(1)
+    ).scalar()
+    seats = {int(p["account_id"]): int(p["seat"]) for p in json.loads(last or "[]")}
+    names = dict(
+        conn.execute(
+            select(s.accounts.c.id, s.accounts.c.name).where(s.accounts.c.id.in_(stacks))
+        ).all()
+    )
+    return [
+        {"account_id": a, "name": str(names.get(a, f"#{a}")), "stack": v, "seat": seats.get(a)}
+        for a, v in sorted(stacks.items())
+    ]
 
 
 def claim_tournament(

@@ -47,7 +47,7 @@ from stud.server.limits import check_new_table
 from stud.server.ratelimit import Buckets
 from stud.server.room import Room, RoomConfig, TableHandle
 from stud.server.storage import Account, Database, TableSpec
-from stud.table import HandFactory
+from stud.table import HandFactory, TableError
 
 log = logging.getLogger("stud.server.cluster")
 
@@ -343,13 +343,14 @@ class ClusterRoom(Room):
             else:
                 log.exception("table %s: taking it over failed", table_id)
             return None
-        if recovered["voided"] or recovered["cashed_out"]:
+        if recovered["voided"] or recovered["cashed_out"] or recovered["kept"]:
             log.warning("table %s taken over: %s", table_id, recovered)
-        for key in ("voided", "refunded", "cashed_out"):
+        for key in ("voided", "refunded", "cashed_out", "kept"):
             self.recovered[key] = self.recovered.get(key, 0) + int(recovered[key])
         self._hand_numbers[table_id] = int(recovered["last_hand"])
         actor = self._open(spec)
         actor.n = token * EVENT_EPOCH
+        self._seat_again(actor, recovered["seated"])
         self.owners[table_id] = (node, token)
         self._newest_token[table_id] = token
         # Connections here that watched it elsewhere now watch it here.
@@ -360,6 +361,24 @@ class ClusterRoom(Room):
         self._followed.pop(table_id, None)
         await self.redis.hset(self._lobby_key, str(table_id), orjson.dumps(actor.lobby()))
         return actor
+
+    def _seat_again(self, actor: TableActor, people: list[dict[str, Any]]) -> None:
+        """The people of a table taken over, in their seats with their stacks (before its
+        actor's first step), each away for the grace period until a connection watches."""
+        now = time.time()
+        for person in people:
+            account, seat = int(person["account_id"]), person["seat"]
+            if seat is not None and actor.table.seats[seat] is not None:
+                seat = None
+            self._names[account] = str(person["name"])
+            try:
+                actor.resumed += actor.table.sit(
+                    account, str(person["name"]), int(person["stack"]), now, seat=seat, kept=True
+                )
+            except TableError:  # never (the same seats): the stack waits for a restart
+                log.exception("table %s: account %s could not be seated again", actor.id, account)
+                continue
+            actor.gone[account] = now + self.config.grace_seconds
 
     # -- tables ----------------------------------------------------------------------------
 
