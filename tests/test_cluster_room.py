@@ -437,3 +437,51 @@ def test_one_balance_and_one_login_throttle_for_the_whole_room(cluster: Cluster)
         refused = httpx.post(server.base + "/api/login", json=body, timeout=30)
         assert refused.status_code == 429, refused.text
         assert int(refused.headers["Retry-After"]) >= 1
+
+
+def bot_accounts(db: Database) -> tuple[int, int]:
+    """How many bot accounts the room has, and how many of them sit at a table now."""
+
+    def read(conn: Any) -> tuple[int, int]:
+        bots = {a.id for a in db.store.accounts_of_kind(conn, "bot")}
+        seated = {a for (_, a), v in db.store.table_stacks(conn).items() if v > 0 and a in bots}
+        return len(bots), len(seated)
+
+    return db.read_sync(read)
+
+
+def test_processes_that_die_or_restart_reuse_the_room_s_bots(cluster: Cluster) -> None:
+    servers = [cluster.add(), cluster.add()]
+    db = Database(cluster.database_url)
+    db.start()
+    try:
+        tables = {open_table(s, Client.guest(s.base), bots=3) for s in servers for _ in range(2)}
+        wanted = 3 * len(tables)
+
+        def settled() -> int:
+            """Every table run and its bots seated: the room's bot accounts then."""
+            wait_until_run(cluster.live(), tables, 60)
+            deadline = time.monotonic() + 60
+            while (counts := bot_accounts(db))[1] < wanted:
+                assert time.monotonic() < deadline, f"bots seated: {counts[1]} of {wanted}"
+                time.sleep(0.1)
+            return counts[0]
+
+        first = settled()
+        # Four times a process dies (kill -9) and a new one joins: the tables it ran are
+        # taken over and get bots again, from the room's idle ones.
+        for _ in range(4):
+            victim = max(cluster.live(), key=lambda s: len(runs(s) & tables))
+            victim.kill()
+            cluster.add()
+            settled()
+        # The whole room stopped and started again: the same bots sit down.
+        for server in cluster.live():
+            server.stop()
+        cluster.add()
+        total = settled()
+        # At most one more table-load of bots than at first (a table taken over before the
+        # dead process's bots counted as idle), not a new set per process and per takeover.
+        assert total <= first + wanted, (first, total)
+    finally:
+        db.close()
