@@ -183,7 +183,10 @@ class ClusterDesk(TournamentDesk):
 
     async def _refresh_and_defaults(self) -> None:
         await self._refresh()
-        await self.ensure_defaults()
+        try:
+            await self.ensure_defaults()
+        except TimeoutError:  # another process holds the lock (or died holding it): next round
+            log.warning("the default tournaments' lock is busy: looked at next round")
 
     async def _refresh(self, *, first: bool = False) -> None:
         """The room's unfinished tournaments, and the latest finished ones to show here."""
@@ -340,9 +343,11 @@ class ClusterDesk(TournamentDesk):
         self.owners[tournament_id] = (node, token)
         self._newest_token[tournament_id] = token
         # Connections here that followed it elsewhere now watch it here.
-        for watcher, watched in self._following.pop(tournament_id, {}).values():
+        for key, (watcher, watched) in self._following.pop(tournament_id, {}).items():
             for what in watched:
                 actor.tell(self._watch_command(watcher, what))
+            if not any(key in f for f in self._following.values()):
+                self._connections.pop(key, None)
         self._followed.pop(tournament_id, None)
         await self._publish_lines([tournament_id])
         return actor
