@@ -53,8 +53,11 @@ ARGS = (
 LEASE_SECONDS = 3.0
 
 
-@pytest.fixture
-def cluster(tmp_path: Path) -> Iterator[Cluster]:
+def cluster_of(
+    tmp_path: Path, args: tuple[str, ...], env: dict[str, str] | None = None
+) -> Iterator[Cluster]:
+    """A room of real processes on a fresh PostgreSQL database and a Redis (a fixture's
+    body): no process may have logged a traceback when the test ends."""
     need(TEST_URL_VARIABLE, postgres_admin_url() is not None)
     try:
         with (
@@ -64,8 +67,9 @@ def cluster(tmp_path: Path) -> Iterator[Cluster]:
                 db_url,
                 redis_url,
                 tmp_path,
-                extra_args=(*ARGS, *hand_factory_args("tests.test_table_double:start_double")),
+                extra_args=(*args, *hand_factory_args("tests.test_table_double:start_double")),
                 lease_seconds=LEASE_SECONDS,
+                env=env,
             ) as room,
         ):
             yield room
@@ -73,6 +77,11 @@ def cluster(tmp_path: Path) -> Iterator[Cluster]:
                 assert "Traceback" not in server.log_path.read_text(errors="replace"), server.log()
     except NoRedis:
         need(f"Redis ({REDIS_URL_VARIABLE} or redis-server)", False)
+
+
+@pytest.fixture
+def cluster(tmp_path: Path) -> Iterator[Cluster]:
+    yield from cluster_of(tmp_path, ARGS)
 
 
 def open_table(server: ServerProcess, owner: Client, bots: int, **extra: Any) -> int:

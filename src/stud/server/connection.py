@@ -172,7 +172,10 @@ class ClientConnection:
             self.error("no_table", f"there is no table {table_id}", ref)
             return
         if kind in ("watch", "unwatch"):
-            await self._watch(actor, kind, fields.get("since"), ref)
+            try:
+                await self._watch(actor, kind, fields.get("since"), ref)
+            except TableError as error:  # a shared room's table whose process did not answer
+                self.error(error.code, str(error), ref)
             return
         if self.account_id is None:
             self.error("login_required", "log in or play as a guest first", ref)

@@ -610,7 +610,11 @@ class ClusterRoom(Room):
         sender, request, table_id = str(item["from"]), item.get("req"), int(item["t"])
         actor = self.actors.get(table_id)
         if actor is None or not self.owns(table_id):
-            if request is not None:
+            if item.get("c") == "watch":  # taken but not open yet: the sender watches again
+                self.bus.send(sender, {"k": "dropped", "t": table_id})
+                if request is not None:
+                    self.bus.send(sender, {"k": "reply", "req": request, "ok": None})
+            elif request is not None:
                 refusal = ["unavailable", "the table is moving: try again"]
                 self.bus.send(sender, {"k": "reply", "req": request, "err": refusal})
             return

@@ -563,9 +563,14 @@ class ClusterDesk(TournamentDesk):
         sender, request, tournament_id = str(item["from"]), item.get("req"), int(item["T"])
         actor = self.actors.get(tournament_id)
         if actor is None or tournament_id not in self.book.tokens or not self.owns(tournament_id):
-            if request is not None:
+            bus = self.cluster.bus
+            if item.get("c") in ("watch", "watch_tournament"):  # taken, not restored yet
+                bus.send(sender, {"k": "tdropped", "T": tournament_id})  # it watches again
+                if request is not None:
+                    bus.send(sender, {"k": "reply", "req": request, "ok": None})
+            elif request is not None:
                 refusal = ["unavailable", "the tournament is moving: try again"]
-                self.cluster.bus.send(sender, {"k": "reply", "req": request, "err": refusal})
+                bus.send(sender, {"k": "reply", "req": request, "err": refusal})
             return
         kind = str(item["c"])
         watcher: RemoteTourneyWatcher | None = None
