@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -43,7 +43,7 @@ from test_tourney_crash import (
 ARGS = (
     "--turn-seconds", "1", "--time-bank", "0.5", "--pause", "0.05", "--grace", "30",
     "--bot-delay", "0.002", "0.01", "--bots", "random", "--no-default-tables", "--seed", "5",
-    "--tournament-levels", "4", "--mtt-every", "3600", "--mtt-lead", "15",
+    "--tournament-levels", "4", "--mtt-every", "3600", "--mtt-lead", "30",
     "--mtt-bots", str(BOTS),
 )  # fmt: skip
 
@@ -81,6 +81,14 @@ def defaults_open(db: Database) -> dict[str, int]:
         return {str(t): int(n) for t, n in rows}
 
     return db.read_sync(read)
+
+
+def poll(condition: Callable[[], bool], what: str, timeout: float = 60.0) -> None:
+    """Until ``condition`` holds (the timeout only bounds a hang)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.1)
 
 
 class Follower:
@@ -163,12 +171,12 @@ def test_a_tournament_run_by_a_killed_process_is_taken_over_and_played_to_a_winn
 def run(cluster: Cluster, db: Database, a: ServerProcess, b: ServerProcess) -> None:
     # The defaults, once for the room: one copy of each taking registrations, both lobbies
     # the same, all run by A (the first process).
-    templates = {"sng-stud", "sng-stud8", "sng-razz", "mtt-stud"}
-    assert defaults_open(db) == dict.fromkeys(templates, 1)
-    on_a, on_b = listing(a), listing(b)
-    assert set(on_a) == set(on_b) and len(on_a) == 4
-    mtt = next(t for t, row in on_b.items() if row["kind"] == "mtt")
-    assert mtt in tournaments_run_by(a) and not tournaments_run_by(b)
+    one_each = dict.fromkeys({"sng-stud", "sng-stud8", "sng-razz", "mtt-stud"}, 1)
+    poll(lambda: defaults_open(db) == one_each, "one copy of each default")
+    poll(lambda: set(listing(a)) == set(listing(b)), "the same list from both processes")
+    open_ = ("registering", "late_registration")
+    mtt = min(t for t, row in listing(b).items() if row["kind"] == "mtt" and row["state"] in open_)
+    assert mtt in tournaments_run_by(a) and mtt not in tournaments_run_by(b)
 
     # Three people register through B; one unregisters and registers again (money back, then
     # taken again); a fourth, short of money, is refused and nothing changes.

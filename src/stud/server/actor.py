@@ -323,6 +323,7 @@ class TableActor(Mailbox):
         except TableError:
             await self.room.db.write(lambda c: store.cash_out(c, account, self.id, buy_in))
             raise
+        self.room.seated(self, account)
         self.table.set_auto_rebuy(account, bool(args.get("auto_rebuy", False)))
         self.waiting.drop(account)
         self.table.waiting = len(self.waiting)

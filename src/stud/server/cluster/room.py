@@ -54,6 +54,8 @@ log = logging.getLogger("stud.server.cluster")
 LOBBY_KEY = "{}lobby"
 NODE_KEY = "{}nodeinfo:{}"
 BOT_NAMES_KEY = "{}botnames"
+SEATS_KEY = "{}seats:{}"
+"""A Redis hash per table: the seat each person took there (to seat them again after a takeover)."""
 NEW_TABLE_GRACE = 2.0
 """Seconds a table nobody holds must wait before others take it: its creator goes first."""
 CLAIM_STEP = 0.3
@@ -116,6 +118,7 @@ class ClusterRoom(Room):
         self._claiming: set[int] = set()
         self._missing: set[str] = set()
         self._raise_floor = self.redis.register_script(RAISE_FLOOR)
+        self._background: set[asyncio.Task[Any]] = set()
         self.bot_pool = BotPool(self.redis, self.prefix, self.node, self._node_key)
         self.new_table_grace = NEW_TABLE_GRACE
         self.claim_step = CLAIM_STEP
@@ -210,6 +213,20 @@ class ClusterRoom(Room):
 
     def owns(self, table_id: int) -> bool:
         return self.book.holds(table_id)
+
+    def seated(self, actor: TableActor, account_id: int) -> None:
+        seat = actor.table.seat_of(account_id)
+        if seat is None:
+            return
+        task = asyncio.create_task(self._note_seat(actor.id, account_id, seat))
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def _note_seat(self, table_id: int, account_id: int, seat: int) -> None:
+        try:
+            await self.redis.hset(SEATS_KEY.format(self.prefix, table_id), str(account_id), seat)
+        except Exception:  # Redis away: a takeover seats them as the last hand did
+            log.warning("table %s: the seat of account %s not noted", table_id, account_id)
 
     def lost(self, actor: TableActor) -> None:
         """The actor stopped (lease lapsed): its local watchers follow the table elsewhere."""
@@ -350,7 +367,8 @@ class ClusterRoom(Room):
         self._hand_numbers[table_id] = int(recovered["last_hand"])
         actor = self._open(spec)
         actor.n = token * EVENT_EPOCH
-        self._seat_again(actor, recovered["seated"])
+        taken = await self.redis.hgetall(SEATS_KEY.format(self.prefix, table_id))
+        self._seat_again(actor, recovered["seated"], {int(a): int(s) for a, s in taken.items()})
         self.owners[table_id] = (node, token)
         self._newest_token[table_id] = token
         # Connections here that watched it elsewhere now watch it here.
@@ -362,12 +380,19 @@ class ClusterRoom(Room):
         await self.redis.hset(self._lobby_key, str(table_id), orjson.dumps(actor.lobby()))
         return actor
 
-    def _seat_again(self, actor: TableActor, people: list[dict[str, Any]]) -> None:
+    def _seat_again(
+        self, actor: TableActor, people: list[dict[str, Any]], taken: dict[int, int]
+    ) -> None:
         """The people of a table taken over, in their seats with their stacks (before its
-        actor's first step), each away for the grace period until a connection watches."""
+        actor's first step), each away for the grace period until a connection watches.
+
+        Their seat is the one they took (``taken``, noted when they sat), else the one of
+        the table's last hand.
+        """
         now = time.time()
         for person in people:
-            account, seat = int(person["account_id"]), person["seat"]
+            account = int(person["account_id"])
+            seat = taken.get(account, person["seat"])
             if seat is not None and actor.table.seats[seat] is not None:
                 seat = None
             self._names[account] = str(person["name"])
