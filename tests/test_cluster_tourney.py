@@ -258,3 +258,39 @@ def run(cluster: Cluster, db: Database, a: ServerProcess, b: ServerProcess) -> N
     shown = listing(b)
     assert shown[mtt]["state"] == "finished"
     assert defaults_open(db).get("mtt-stud") == 1
+
+
+def test_a_sit_and_go_opened_on_one_process_is_joined_and_filled_from_another(
+    cluster: Cluster,
+) -> None:
+    a, b = cluster.add(), cluster.add()
+    db = Database(cluster.database_url)
+    db.start()
+    try:
+        creator, other = Client.guest(b.base), Client.guest(a.base)
+        body = {"game": "razz", "seats": 3, "buy_in": 50, "fee": 5, "level_seconds": 10}
+        cookies = {"stud_session": creator.cookie or ""}
+        opened = []
+        for _ in range(2):  # two waiting to start per account, counted over the whole room
+            made = httpx.post(b.base + "/api/tournaments", json=body, cookies=cookies, timeout=30)
+            assert made.status_code == 201, made.text
+            opened.append(int(made.json()["id"]))
+        third = httpx.post(a.base + "/api/tournaments", json=body, cookies=cookies, timeout=30)
+        assert third.status_code == 403 and third.json()["code"] == "tournament_limit"
+        sng = opened[0]
+        poll(lambda: sng in listing(a), "A lists B's Sit & Go")
+        assert sng in tournaments_run_by(b) and sng not in tournaments_run_by(a)
+        # Both register through A (the creator's buy-in travels to B); the creator asks A for
+        # bots in the last seat: it starts, and plays to a winner.
+        for person in (creator, other):
+            joined = post(a, f"/api/tournaments/{sng}/register", person)
+            assert joined.status_code == 200, joined.text
+        filled = post(a, f"/api/tournaments/{sng}/fill", creator)
+        assert filled.status_code == 200, filled.text
+        final = wait_until(db, sng, lambda st: st["snapshot"]["state"] == "finished", "won", 400)
+        assert final["total"] == 0 and final["pool"] == 0
+        assert sum(final["prizes"].values()) == 50 * 3
+        page = httpx.get(f"{a.base}/api/tournaments/{sng}", timeout=30).json()
+        assert page.get("state") == "finished", page
+    finally:
+        db.close()

@@ -152,6 +152,7 @@ class ClusterDesk(TournamentDesk):
         self._missing: set[str] = set()
         self._changed: set[int] = set()
         self._loops: list[asyncio.Task[None]] = []
+        self._refreshing = asyncio.Lock()
 
     @property
     def _list_key(self) -> str:
@@ -190,6 +191,10 @@ class ClusterDesk(TournamentDesk):
 
     async def _refresh(self, *, first: bool = False) -> None:
         """The room's unfinished tournaments, and the latest finished ones to show here."""
+        async with self._refreshing:  # one at a time: a finished one is restored here once
+            await self._read_list(first=first)
+
+    async def _read_list(self, *, first: bool) -> None:
         db = self.room.db
         unfinished = set(await db.read(db_tourneys.unfinished_ids))
         now = 0.0 if first else time.monotonic()
@@ -386,7 +391,7 @@ class ClusterDesk(TournamentDesk):
         """A player's Sit & Go; the limit counts what the account opened on every process."""
         db = self.room.db
         async with self.cluster.lock(f"sng:{creator.id}", 10.0):
-            mine = await db.read(lambda c: db_tourneys.registering(c, created_by=creator.id))
+            mine = await db.read(partial(db_tourneys.registering, created_by=creator.id))
             if len(mine) >= SNGS_PER_ACCOUNT:
                 raise TableError(
                     "tournament_limit",
@@ -397,15 +402,18 @@ class ClusterDesk(TournamentDesk):
     async def ensure_defaults(self) -> None:
         """Open each default tournament that has no copy taking registrations in the room
         (one process at a time decides, from PostgreSQL)."""
+        templates = self.room.config.default_tournaments
         db = self.room.db
+        if {t.key for t in templates} <= await db.read(db_tourneys.open_templates):
+            return
         async with self.cluster.lock("tourney-defaults", 30.0):
-            for template in self.room.config.default_tournaments:
-                key = template.key
-                if await db.read(partial(db_tourneys.registering, template=key)):
+            open_ = await db.read(db_tourneys.open_templates)
+            for template in templates:
+                if template.key in open_:
                     continue
-                last = await db.read(partial(db_tourneys.latest_start, template=key))
+                last = await db.read(partial(db_tourneys.latest_start, template=template.key))
                 proto = self.settings(template, time.time(), last_start=last)
-                await self.create(proto, template=key, bots=template.bots)
+                await self.create(proto, template=template.key, bots=template.bots)
 
     # -- what connections and requests reach -----------------------------------------------
 
@@ -426,6 +434,9 @@ class ClusterDesk(TournamentDesk):
 
     async def details(self, tournament_id: int, account: int | None) -> dict[str, Any]:
         handle = self._handle_of(tournament_id)
+        if isinstance(handle, RemoteTourney) and handle.owner is None:
+            await self._refresh()  # it may have just finished: then it is shown from here
+            handle = self._handle_of(tournament_id)
         if isinstance(handle, TournamentActor):
             return handle.details(account)
         page: dict[str, Any] = await handle.call(Command("details", account))
@@ -562,7 +573,7 @@ class ClusterDesk(TournamentDesk):
         """A command from a connection of another process, for a tournament run here."""
         sender, request, tournament_id = str(item["from"]), item.get("req"), int(item["T"])
         actor = self.actors.get(tournament_id)
-        if actor is None or tournament_id not in self.book.tokens or not self.owns(tournament_id):
+        if actor is None or not self.owns(tournament_id):
             bus = self.cluster.bus
             if item.get("c") in ("watch", "watch_tournament"):  # taken, not restored yet
                 bus.send(sender, {"k": "tdropped", "T": tournament_id})  # it watches again

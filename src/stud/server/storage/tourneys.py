@@ -119,16 +119,20 @@ def finished_ids(conn: Connection, limit: int) -> list[int]:
     return [int(i) for i in conn.execute(query).scalars()]
 
 
-def registering(
-    conn: Connection, *, template: str | None = None, created_by: int | None = None
-) -> list[int]:
-    """Tournaments taking registrations: a default one (``template``) or an account's."""
-    query = select(s.tournaments.c.id).where(s.tournaments.c.state == "registering")
-    if template is not None:
-        query = query.where(s.tournaments.c.template == template)
-    if created_by is not None:
-        query = query.where(s.tournaments.c.created_by == created_by)
+def registering(conn: Connection, created_by: int) -> list[int]:
+    """The tournaments an account opened that take registrations still."""
+    query = select(s.tournaments.c.id).where(
+        s.tournaments.c.state == "registering", s.tournaments.c.created_by == created_by
+    )
     return [int(i) for i in conn.execute(query).scalars()]
+
+
+def open_templates(conn: Connection) -> set[str]:
+    """The room's default tournaments that have a copy taking registrations."""
+    query = select(s.tournaments.c.template).where(
+        s.tournaments.c.state == "registering", s.tournaments.c.template.is_not(None)
+    )
+    return {str(t) for t in conn.execute(query).scalars()}
 
 
 def latest_start(conn: Connection, template: str) -> float | None:
