@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable, Iterator
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -30,12 +29,10 @@ from stud.server.testing import Client, ServerProcess
 from test_cluster_room import cluster_of
 from test_tourney_crash import (
     BOTS,
-    BUY_IN,
-    FEE,
     START_BALANCE,
     State,
-    check_books,
     check_resumed,
+    check_won,
     read_state,
     wait_until,
 )
@@ -245,15 +242,7 @@ def run(cluster: Cluster, db: Database, a: ServerProcess, b: ServerProcess) -> N
         assert own_down_cards_only(spectator.client.messages) == 0
         return final
 
-    final = asyncio.run(play())
-    check_books(final)
-    assert final["pool"] == 0
-    assert sum(final["prizes"].values()) == BUY_IN * (BOTS + 3)
-    for person in people:
-        assert person.account is not None
-        account = int(person.account["id"])
-        balance = db.read_sync(partial(db.store.balance, account_id=account))
-        assert balance == START_BALANCE - BUY_IN - FEE + final["prizes"].get(account, 0)
+    check_won(db, asyncio.run(play()), people)
     # The finished tournament shows on B, and the next copy of the schedule is open.
     shown = listing(b)
     assert shown[mtt]["state"] == "finished"
