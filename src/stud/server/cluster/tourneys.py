@@ -35,7 +35,7 @@ from stud.server.actor import Command
 from stud.server.channel import Watcher
 from stud.server.cluster import fence
 from stud.server.cluster.lease import EVENT_EPOCH, LeaseBook, Leases
-from stud.server.cluster.remote import REPLY_SECONDS, reply_message
+from stud.server.cluster.remote import RemoteTourney, RemoteTourneyWatcher, reply_message
 from stud.server.storage import Account
 from stud.server.storage import tourneys as db_tourneys
 from stud.server.tourney_actor import TournamentActor
@@ -60,68 +60,6 @@ REFRESH = 2.0
 
 KINDS = frozenset({"tcmd", "tout", "tdropped", "tseat", "topened"})
 """The bus messages of tournaments (:meth:`ClusterDesk.on_message`)."""
-
-
-class RemoteTourneyWatcher:
-    """A connection of another process, watching a tournament (or its tables) run here."""
-
-    __slots__ = ("account_id", "desk", "key", "node", "tournament_id")
-
-    def __init__(
-        self, desk: ClusterDesk, node: str, key: int, account_id: int | None, tournament_id: int
-    ) -> None:
-        self.desk = desk
-        self.node = node
-        self.key = key
-        self.account_id = account_id
-        self.tournament_id = tournament_id
-
-    def send(self, text: str) -> None:
-        token = self.desk.book.tokens.get(self.tournament_id, 0)
-        self.desk.cluster.bus.send(self.node, {"k": "tout", "T": self.tournament_id,
-                                               "tok": token, "c": self.key, "m": text})  # fmt: skip
-
-
-class RemoteTourney:
-    """A tournament another process runs, called like its actor."""
-
-    def __init__(self, desk: ClusterDesk, tournament_id: int, owner: str | None) -> None:
-        self.desk = desk
-        self.id = tournament_id
-        self.owner = owner
-
-    def _message(self, command: Command, request: int | None) -> dict[str, Any]:
-        watcher = command.watcher
-        key = None if watcher is None else self.desk.cluster.connection_key(watcher)
-        return {
-            "k": "tcmd", "from": self.desk.cluster.node, "req": request, "T": self.id,
-            "c": command.kind, "a": command.account_id, "args": command.args, "w": key,
-            "wa": None if watcher is None else watcher.account_id,
-        }  # fmt: skip
-
-    def tell(self, command: Command) -> None:
-        self.desk.before_remote(self.id, command)
-        if self.owner is not None:
-            self.desk.cluster.bus.send(self.owner, self._message(command, None))
-
-    async def call(self, command: Command) -> Any:
-        self.desk.before_remote(self.id, command)
-        if self.owner is None:
-            if command.kind in ("watch", "watch_tournament", "unwatch", "unwatch_tournament"):
-                return None  # a watch goes to the new owner as soon as there is one
-            raise TableError("unavailable", "the tournament is moving to another server: try again")
-        replies = self.desk.cluster.replies
-        request, future = replies.open()
-        self.desk.cluster.bus.send(self.owner, self._message(command, request))
-        try:
-            return await asyncio.wait_for(future, REPLY_SECONDS)
-        except TimeoutError:
-            raise TableError(
-                "unavailable",
-                "the tournament's server did not answer (it may be moving): try again",
-            ) from None
-        finally:
-            replies.close(request)
 
 
 Watched = set[int | None]
