@@ -15,12 +15,13 @@ from pathlib import Path
 
 import pytest
 import redis.asyncio as aioredis
-from sqlalchemy import Connection
+from sqlalchemy import Connection, select
 
 from stud.server.cluster import fence
 from stud.server.cluster.lease import LeaseBook, Leases, LeaseTimes
 from stud.server.cluster.testing import REDIS_URL_VARIABLE, NoRedis, redis_for_tests
 from stud.server.storage import Database, LedgerError, TableSpec
+from stud.server.storage import schema as s
 from stud.server.testing import TEST_URL_VARIABLE, fresh_database, postgres_admin_url
 
 SPEC = TableSpec(
@@ -75,13 +76,22 @@ def test_a_newer_lease_fences_the_old_owner_out(pg_url: str) -> None:
         tokens_a[table] = 1
         a.write_sync(lambda c: fence.claim(c, store, table, 1, "a", time.time()))
         a.write_sync(lambda c: store.buy_in(c, player.id, table, 400))
+        bot = a.write_sync(lambda c: store.create_account(c, "Bot 1", "bot"))
+        a.write_sync(lambda c: store.grant(c, bot.id, 1000))
+        a.write_sync(lambda c: store.buy_in(c, bot.id, table, 300))
         hand = a.write_sync(
             lambda c: store.start_hand(c, table, 1, "stud", [{"seat": 0, "account_id": player.id}])
         )
-        # A pauses; B takes the table with a newer token: the hand is voided, stacks cashed out.
+        # A pauses; B takes the table with a newer token: the hand is voided; the person's
+        # stack stays at the table, to be seated again in the seat of the last hand (the
+        # bot's goes back to its balance: the new owner brings its own bots).
         tokens_b[table] = 2
         recovered = b.write_sync(lambda c: fence.claim(c, b.store, table, 2, "b", time.time()))
-        assert recovered["voided"] == 1 and recovered["cashed_out"] == 400
+        assert recovered["voided"] == 1 and recovered["cashed_out"] == 300
+        assert recovered["kept"] == 400
+        assert recovered["seated"] == [
+            {"account_id": player.id, "name": "pat", "stack": 400, "seat": 0}
+        ]
         # A wakes up: none of its writes for the table goes through any more.
         writes = [
             lambda c: store.buy_in(c, player.id, table, 100),
@@ -96,8 +106,9 @@ def test_a_newer_lease_fences_the_old_owner_out(pg_url: str) -> None:
         # B's do, and the books still balance.
         b.write_sync(lambda c: b.store.buy_in(c, player.id, table, 100))
         assert b.read_sync(store.ledger_total) == 0
-        assert b.read_sync(lambda c: store.balance(c, player.id)) == 900
-        assert b.read_sync(lambda c: store.wallet(c, player.id, "table", table)) == 100
+        assert b.read_sync(lambda c: store.balance(c, player.id)) == 500
+        assert b.read_sync(lambda c: store.balance(c, bot.id)) == 1000
+        assert b.read_sync(lambda c: store.wallet(c, player.id, "table", table)) == 500
     finally:
         a.close()
         b.close()
@@ -199,3 +210,59 @@ def test_leases_are_exclusive_lapse_and_carry_growing_tokens(redis_url: str) -> 
             await client.aclose()
 
     asyncio.run(run())
+
+
+def test_a_tournament_and_its_tables_are_fenced_by_the_tournament_s_token(pg_url: str) -> None:
+    from dataclasses import replace
+
+    from stud.server.storage import tourneys
+    from stud.tournament import Tournament, TournamentSettings
+    from stud.tournament.snapshot import snapshot
+
+    tournaments_a: dict[int, int] = {}
+    tournaments_b: dict[int, int] = {}
+    a, b = open_db(pg_url), open_db(pg_url)
+    a.store.fence = fence.TokenFence({}, tournaments_a)
+    b.store.fence = fence.TokenFence({}, tournaments_b)
+    try:
+        proto = TournamentSettings(id=0, name="sng", game="razz", table_seats=2)
+
+        def first(tournament_id: int) -> dict[str, object]:
+            return snapshot(Tournament(replace(proto, id=tournament_id)), time.time())
+
+        tid, _ = a.write_sync(
+            lambda c: tourneys.create(
+                c, "sng", "razz", "sng", first, template=None, created_by=None
+            )
+        )
+        stakes = {"ante": 1, "bring_in": 2, "small_bet": 4, "big_bet": 8}
+        row = a.write_sync(lambda c: tourneys.table_row(c, tid, f"{tid} 1", "razz", stakes, 2))
+        # A takes it and deals at its table (the hand's row is fenced by the tournament).
+        tournaments_a[tid] = 1
+        assert a.write_sync(lambda c: fence.claim_tournament(c, tid, 1, "a", time.time()))
+        hand = a.write_sync(lambda c: a.store.start_hand(c, row, 1, "razz", []))
+        # A pauses; B takes it with a newer token: the hand A left running is void.
+        tournaments_b[tid] = 2
+        stored = b.write_sync(lambda c: fence.claim_tournament(c, tid, 2, "b", time.time()))
+        assert stored is not None and stored["id"] == tid and stored["snapshot"]["state"]
+        status = b.read_sync(
+            lambda c: c.execute(select(s.hands.c.status).where(s.hands.c.id == hand)).scalar()
+        )
+        assert status == "void"
+        # A wakes up: neither its tournament's writes nor its tables' go through.
+        with pytest.raises(fence.Fenced):
+            a.write_sync(lambda c: fence.check_tournament(c, tid, 1))
+        with pytest.raises(fence.Fenced):
+            a.write_sync(lambda c: a.store.start_hand(c, row, 2, "razz", []))
+        # An older token cannot take it back; B's writes go through.
+        with pytest.raises(fence.Fenced):
+            a.write_sync(lambda c: fence.claim_tournament(c, tid, 2, "a", time.time()))
+        b.write_sync(lambda c: fence.check_tournament(c, tid, 2))
+        b.write_sync(lambda c: b.store.start_hand(c, row, 2, "razz", []))
+        # A finished tournament is nobody's to take.
+        data = dict(stored["snapshot"], state="finished", finished_at=time.time())
+        b.write_sync(lambda c: tourneys.save(c, tid, data))
+        assert b.write_sync(lambda c: fence.claim_tournament(c, tid, 3, "b", time.time())) is None
+    finally:
+        a.close()
+        b.close()

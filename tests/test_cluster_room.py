@@ -47,14 +47,18 @@ from test_trust_seats import Hands, Person, check_frames
 
 ARGS = (
     "--turn-seconds", "30", "--time-bank", "5", "--pause", "0.05", "--grace", "30",
-    "--bot-delay", "0.005", "0.02", "--no-default-tables", "--seed", "17",
+    "--bot-delay", "0.005", "0.02", "--no-default-tables", "--no-default-tournaments",
+    "--seed", "17",
     "--login-failures", "20", "2", "--signups", "1000",
 )  # fmt: skip
 LEASE_SECONDS = 3.0
 
 
-@pytest.fixture
-def cluster(tmp_path: Path) -> Iterator[Cluster]:
+def cluster_of(
+    tmp_path: Path, args: tuple[str, ...], env: dict[str, str] | None = None
+) -> Iterator[Cluster]:
+    """A room of real processes on a fresh PostgreSQL database and a Redis (a fixture's
+    body): no process may have logged a traceback when the test ends."""
     need(TEST_URL_VARIABLE, postgres_admin_url() is not None)
     try:
         with (
@@ -64,8 +68,9 @@ def cluster(tmp_path: Path) -> Iterator[Cluster]:
                 db_url,
                 redis_url,
                 tmp_path,
-                extra_args=(*ARGS, *hand_factory_args("tests.test_table_double:start_double")),
+                extra_args=(*args, *hand_factory_args("tests.test_table_double:start_double")),
                 lease_seconds=LEASE_SECONDS,
+                env=env,
             ) as room,
         ):
             yield room
@@ -73,6 +78,11 @@ def cluster(tmp_path: Path) -> Iterator[Cluster]:
                 assert "Traceback" not in server.log_path.read_text(errors="replace"), server.log()
     except NoRedis:
         need(f"Redis ({REDIS_URL_VARIABLE} or redis-server)", False)
+
+
+@pytest.fixture
+def cluster(tmp_path: Path) -> Iterator[Cluster]:
+    yield from cluster_of(tmp_path, ARGS)
 
 
 def open_table(server: ServerProcess, owner: Client, bots: int, **extra: Any) -> int:
@@ -101,6 +111,13 @@ def ledger(db: Database) -> dict[str, Any]:
         }
 
     return db.read_sync(read)
+
+
+def at_tables(base: str, client: Client) -> int:
+    """An account's chips at tables (from the ledger)."""
+    me = httpx.get(base + "/api/me", cookies={"stud_session": client.cookie or ""}, timeout=30)
+    me.raise_for_status()
+    return int(me.json()["at_tables"])
 
 
 def totals(base: str, client: Client) -> int:
@@ -234,6 +251,12 @@ class Watcher:
         except Exception:
             self.closed.set()
 
+    def seat(self, after: int = 0) -> int | None:
+        """Where the last state numbered above ``after`` seats this account."""
+        states = [m for m in self.frames if m["type"] == "state" and m["table"] == self.table
+                  and int(m["n"]) > after]  # fmt: skip
+        return None if not states else states[-1]["state"]["you"]
+
     def my_turn(self) -> bool:
         """Whether the last state says the table waits on this account."""
         states = [m for m in self.frames if m["type"] == "state" and m["table"] == self.table]
@@ -285,7 +308,14 @@ def test_kill_9_mid_hand_the_others_take_over_void_it_and_clients_resume(
         # Kill while the hand waits on one of them: no hand can end between reading the
         # chips and the kill.
         await until(lambda: near.my_turn() or far.my_turn(), 60, "no turn for the people")
+
+        def at_tables_now(*people: Watcher) -> int:
+            return sum(at_tables(survivors[0].base, p.client) for p in people)
+
         before = {p: totals(survivors[0].base, p.client) for p in (near, far)}
+        at_table = {p: at_tables(survivors[0].base, p.client) for p in (near, far)}
+        seats = {p: p.seat() for p in (near, far)}
+        assert None not in seats.values()
         books = ledger(db)
         running = {h for h, (t, _, st) in books["hands"].items() if t == table and st == "running"}
         assert running, "no hand in progress at the victim's table"
@@ -302,8 +332,13 @@ def test_kill_9_mid_hand_the_others_take_over_void_it_and_clients_resume(
         assert after["total"] == 0 and after["holdings"]["pot"] == 0
         for person in (near, far):
             assert totals(survivors[0].base, person.client) == before[person]
-        # ... the person on a survivor hears from the new owner without doing anything ...
+            # ... and both are still seated, their stacks at the table as before the hand.
+            assert at_tables(survivors[0].base, person.client) == at_table[person]
+        # ... the person on a survivor hears from the new owner without doing anything, and
+        # is still in its seat ...
         await until(lambda: far.last_n > last_far, 30, "the far person heard nothing new")
+        await until(lambda: far.seat(last_far) is not None, 30, "no state from the new owner")
+        assert far.seat(last_far) == seats[far]
         # ... and the one on the dead process reconnects elsewhere and resumes by number.
         await until(near.closed.is_set, 30, "the dead process's socket stayed open")
         last_near = near.last_n
@@ -311,6 +346,12 @@ def test_kill_9_mid_hand_the_others_take_over_void_it_and_clients_resume(
         await until(lambda: near.last_n > last_near, 30, "no resume after reconnecting")
         states = [m for m in near.frames if m["type"] == "state" and m["n"] > last_near]
         assert states, "the resumed client got no state"
+        assert near.seat(last_near) == seats[near]
+        # They leave (seats kept over a takeover would otherwise stay taken for the grace
+        # period, and the next round's people find the table full).
+        for person in (near, far):
+            await person.client.send({"type": "leave", "table": table})
+        await until(lambda: at_tables_now(near, far) == 0, 60, "the people did not leave")
         for person in (near, far):
             await person.stop()
 
@@ -415,3 +456,51 @@ def test_one_balance_and_one_login_throttle_for_the_whole_room(cluster: Cluster)
         refused = httpx.post(server.base + "/api/login", json=body, timeout=30)
         assert refused.status_code == 429, refused.text
         assert int(refused.headers["Retry-After"]) >= 1
+
+
+def bot_accounts(db: Database) -> tuple[int, int]:
+    """How many bot accounts the room has, and how many of them sit at a table now."""
+
+    def read(conn: Any) -> tuple[int, int]:
+        bots = {a.id for a in db.store.accounts_of_kind(conn, "bot")}
+        seated = {a for (_, a), v in db.store.table_stacks(conn).items() if v > 0 and a in bots}
+        return len(bots), len(seated)
+
+    return db.read_sync(read)
+
+
+def test_processes_that_die_or_restart_reuse_the_room_s_bots(cluster: Cluster) -> None:
+    servers = [cluster.add(), cluster.add()]
+    db = Database(cluster.database_url)
+    db.start()
+    try:
+        tables = {open_table(s, Client.guest(s.base), bots=3) for s in servers for _ in range(2)}
+        wanted = 3 * len(tables)
+
+        def settled() -> int:
+            """Every table run and its bots seated: the room's bot accounts then."""
+            wait_until_run(cluster.live(), tables, 60)
+            deadline = time.monotonic() + 60
+            while (counts := bot_accounts(db))[1] < wanted:
+                assert time.monotonic() < deadline, f"bots seated: {counts[1]} of {wanted}"
+                time.sleep(0.1)
+            return counts[0]
+
+        first = settled()
+        # Four times a process dies (kill -9) and a new one joins: the tables it ran are
+        # taken over and get bots again, from the room's idle ones.
+        for _ in range(4):
+            victim = max(cluster.live(), key=lambda s: len(runs(s) & tables))
+            victim.kill()
+            cluster.add()
+            settled()
+        # The whole room stopped and started again: the same bots sit down.
+        for server in cluster.live():
+            server.stop()
+        cluster.add()
+        total = settled()
+        # At most one more table-load of bots than at first (a table taken over before the
+        # dead process's bots counted as idle), not a new set per process and per takeover.
+        assert total <= first + wanted, (first, total)
+    finally:
+        db.close()

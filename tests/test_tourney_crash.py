@@ -210,11 +210,17 @@ def play_and_crash(db: Database, server: Callable[[], ServerProcess]) -> None:
     check_resumed(before, read_state(db, tournament), time.monotonic() - began)
     final = wait_until(db, tournament, lambda st: st["snapshot"]["state"] == "finished", "won")
     room.stop()
+    check_won(db, final, people)
+
+
+def check_won(db: Database, final: State, people: list[Client]) -> None:
+    """The books of a finished tournament of the bots and ``people``: every prize paid, each
+    person's balance its start less the buy-in and fee plus its prize."""
     check_books(final)
     assert final["pool"] == 0
-    assert sum(final["prizes"].values()) == BUY_IN * (BOTS + 3)
+    assert sum(final["prizes"].values()) == BUY_IN * (BOTS + len(people))
     for person in people:
         assert person.account is not None
         account = int(person.account["id"])
-        balance = db.read_sync(partial(store.balance, account_id=account))
+        balance = db.read_sync(partial(db.store.balance, account_id=account))
         assert balance == START_BALANCE - BUY_IN - FEE + final["prizes"].get(account, 0)

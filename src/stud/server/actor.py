@@ -113,6 +113,8 @@ class TableActor(Mailbox):
         self._clock: Callable[[], float] = time.time
         self.closed = False
         self.person_seen = self._clock()  # when a person (not a bot) was last seated here
+        self.resumed: list[Out] = []
+        """What seating again the people of a table taken over said (published first)."""
 
     # -- the loop --------------------------------------------------------------------------
 
@@ -134,6 +136,9 @@ class TableActor(Mailbox):
         return min(times) if times else None
 
     async def _run(self) -> None:
+        if self.resumed:
+            outs, self.resumed = self.resumed, []
+            await self._step(lambda _now: self.apply(outs))
         await self._step(self._fill_bots)
         while not self.closed:
             if not self.room.owns(self.id):
@@ -318,6 +323,7 @@ class TableActor(Mailbox):
         except TableError:
             await self.room.db.write(lambda c: store.cash_out(c, account, self.id, buy_in))
             raise
+        self.room.seated(self, account)
         self.table.set_auto_rebuy(account, bool(args.get("auto_rebuy", False)))
         self.waiting.drop(account)
         self.table.waiting = len(self.waiting)

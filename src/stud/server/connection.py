@@ -124,7 +124,7 @@ class ClientConnection:
                 if actor is not None:
                     actor.tell(Command("disconnect", self.account_id, watcher=self))
             for tournament_id in self.tournaments:
-                desk_actor = self.room.tournaments.actors.get(tournament_id)
+                desk_actor = self.room.tournaments.handle(tournament_id)
                 if desk_actor is not None:
                     desk_actor.tell(Command("disconnect", self.account_id, watcher=self))
             self.room.disconnected(self)
@@ -172,7 +172,10 @@ class ClientConnection:
             self.error("no_table", f"there is no table {table_id}", ref)
             return
         if kind in ("watch", "unwatch"):
-            await self._watch(actor, kind, fields.get("since"), ref)
+            try:
+                await self._watch(actor, kind, fields.get("since"), ref)
+            except TableError as error:  # a shared room's table whose process did not answer
+                self.error(error.code, str(error), ref)
             return
         if self.account_id is None:
             self.error("login_required", "log in or play as a guest first", ref)
@@ -199,13 +202,17 @@ class ClientConnection:
 
     async def _watch_tournament(self, kind: str, tournament_id: int, ref: Any) -> None:
         """Follow a tournament's page (a ``tournament`` message now and after each change)."""
-        actor = self.room.tournaments.actors.get(tournament_id)
+        actor = self.room.tournaments.handle(tournament_id)
         if actor is None:
             self.error("no_tournament", f"there is no tournament {tournament_id}", ref)
             return
         if kind == "watch_tournament":
             self.tournaments.add(tournament_id)
-        await actor.call(Command(kind, self.account_id, watcher=self))
+        try:
+            await actor.call(Command(kind, self.account_id, watcher=self))
+        except TableError as error:  # a shared room's tournament moving between processes
+            self.error(error.code, str(error), ref)
+            return
         if kind == "unwatch_tournament":
             self.reply({"type": "ok", "for": kind, "tournament": tournament_id}, ref)
 
@@ -216,8 +223,8 @@ class ClientConnection:
         table is, but nobody sits down, leaves or buys chips there."""
         key = fields["table"]
         tournament_id, number = at
-        actor = self.room.tournaments.actors.get(tournament_id)
-        if actor is None or number not in actor.t.tables:
+        actor = self.room.tournaments.handle(tournament_id)
+        if actor is None:  # its actor refuses a table it does not have (no_table)
             self.error("no_table", f"there is no table {key}", ref)
             return
         if kind in CASH_ONLY:

@@ -218,6 +218,10 @@ class Room:
     def lost(self, actor: TableActor) -> None:
         """The actor stopped because this process no longer runs its table."""
 
+    def seated(self, actor: TableActor, account_id: int) -> None:
+        """A person sat down at ``actor``'s table (a shared room notes the seat, to seat
+        them there again if another process takes the table over)."""
+
     def health(self) -> dict[str, Any]:
         return {}
 

@@ -122,6 +122,12 @@ class TournamentActor(Mailbox):
         if outs is not None:
             await self._step(lambda _now: self.apply(outs, force=True))
         while True:
+            if not self.desk.owns(self.id):
+                # A shared room's lease on this tournament lapsed: another process runs it.
+                while not self.queue.empty():
+                    await self._handle(self.queue.get_nowait())  # each refused: unavailable
+                self.desk.lost(self)
+                return
             wake = self._wakeup()
             timeout = None if wake is None else max(0.0, wake - self._clock())
             if self.queue.empty() and (timeout is None or timeout > 0):
@@ -133,6 +139,8 @@ class TournamentActor(Mailbox):
                     await self._handle(command)
             while not self.queue.empty():
                 await self._handle(self.queue.get_nowait())
+            if not self.desk.owns(self.id):
+                continue
             if not await self._step(self._timers):
                 await asyncio.sleep(FAULT_BACKOFF)
             else:
@@ -144,19 +152,27 @@ class TournamentActor(Mailbox):
             if asyncio.iscoroutine(result):
                 await result
         except Exception:
-            log.exception("tournament %s: timer step failed", self.id)
+            if self.desk.owns(self.id):
+                log.exception("tournament %s: timer step failed", self.id)
+            else:  # expected: a shared room's lease lapsed and its writes are refused
+                log.warning("tournament %s: a step failed after it moved", self.id)
             return False
         return True
 
     async def _handle(self, command: Command) -> None:
         try:
+            if not self.desk.owns(self.id):
+                raise TableError("unavailable", "this tournament is moving to another server")
             result = await self._dispatch(command)
         except TableError as error:
             if command.done is not None and not command.done.done():
                 command.done.set_exception(error)
             return
         except Exception as error:
-            log.exception("tournament %s: %s failed", self.id, command.kind)
+            if self.desk.owns(self.id):
+                log.exception("tournament %s: %s failed", self.id, command.kind)
+            else:
+                log.warning("tournament %s: %s failed: it moved", self.id, command.kind)
             if command.done is not None and not command.done.done():
                 command.done.set_exception(TableError("internal", f"server fault: {error}"))
             return
@@ -190,6 +206,12 @@ class TournamentActor(Mailbox):
             else:
                 channel.watchers.pop(watcher, None)
             return None
+        if kind == "wake":  # a shared room: look at the lease again
+            return None
+        if kind == "details":  # a shared room's other process asks for the page
+            return self.details(account)
+        if kind == "summary":
+            return self.summary()
         if kind == "add_bots":  # the room's own: bots in a default tournament
             await self.add_bots(int(args["count"]), now)
             return None
@@ -217,6 +239,7 @@ class TournamentActor(Mailbox):
         channel = self.channels.get(table_id)
         if channel is None:
             channel = self.channels[table_id] = Channel(table_key(self.id, table_id))
+            channel.n = self.desk.event_floor(self.id)
         return channel
 
     async def _at_table(
@@ -258,6 +281,7 @@ class TournamentActor(Mailbox):
         store = self.room.db.store
 
         def pay(conn: Connection) -> None:
+            self.desk.fence(conn, self.id)
             db_tourneys.pay_buy_in(store, conn, account, self.id, s.buy_in, s.fee)
 
         try:
@@ -296,6 +320,7 @@ class TournamentActor(Mailbox):
         cost = s.buy_in + s.fee
 
         def pay(conn: Connection) -> None:
+            self.desk.fence(conn, self.id)
             for account in accounts:
                 if store.balance(conn, account.id) < cost:
                     store.grant(conn, account.id, max(cost * 20, 1000))
@@ -406,6 +431,7 @@ class TournamentActor(Mailbox):
     ) -> tuple[dict[int, int], dict[tuple[int, int], tuple[TableOut, int]], dict[int, int]]:
         """On the writer thread, one transaction; changes nothing of the actor's (the writer
         may run it twice): the hands running after it, the hands finished, table rows made."""
+        self.desk.fence(conn, self.id)
         running = dict(running)
         store = self.room.db.store
         s = self.t.settings
@@ -563,8 +589,7 @@ class TournamentActor(Mailbox):
                     {"type": "tournament_seat", "tournament": self.id,
                      "table": table_key(self.id, table_id)}
                 )  # fmt: skip
-                for connection in self.room.connections_of(player.id):
-                    connection.send(text)
+                self.desk.tell_account(player.id, text)
 
     def view_message(self, now: float) -> str:
         return dumps({"type": "tournament", "tournament": self.id, "view": self.t.view(now)})
@@ -573,6 +598,7 @@ class TournamentActor(Mailbox):
         now = self._clock()
         self.dirty = False
         self.view_sent = now
+        self.desk.viewed(self)
         if not self.watchers:
             return
         text = self.view_message(now)

@@ -14,7 +14,6 @@ from fastapi import Depends, FastAPI, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
-from stud.server.actor import Command
 from stud.server.names import table_name
 from stud.server.room import Room
 from stud.server.storage import Account
@@ -29,6 +28,7 @@ STATUS = {
     "bad_name": 422,
     "tournament_limit": 403,
     "internal": 500,
+    "unavailable": 503,
 }
 """HTTP status of a refusal by its code; any other refusal is a 409 (the state forbids it)."""
 
@@ -74,35 +74,26 @@ def add_tournament_routes(
             raise TournamentRefused("login_required", "log in or play as a guest first")
         return account
 
-    def actor_of(tournament_id: int) -> Any:
-        try:
-            return desk.get(tournament_id)
-        except TableError as error:
-            raise TournamentRefused(error.code, str(error)) from None
-
     async def command(tournament_id: int, kind: str, account: Account) -> dict[str, Any]:
-        actor = actor_of(tournament_id)
         try:
-            await actor.call(Command(kind, account.id))
+            return await desk.command(tournament_id, kind, account.id)
         except TableError as error:
             raise TournamentRefused(error.code, str(error)) from None
-        details: dict[str, Any] = actor.details(account.id)
-        return details
 
     @app.get("/api/tournaments", tags=["tournaments"])
     async def tournaments() -> dict[str, Any]:
         """Tournaments registering, in late registration, running and recently finished."""
-        return {"tournaments": desk.listing()}
+        return {"tournaments": await desk.listing_all()}
 
     @app.get("/api/tournaments/{tournament_id}", tags=["tournaments"])
     async def tournament(
         tournament_id: int, account: Annotated[Account | None, Depends(current)]
     ) -> dict[str, Any]:
         """A tournament's page: settings, structure, payouts, entrants, tables, and ``me``."""
-        details: dict[str, Any] = actor_of(tournament_id).details(
-            None if account is None else account.id
-        )
-        return details
+        try:
+            return await desk.details(tournament_id, None if account is None else account.id)
+        except TableError as error:
+            raise TournamentRefused(error.code, str(error)) from None
 
     @app.post("/api/tournaments", tags=["tournaments"], status_code=201)
     async def create_tournament(

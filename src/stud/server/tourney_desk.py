@@ -16,7 +16,9 @@ import asyncio
 import logging
 import time
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, Protocol
+
+from sqlalchemy import Connection
 
 from stud.server.actor import Command
 from stud.server.bots import Bot, make_bot
@@ -72,8 +74,26 @@ DEFAULT_TOURNAMENTS: tuple[TourneyTemplate, ...] = (
 """A 6-seat Sit & Go per game, and a stud tournament every half hour with 12 bots."""
 
 
+class TourneyHandle(Protocol):
+    """What a connection calls a tournament through: its actor here, or a stand-in for a
+    tournament another process of a shared room runs (stud.server.cluster.tourneys)."""
+
+    @property
+    def id(self) -> int: ...
+
+    async def call(self, command: Command) -> Any: ...
+
+    def tell(self, command: Command) -> None: ...
+
+
 class TournamentDesk:
-    """Every tournament's actor, and what they share: bots, defaults, the lobby's list."""
+    """Every tournament's actor, and what they share: bots, defaults, the lobby's list.
+
+    A shared room (stud.server.cluster.tourneys) runs each tournament in one process
+    and overrides what a connection or a request reaches through the desk: ``handle``,
+    ``details``, ``command``, ``listing_all``, ``tell_account``, and the lease checks
+    (``owns``, ``fence``, ``lost``) its actors make.
+    """
 
     def __init__(self, room: Room) -> None:
         self.room = room
@@ -122,6 +142,7 @@ class TournamentDesk:
         store = self.room.db.store
 
         def fix(conn: Any) -> None:
+            self.fence(conn, s.id)
             for account, amount in db_tourneys.paid_in(conn, s.id).items():
                 if account in t.entrants:
                     continue
@@ -168,6 +189,27 @@ class TournamentDesk:
         bots: int = 0,
     ) -> TournamentActor:
         """Store a new tournament (``proto``'s settings, numbered by the store) and run it."""
+        tournament_id, data = await self.insert(proto, template=template, created_by=created_by)
+        t, _ = restore(data, time.time(), start_hand=self.room.hand_factory)
+        actor = TournamentActor(self, t, template=template, created_by=created_by)
+        self.actors[tournament_id] = actor
+        actor.start()
+        await self.register_bots(actor, bots)
+        return actor
+
+    async def register_bots(self, actor: TournamentActor, bots: int) -> None:
+        """A new default tournament's bots (it stays open without them if that fails)."""
+        if bots:
+            try:
+                await actor.call(Command("add_bots", args={"count": bots}))
+            except Exception:  # the tournament is open all the same, without its bots
+                log.exception("tournament %s: its bots could not be registered", actor.id)
+        self._prune()
+
+    async def insert(
+        self, proto: TournamentSettings, *, template: str | None, created_by: int | None
+    ) -> tuple[int, dict[str, Any]]:
+        """Store a new tournament: its id and first snapshot."""
         seed = self.room.config.seed
         now = time.time()
 
@@ -181,18 +223,8 @@ class TournamentDesk:
                 template=template, created_by=created_by,
             )  # fmt: skip
 
-        tournament_id, data = await self.room.db.write(insert)
-        t, _ = restore(data, now, start_hand=self.room.hand_factory)
-        actor = TournamentActor(self, t, template=template, created_by=created_by)
-        self.actors[tournament_id] = actor
-        actor.start()
-        if bots:
-            try:
-                await actor.call(Command("add_bots", args={"count": bots}))
-            except Exception:  # the tournament is open all the same, without its bots
-                log.exception("tournament %s: its bots could not be registered", tournament_id)
-        self._prune()
-        return actor
+        result: tuple[int, dict[str, Any]] = await self.room.db.write(insert)
+        return result
 
     async def create_sng(self, proto: TournamentSettings, creator: Account) -> TournamentActor:
         """A player's Sit & Go (a few open at a time per account)."""
@@ -236,6 +268,7 @@ class TournamentDesk:
         over = sorted(a.id for a in self.actors.values() if a.over)
         for tournament_id in over[:-KEEP_FINISHED] if len(over) > KEEP_FINISHED else []:
             actor = self.actors.pop(tournament_id)
+            self.dropped(tournament_id)
             task = asyncio.create_task(actor.stop())
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
@@ -265,8 +298,12 @@ class TournamentDesk:
 
     def listing(self) -> list[dict[str, Any]]:
         """Every tournament's line: registering first, then running, then the finished ones."""
+        return self.ordered([actor.summary() for actor in self.actors.values()])
+
+    @staticmethod
+    def ordered(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Lobby lines: registering first, then running, then finished; by start time."""
         order = {"registering": 0, "late_registration": 1, "running": 2, "finished": 3}
-        rows = [actor.summary() for actor in self.actors.values()]
 
         def key(row: dict[str, Any]) -> tuple[int, float, int]:
             when = row.get("started_at") or row.get("start_at") or 0.0
@@ -279,6 +316,51 @@ class TournamentDesk:
         if actor is None:
             raise TableError("no_tournament", f"there is no tournament {tournament_id}")
         return actor
+
+    # -- what connections and requests reach (a shared room: wherever the tournament runs) --
+
+    def handle(self, tournament_id: int) -> TourneyHandle | None:
+        """The tournament to send a command to (None: there is no such tournament)."""
+        return self.actors.get(tournament_id)
+
+    async def listing_all(self) -> list[dict[str, Any]]:
+        """The lobby's list of every tournament of the room."""
+        return self.listing()
+
+    async def details(self, tournament_id: int, account: int | None) -> dict[str, Any]:
+        """A tournament's page for ``account`` (TableError ``no_tournament``)."""
+        return self.get(tournament_id).details(account)
+
+    async def command(self, tournament_id: int, kind: str, account: int) -> dict[str, Any]:
+        """``register``, ``unregister`` or ``fill`` for ``account``; then its page."""
+        actor = self.get(tournament_id)
+        await actor.call(Command(kind, account))
+        return actor.details(account)
+
+    def tell_account(self, account_id: int, text: str) -> None:
+        """A message to every connection of one account (where it sits in a tournament)."""
+        for connection in self.room.connections_of(account_id):
+            connection.send(text)
+
+    def owns(self, tournament_id: int) -> bool:
+        """Whether this process may run the tournament now (asked by its actor each step)."""
+        return True
+
+    def fence(self, conn: Connection, tournament_id: int) -> None:
+        """Checked in every write of the tournament's (a shared room: its lease's token)."""
+
+    def lost(self, actor: TournamentActor) -> None:
+        """The actor stopped because this process no longer runs its tournament."""
+
+    def event_floor(self, tournament_id: int) -> int:
+        """Where the numbers of the tournament's tables' events start (above a predecessor's)."""
+        return 0
+
+    def dropped(self, tournament_id: int) -> None:
+        """A finished tournament no longer kept in the lobby's list."""
+
+    def viewed(self, actor: TournamentActor) -> None:
+        """The tournament's page changed (a shared room publishes its lobby line)."""
 
 
 def _seed(seed: int | None, tournament_id: int) -> int | None:

@@ -335,9 +335,14 @@ class Table:
         *,
         seat: int | None = None,
         bot: bool = False,
+        kept: bool = False,
     ) -> list[Out]:
-        """Seat a player with ``stack`` chips (already bought in); dealt in from the next hand."""
-        self.check_sit(player_id, stack, seat)
+        """Seat a player with ``stack`` chips (already bought in); dealt in from the next hand.
+
+        ``kept``: a stack the player already had at this table (a shared room's process
+        took the table over), whatever the buy-in bounds say.
+        """
+        self.check_sit(player_id, stack, seat, bounds=not kept)
         if seat is None:
             seat = next(s for s, p in enumerate(self.seats) if p is None)
         self.seats[seat] = Player(
@@ -354,7 +359,9 @@ class Table:
         self._schedule(now)
         return self._drain()
 
-    def check_sit(self, player_id: int, stack: int, seat: int | None) -> None:
+    def check_sit(
+        self, player_id: int, stack: int, seat: int | None, *, bounds: bool = True
+    ) -> None:
         """Raise TableError if :meth:`sit` would refuse (checked before the buy-in is taken)."""
         if self.closing:
             raise TableError("table_closed", "this table is closing")
@@ -370,7 +377,7 @@ class Table:
         low, high = self.settings.min_buy_in, self.settings.max_buy_in
         if self.settings.tournament:
             low = high = 0
-        if stack <= 0 or (low and stack < low) or (high and stack > high):
+        if stack <= 0 or (bounds and ((low and stack < low) or (high and stack > high))):
             raise TableError("bad_buy_in", f"the buy-in must be between {low} and {high}")
 
     def leave(self, player_id: int, now: float) -> list[Out]:

@@ -16,6 +16,7 @@ No Redis here: this is plain SQLAlchemy, used by :mod:`stud.server.cluster.room`
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import Mapping
 from typing import Any
@@ -23,7 +24,7 @@ from typing import Any
 from sqlalchemy import BigInteger, Column, Connection, Float, String, Table, func, select, update
 from sqlalchemy import insert as sql_insert
 
-from stud.server.storage import Store
+from stud.server.storage import Store, tourneys
 from stud.server.storage import schema as s
 
 table_leases = Table(
@@ -35,6 +36,16 @@ table_leases = Table(
     Column("claimed_at", Float, nullable=False),
 )
 """The token of the process that last took each table (the highest it has seen)."""
+
+tourney_leases = Table(
+    "tourney_leases",
+    s.metadata,
+    Column("tournament_id", BigInteger, primary_key=True),
+    Column("token", BigInteger, nullable=False),
+    Column("node", String(64), nullable=False),
+    Column("claimed_at", Float, nullable=False),
+)
+"""The same for tournaments: the token of the process that last took each one."""
 
 cluster_room = Table(
     "cluster_room",
@@ -66,67 +77,159 @@ class TableGone(Exception):
     """A table closed (or never made): nobody is to run it."""
 
 
+def _check(conn: Connection, leases: Table, key: Any, what: str, token: int | None) -> None:
+    """Fenced unless ``token`` is the one stored for ``key`` in ``leases``; locks the row."""
+    row = conn.execute(select(leases.c.token).where(key).with_for_update()).first()
+    if token is None or row is None or int(row.token) != token:
+        stored = None if row is None else int(row.token)
+        raise Fenced(f"{what}: lease token {token} is not the current one ({stored})")
+
+
+def _store_token(
+    conn: Connection,
+    leases: Table,
+    key: Any,
+    ids: dict[str, int],
+    token: int,
+    node: str,
+    now: float,
+    what: str,
+) -> None:
+    """Store a new owner's token (Fenced unless it is above the stored one)."""
+    row = conn.execute(select(leases.c.token).where(key).with_for_update()).first()
+    if row is not None and int(row.token) >= token:
+        raise Fenced(f"{what}: token {token} is not newer than {int(row.token)}")
+    values = {"token": token, "node": node, "claimed_at": now}
+    if row is None:
+        conn.execute(sql_insert(leases).values(**ids, **values))
+    else:
+        conn.execute(update(leases).where(key).values(**values))
+
+
 def check(conn: Connection, table_id: int, token: int | None) -> None:
     """Fenced unless ``token`` is the table's stored token; locks its row until commit.
 
     The row lock orders this write against a takeover: one commits first, and
     the other sees what it did.
     """
-    row = conn.execute(
-        select(table_leases.c.token).where(table_leases.c.table_id == table_id).with_for_update()
-    ).first()
-    if token is None or row is None or int(row.token) != token:
-        stored = None if row is None else int(row.token)
-        raise Fenced(f"table {table_id}: lease token {token} is not the current one ({stored})")
+    key = table_leases.c.table_id == table_id
+    _check(conn, table_leases, key, f"table {table_id}", token)
+
+
+def check_tournament(conn: Connection, tournament_id: int, token: int | None) -> None:
+    """Fenced unless ``token`` is the tournament's stored token (a tournament's writes, and
+    its tables' hands, are its owner's alone)."""
+    key = tourney_leases.c.tournament_id == tournament_id
+    _check(conn, tourney_leases, key, f"tournament {tournament_id}", token)
 
 
 def claim(
     conn: Connection, store: Store, table_id: int, token: int, node: str, now: float
 ) -> dict[str, Any]:
-    """Take ``table_id`` with ``token``: store it, void the hand left running, cash stacks out.
+    """Take ``table_id`` with ``token``: store it, void the hand left running, cash the bots out.
 
     Fenced if a token as new or newer is stored (a stale lease, or Redis lost
     its counters: the caller starts its next token above ``stored``). The same
-    recovery as a single process's restart (:meth:`Store.recover`), for one table.
-    Returns what it recovered, the last hand number and the stored token.
+    recovery as a single process's restart (:meth:`Store.recover`), for one table,
+    except that the people's stacks stay at the table: the new owner seats them
+    again (``seated``), as if the table had paused. Returns what it recovered,
+    the last hand number and who is to be seated.
     """
     closed = conn.execute(
         select(s.room_tables.c.closed).where(s.room_tables.c.id == table_id)
     ).scalar()
     if closed is None or closed:
         raise TableGone(f"table {table_id} is closed")
-    row = conn.execute(
-        select(table_leases.c.token).where(table_leases.c.table_id == table_id).with_for_update()
-    ).first()
-    if row is not None and int(row.token) >= token:
-        raise Fenced(f"table {table_id}: token {token} is not newer than {int(row.token)}")
-    values = {"token": token, "node": node, "claimed_at": now}
-    if row is None:
-        conn.execute(sql_insert(table_leases).values(table_id=table_id, **values))
-    else:
-        conn.execute(
-            update(table_leases).where(table_leases.c.table_id == table_id).values(**values)
-        )
-    recovered = store.recover(conn, table_id)
+    key = table_leases.c.table_id == table_id
+    ids = {"table_id": table_id}
+    _store_token(conn, table_leases, key, ids, token, node, now, f"table {table_id}")
+    recovered = store.recover(conn, table_id, keep_people=True)
     last = conn.execute(
         select(func.coalesce(func.max(s.hands.c.number), 0)).where(s.hands.c.table_id == table_id)
     ).scalar_one()
-    return {**recovered, "last_hand": int(last)}
+    return {**recovered, "last_hand": int(last), "seated": _kept_seats(conn, store, table_id)}
 
 
-def stored_token(conn: Connection, table_id: int) -> int:
-    """The token stored for a table (0 if none): where a new lease's token must start above."""
-    value = conn.execute(
-        select(table_leases.c.token).where(table_leases.c.table_id == table_id)
+def _kept_seats(conn: Connection, store: Store, table_id: int) -> list[dict[str, Any]]:
+    """The people whose stacks stay at a table taken over: account, name, stack, and the seat
+    of the table's last hand (None if they sat down after it: any free seat)."""
+    stacks = {a: v for (_, a), v in store.table_stacks(conn, table_id).items() if v > 0}
+    if not stacks:
+        return []
+    last = conn.execute(
+        select(s.hands.c.players)
+        .where(s.hands.c.table_id == table_id)
+        .order_by(s.hands.c.number.desc())
+        .limit(1)
     ).scalar()
+    seats = {int(p["account_id"]): int(p["seat"]) for p in json.loads(last or "[]")}
+    names = dict(
+        conn.execute(
+            select(s.accounts.c.id, s.accounts.c.name).where(s.accounts.c.id.in_(stacks))
+        ).all()
+    )
+    return [
+        {"account_id": a, "name": str(names.get(a, f"#{a}")), "stack": v, "seat": seats.get(a)}
+        for a, v in sorted(stacks.items())
+    ]
+
+
+def claim_tournament(
+    conn: Connection, tournament_id: int, token: int, node: str, now: float
+) -> dict[str, Any] | None:
+    """Take a tournament with ``token``: store it, void the hands its tables left running.
+
+    Then its stored row (``{"id", "template", "created_by", "snapshot"}``) to restore it
+    from, read after the token is stored: a former owner can write nothing after this
+    commits, so the snapshot is its last. None if the tournament is over (nothing to run).
+    Fenced if a token as new or newer is stored.
+    """
+    row = tourneys.stored_one(conn, tournament_id)
+    if row is None or row["snapshot"].get("state") not in ("registering", "running"):
+        return None
+    key = tourney_leases.c.tournament_id == tournament_id
+    ids = {"tournament_id": tournament_id}
+    _store_token(conn, tourney_leases, key, ids, token, node, now, f"tournament {tournament_id}")
+    tables = select(s.room_tables.c.id).where(s.room_tables.c.tournament_id == tournament_id)
+    running = conn.execute(
+        select(s.hands.c.id).where(s.hands.c.status == "running", s.hands.c.table_id.in_(tables))
+    ).all()
+    for (hand_id,) in running:  # tournament chips are not in the ledger: nothing to refund
+        conn.execute(
+            update(s.hands).where(s.hands.c.id == hand_id).values(status="void", finished_at=now)
+        )
+    return tourneys.stored_one(conn, tournament_id)
+
+
+def stored_token(conn: Connection, table_id: int, *, tournament: bool = False) -> int:
+    """The token stored for a table or tournament (0 if none): a new lease's token starts
+    above it."""
+    leases, column = (
+        (tourney_leases, tourney_leases.c.tournament_id)
+        if tournament
+        else (table_leases, table_leases.c.table_id)
+    )
+    value = conn.execute(select(leases.c.token).where(column == table_id)).scalar()
     return 0 if value is None else int(value)
 
 
 class TokenFence:
-    """The store's fence for this process: the token it holds for each table it runs."""
+    """The store's fence for this process: the token it holds for each table it runs; a
+    tournament's table is fenced by its tournament's token."""
 
-    def __init__(self, tokens: Mapping[int, int]) -> None:
+    def __init__(
+        self, tokens: Mapping[int, int], tournaments: Mapping[int, int] | None = None
+    ) -> None:
         self.tokens = tokens
+        self.tournaments: Mapping[int, int] = {} if tournaments is None else tournaments
 
     def __call__(self, conn: Connection, table_id: int) -> None:
-        check(conn, table_id, self.tokens.get(table_id))
+        token = self.tokens.get(table_id)
+        if token is None:
+            tournament = conn.execute(
+                select(s.room_tables.c.tournament_id).where(s.room_tables.c.id == table_id)
+            ).scalar()
+            if tournament is not None:
+                check_tournament(conn, int(tournament), self.tournaments.get(int(tournament)))
+                return
+        check(conn, table_id, token)

@@ -21,6 +21,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+EVENT_EPOCH = 10**9
+"""A table's events are numbered from ``token * EVENT_EPOCH``: a new owner's numbers are
+above any its predecessor sent, so a client's ``since`` never hides a new event."""
 LEASE_KEY = "{}lease:{}"
 FENCE_KEY = "{}fence:{}"
 

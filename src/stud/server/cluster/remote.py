@@ -1,4 +1,5 @@
-"""Tables run by another process, as the connections of this one see them, and back.
+"""Tables and tournaments run by another process, as the connections of this one see them,
+and back.
 
 :class:`RemoteTable` stands for a table another process owns: a connection
 calls it as it would the table's actor, and the command travels to the owner.
@@ -6,6 +7,8 @@ calls it as it would the table's actor, and the command travels to the owner.
 another process: the actor sends it its own messages exactly as it does a
 local connection (one view per account, :mod:`stud.server.audience`), and they
 travel back to the client's process, which hands each to that connection.
+:class:`RemoteTourney` and :class:`RemoteTourneyWatcher` do the same for a
+tournament and its tables (:mod:`stud.server.cluster.tourneys`).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from stud.table import TableError
 
 if TYPE_CHECKING:
     from stud.server.cluster.room import ClusterRoom
+    from stud.server.cluster.tourneys import ClusterDesk
 
 REPLY_SECONDS = 10.0
 """How long a command waits for the owner's reply before the client is told to try again."""
@@ -86,6 +90,68 @@ class RemoteTable:
             self.room.replies.close(request)
 
 
+class RemoteTourneyWatcher:
+    """A connection of another process, watching a tournament (or its tables) run here."""
+
+    __slots__ = ("account_id", "desk", "key", "node", "tournament_id")
+
+    def __init__(
+        self, desk: ClusterDesk, node: str, key: int, account_id: int | None, tournament_id: int
+    ) -> None:
+        self.desk = desk
+        self.node = node
+        self.key = key
+        self.account_id = account_id
+        self.tournament_id = tournament_id
+
+    def send(self, text: str) -> None:
+        token = self.desk.book.tokens.get(self.tournament_id, 0)
+        self.desk.cluster.bus.send(self.node, {"k": "tout", "T": self.tournament_id,
+                                               "tok": token, "c": self.key, "m": text})  # fmt: skip
+
+
+class RemoteTourney:
+    """A tournament another process runs, called like its actor."""
+
+    def __init__(self, desk: ClusterDesk, tournament_id: int, owner: str | None) -> None:
+        self.desk = desk
+        self.id = tournament_id
+        self.owner = owner
+
+    def _message(self, command: Command, request: int | None) -> dict[str, Any]:
+        watcher = command.watcher
+        key = None if watcher is None else self.desk.cluster.connection_key(watcher)
+        return {
+            "k": "tcmd", "from": self.desk.cluster.node, "req": request, "T": self.id,
+            "c": command.kind, "a": command.account_id, "args": command.args, "w": key,
+            "wa": None if watcher is None else watcher.account_id,
+        }  # fmt: skip
+
+    def tell(self, command: Command) -> None:
+        self.desk.before_remote(self.id, command)
+        if self.owner is not None:
+            self.desk.cluster.bus.send(self.owner, self._message(command, None))
+
+    async def call(self, command: Command) -> Any:
+        self.desk.before_remote(self.id, command)
+        if self.owner is None:
+            if command.kind in ("watch", "watch_tournament", "unwatch", "unwatch_tournament"):
+                return None  # a watch goes to the new owner as soon as there is one
+            raise TableError("unavailable", "the tournament is moving to another server: try again")
+        replies = self.desk.cluster.replies
+        request, future = replies.open()
+        self.desk.cluster.bus.send(self.owner, self._message(command, request))
+        try:
+            return await asyncio.wait_for(future, REPLY_SECONDS)
+        except TimeoutError:
+            raise TableError(
+                "unavailable",
+                "the tournament's server did not answer (it may be moving): try again",
+            ) from None
+        finally:
+            replies.close(request)
+
+
 class Replies:
     """Futures of commands sent to other processes, by request number."""
 
@@ -123,4 +189,12 @@ def reply_message(request: int, future: asyncio.Future[Any]) -> dict[str, Any]:
     return {"k": "reply", "req": request, "ok": future.result()}
 
 
-__all__ = ["RemoteTable", "RemoteWatcher", "Replies", "Watcher", "reply_message"]
+__all__ = [
+    "RemoteTable",
+    "RemoteTourney",
+    "RemoteTourneyWatcher",
+    "RemoteWatcher",
+    "Replies",
+    "Watcher",
+    "reply_message",
+]

@@ -26,6 +26,7 @@ import os
 import time
 import uuid
 from collections.abc import AsyncIterator
+from functools import partial
 from typing import Any
 
 import orjson
@@ -35,24 +36,26 @@ from stud.server.actor import Command, TableActor
 from stud.server.bots import make_bot
 from stud.server.channel import Watcher
 from stud.server.cluster import fence
+from stud.server.cluster.bots import BotPool
 from stud.server.cluster.bus import Bus
-from stud.server.cluster.lease import LeaseBook, Leases, LeaseTimes
+from stud.server.cluster.lease import EVENT_EPOCH, LeaseBook, Leases, LeaseTimes
 from stud.server.cluster.limits import SharedBuckets
 from stud.server.cluster.remote import RemoteTable, RemoteWatcher, Replies, reply_message
+from stud.server.cluster.tourneys import KINDS as TOURNEY_KINDS
+from stud.server.cluster.tourneys import ClusterDesk
 from stud.server.limits import check_new_table
 from stud.server.ratelimit import Buckets
 from stud.server.room import Room, RoomConfig, TableHandle
 from stud.server.storage import Account, Database, TableSpec
-from stud.table import HandFactory
+from stud.table import HandFactory, TableError
 
 log = logging.getLogger("stud.server.cluster")
 
 LOBBY_KEY = "{}lobby"
 NODE_KEY = "{}nodeinfo:{}"
 BOT_NAMES_KEY = "{}botnames"
-EVENT_EPOCH = 10**9
-"""A table's events are numbered from ``token * EVENT_EPOCH``: a new owner's numbers are
-above any its predecessor sent, so a client's ``since`` never hides a new event."""
+SEATS_KEY = "{}seats:{}"
+"""A Redis hash per table: the seat each person took there (to seat them again after a takeover)."""
 NEW_TABLE_GRACE = 2.0
 """Seconds a table nobody holds must wait before others take it: its creator goes first."""
 CLAIM_STEP = 0.3
@@ -115,6 +118,13 @@ class ClusterRoom(Room):
         self._claiming: set[int] = set()
         self._missing: set[str] = set()
         self._raise_floor = self.redis.register_script(RAISE_FLOOR)
+        self._background: set[asyncio.Task[Any]] = set()
+        self.bot_pool = BotPool(self.redis, self.prefix, self.node, self._node_key)
+        self.new_table_grace = NEW_TABLE_GRACE
+        self.claim_step = CLAIM_STEP
+        self.desk = ClusterDesk(self)
+        """The room's tournaments, each run by one process (``tournaments`` is the same)."""
+        self.tournaments = self.desk
 
     @property
     def _lobby_key(self) -> str:
@@ -123,7 +133,7 @@ class ClusterRoom(Room):
     # -- life cycle ------------------------------------------------------------------------
 
     @contextlib.asynccontextmanager
-    async def _lock(self, name: str, seconds: float = 30.0) -> AsyncIterator[None]:
+    async def lock(self, name: str, seconds: float = 30.0) -> AsyncIterator[None]:
         """A Redis lock across the room's processes (waits up to ``seconds`` for it)."""
         key, value = f"{self.prefix}lock:{name}", uuid.uuid4().hex
         deadline = time.monotonic() + seconds
@@ -139,45 +149,48 @@ class ClusterRoom(Room):
 
     async def open_database(self) -> None:
         await self.redis.ping()
-        async with self._lock("schema"):  # two processes must not both create the schema
+        async with self.lock("schema"):  # two processes must not both create the schema
             await asyncio.to_thread(self.db.start)
             self.prefix = await self.db.write(fence.room_prefix)
         self.leases = Leases(self.redis, self.book, self.prefix)
         self.bus = Bus(self.redis, self.prefix, self.node, self._on_message)
         self.bus.on_reconnect = self._rewatch_all
-        self.db.store.fence = fence.TokenFence(self.book.tokens)
+        self.bot_pool = BotPool(self.redis, self.prefix, self.node, self._node_key)
+        self.db.store.fence = fence.TokenFence(self.book.tokens, self.desk.book.tokens)
 
     async def start(self) -> None:
-        """Join the room: listen, create the first tables if there are none, take free ones.
-
-        Tournaments (stud.server.tourney_desk) are not run in a shared room yet: their
-        desk would run in every process at once. They need a lease of their own.
-        """
+        """Join the room: listen, create the first tables if there are none, take free ones;
+        the same for tournaments (stud.server.cluster.tourneys)."""
         self.bus.start()
         store = self.db.store
-        async with self._lock("defaults"):
+        async with self.lock("defaults"):
             specs = await self.db.read(store.open_tables)
             if not specs:
                 for default in self.config.default_tables:
                     specs.append(await self._save_table(default, None))
         bots = await self.db.read(lambda c: store.accounts_of_kind(c, "bot"))
         await self._raise_floor(keys=[BOT_NAMES_KEY.format(self.prefix)], args=[len(bots)])
+        self._names.update({bot.id: bot.name for bot in bots})
+        await self._heartbeat()  # before taking bots: a holder without one counts as dead
+        await self.bot_pool.start([bot.id for bot in bots])
         for spec in specs:
             self.specs[spec.id] = spec
             self._first_seen[spec.id] = 0.0
         await self._heartbeat()
         await self._scan()
         self._tasks = [
-            asyncio.create_task(self._every(self.times.renew, self._renew), name="cluster-renew"),
-            asyncio.create_task(self._every(self.times.scan, self._scan), name="cluster-scan"),
-            asyncio.create_task(self._every(SPEC_REFRESH, self._refresh), name="cluster-tables"),
+            asyncio.create_task(self.every(self.times.renew, self._renew), name="cluster-renew"),
+            asyncio.create_task(self.every(self.times.scan, self._scan), name="cluster-scan"),
+            asyncio.create_task(self.every(SPEC_REFRESH, self._refresh), name="cluster-tables"),
         ]
+        await self.desk.start()
 
     async def stop(self) -> None:
         """A clean stop: the tables are given up at once, so others take them without waiting."""
         for task in self._tasks:
             task.cancel()
         await super().stop()
+        await self.bot_pool.stop()
         with contextlib.suppress(Exception):
             for table_id in list(self.book.tokens):
                 await self.leases.release(table_id)
@@ -187,7 +200,8 @@ class ClusterRoom(Room):
         with contextlib.suppress(Exception):
             await self.redis.aclose()
 
-    async def _every(self, seconds: float, step: Any) -> None:
+    async def every(self, seconds: float, step: Any) -> None:
+        """Run ``step`` every ``seconds`` until cancelled (a failed round is logged)."""
         while True:
             await asyncio.sleep(seconds)
             try:
@@ -199,6 +213,20 @@ class ClusterRoom(Room):
 
     def owns(self, table_id: int) -> bool:
         return self.book.holds(table_id)
+
+    def seated(self, actor: TableActor, account_id: int) -> None:
+        seat = actor.table.seat_of(account_id)
+        if seat is None:
+            return
+        task = asyncio.create_task(self._note_seat(actor.id, account_id, seat))
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def _note_seat(self, table_id: int, account_id: int, seat: int) -> None:
+        try:
+            await self.redis.hset(SEATS_KEY.format(self.prefix, table_id), str(account_id), seat)
+        except Exception:  # Redis away: a takeover seats them as the last hand did
+            log.warning("table %s: the seat of account %s not noted", table_id, account_id)
 
     def lost(self, actor: TableActor) -> None:
         """The actor stopped (lease lapsed): its local watchers follow the table elsewhere."""
@@ -239,15 +267,21 @@ class ClusterRoom(Room):
         await self._heartbeat()
         await self._publish_lobby()
 
+    def _node_key(self, node: str) -> str:
+        return NODE_KEY.format(self.prefix, node)
+
     async def _heartbeat(self) -> None:
         info = orjson.dumps({"tables": len(self.actors)})
-        key = NODE_KEY.format(self.prefix, self.node)
-        await self.redis.set(key, info, px=int(self.times.ttl * 1000))
+        await self.redis.set(self._node_key(self.node), info, px=int(self.times.ttl * 1000))
 
     async def _publish_lobby(self) -> None:
         entries = {str(t): orjson.dumps(a.lobby()) for t, a in self.actors.items()}
         if entries:
             await self.redis.hset(self._lobby_key, mapping=entries)
+
+    def loads(self) -> dict[str, int]:
+        """Each live process and how many tables it runs (as of the last scan)."""
+        return dict(self._loads) or {self.node: len(self.actors)}
 
     async def _live_nodes(self) -> dict[str, int]:
         """Each live process and how many tables it runs."""
@@ -326,13 +360,15 @@ class ClusterRoom(Room):
             else:
                 log.exception("table %s: taking it over failed", table_id)
             return None
-        if recovered["voided"] or recovered["cashed_out"]:
+        if recovered["voided"] or recovered["cashed_out"] or recovered["kept"]:
             log.warning("table %s taken over: %s", table_id, recovered)
-        for key in ("voided", "refunded", "cashed_out"):
+        for key in ("voided", "refunded", "cashed_out", "kept"):
             self.recovered[key] = self.recovered.get(key, 0) + int(recovered[key])
         self._hand_numbers[table_id] = int(recovered["last_hand"])
         actor = self._open(spec)
         actor.n = token * EVENT_EPOCH
+        taken = await self.redis.hgetall(SEATS_KEY.format(self.prefix, table_id))
+        self._seat_again(actor, recovered["seated"], {int(a): int(s) for a, s in taken.items()})
         self.owners[table_id] = (node, token)
         self._newest_token[table_id] = token
         # Connections here that watched it elsewhere now watch it here.
@@ -343,6 +379,31 @@ class ClusterRoom(Room):
         self._followed.pop(table_id, None)
         await self.redis.hset(self._lobby_key, str(table_id), orjson.dumps(actor.lobby()))
         return actor
+
+    def _seat_again(
+        self, actor: TableActor, people: list[dict[str, Any]], taken: dict[int, int]
+    ) -> None:
+        """The people of a table taken over, in their seats with their stacks (before its
+        actor's first step), each away for the grace period until a connection watches.
+
+        Their seat is the one they took (``taken``, noted when they sat), else the one of
+        the table's last hand.
+        """
+        now = time.time()
+        for person in people:
+            account = int(person["account_id"])
+            seat = taken.get(account, person["seat"])
+            if seat is not None and actor.table.seats[seat] is not None:
+                seat = None
+            self._names[account] = str(person["name"])
+            try:
+                actor.resumed += actor.table.sit(
+                    account, str(person["name"]), int(person["stack"]), now, seat=seat, kept=True
+                )
+            except TableError:  # never (the same seats): the stack waits for a restart
+                log.exception("table %s: account %s could not be seated again", actor.id, account)
+                continue
+            actor.gone[account] = now + self.config.grace_seconds
 
     # -- tables ----------------------------------------------------------------------------
 
@@ -363,7 +424,7 @@ class ClusterRoom(Room):
         self.settings_for(spec)
         make_bot(spec.bot_kind)
         lock = f"create:{None if creator is None else creator.id}"
-        async with self._lock(lock, 10.0):
+        async with self.lock(lock, 10.0):
             if creator is not None:
                 specs = await self.db.read(self.db.store.open_tables)
                 mine = [s for s in specs if s.created_by == creator.id]
@@ -421,13 +482,41 @@ class ClusterRoom(Room):
         """Bot names unique across the room's processes (one counter in Redis)."""
         return f"Bot {int(await self.redis.incr(BOT_NAMES_KEY.format(self.prefix)))}"
 
+    async def bot_accounts(self, count: int) -> list[Account]:
+        """``count`` of the room's bots idle on every process (new ones only if none is)."""
+        taken = []
+        for account_id in await self.bot_pool.take(count):
+            if account_id not in self._names:
+                account = await self.db.read(partial(self.db.store.account, account_id=account_id))
+                self._names[account_id] = account.name if account else f"Bot #{account_id}"
+            taken.append(Account(account_id, self._names[account_id], "bot"))
+        names = [await self.new_bot_name() for _ in range(count - len(taken))]
+        if names:
+            store = self.db.store
+            made = await self.db.write(
+                lambda c: [store.create_account(c, name, "bot") for name in names]
+            )
+            await self.bot_pool.add([a.id for a in made])
+            self._names.update({a.id: a.name for a in made})
+            taken += made
+        return taken
+
+    def reserve_bot(self, account_id: int, name: str) -> None:
+        self._names[account_id] = name
+        self.bot_pool.reserve(account_id)
+
+    def release_bot(self, account_id: int) -> None:
+        self.bot_pool.release(account_id)
+
     def buckets(self, name: str, burst: float, refill_seconds: float, limit: int) -> Buckets:
         """The room's login and signup throttles count in Redis, for every process at once."""
         return SharedBuckets(self, name, burst, refill_seconds)
 
     def health(self) -> dict[str, Any]:
         runs = sorted(t for t in self.actors if self.owns(t))
-        return {"node": self.node, "runs": runs, "room_tables": len(self.specs)}
+        tournaments = sorted(t for t in self.desk.book.tokens if self.desk.book.holds(t))
+        return {"node": self.node, "runs": runs, "room_tables": len(self.specs),
+                "tournaments": tournaments}  # fmt: skip
 
     # -- connections that watch tables of other processes -----------------------------------
 
@@ -507,7 +596,9 @@ class ClusterRoom(Room):
 
     def _on_message(self, item: dict[str, Any]) -> None:
         kind = item.get("k")
-        if kind == "out":
+        if kind in TOURNEY_KINDS:
+            self.desk.on_message(item)
+        elif kind == "out":
             self._deliver(item)
         elif kind == "cmd":
             self._command(item)
@@ -544,7 +635,11 @@ class ClusterRoom(Room):
         sender, request, table_id = str(item["from"]), item.get("req"), int(item["t"])
         actor = self.actors.get(table_id)
         if actor is None or not self.owns(table_id):
-            if request is not None:
+            if item.get("c") == "watch":  # taken but not open yet: the sender watches again
+                self.bus.send(sender, {"k": "dropped", "t": table_id})
+                if request is not None:
+                    self.bus.send(sender, {"k": "reply", "req": request, "ok": None})
+            elif request is not None:
                 refusal = ["unavailable", "the table is moving: try again"]
                 self.bus.send(sender, {"k": "reply", "req": request, "err": refusal})
             return

@@ -501,12 +501,16 @@ class Store:
         )
         return contributions
 
-    def recover(self, conn: Connection, table_id: int | None = None) -> dict[str, int]:
+    def recover(
+        self, conn: Connection, table_id: int | None = None, *, keep_people: bool = False
+    ) -> dict[str, int]:
         """After a crash or stop: void running hands, then cash every table stack out.
 
         Tables start empty after a restart, so the chips in front of each player
         go back to their balance; what went into a voided pot goes back first.
-        With ``table_id``, only that table's (a table another process takes over).
+        With ``table_id``, only that table's (a table another process takes over);
+        with ``keep_people`` too, only the bots' stacks are cashed out: the people's
+        stay at the table, where the new owner seats them again.
         """
         query = select(s.hands.c.id).where(s.hands.c.status == "running")
         if table_id is not None:
@@ -515,12 +519,26 @@ class Store:
         refunded = 0
         for (hand_id,) in running:
             refunded += sum(self.void_hand(conn, int(hand_id)).values())
-        cashed = 0
-        for (table, account_id), amount in self.table_stacks(conn, table_id).items():
-            if amount > 0:
+        cashed = kept = 0
+        stacks = self.table_stacks(conn, table_id)
+        bots: set[int] = set()
+        if keep_people and stacks:
+            holders = {account for _, account in stacks}
+            bots = set(
+                conn.execute(
+                    select(s.accounts.c.id).where(
+                        s.accounts.c.id.in_(holders), s.accounts.c.kind == "bot"
+                    )
+                ).scalars()
+            )
+        for (table, account_id), amount in stacks.items():
+            if amount > 0 and keep_people and account_id not in bots:
+                kept += amount
+            elif amount > 0:
                 self.cash_out(conn, account_id, table, amount)
                 cashed += amount
-        return {"voided": len(running), "refunded": refunded, "cashed_out": cashed}
+        done = {"voided": len(running), "refunded": refunded, "cashed_out": cashed}
+        return {**done, "kept": kept} if keep_people else done
 
     def hands_for_table(
         self, conn: Connection, table_id: int, limit: int = 50

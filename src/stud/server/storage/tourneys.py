@@ -72,29 +72,81 @@ def save(conn: Connection, tournament_id: int, data: Mapping[str, Any]) -> None:
     )
 
 
+_ROW = (
+    s.tournaments.c.id,
+    s.tournaments.c.template,
+    s.tournaments.c.created_by,
+    s.tournaments.c.snapshot,
+)
+
+
+def _row(r: Any) -> dict[str, Any]:
+    return {
+        "id": int(r.id),
+        "template": r.template,
+        "created_by": None if r.created_by is None else int(r.created_by),
+        "snapshot": json.loads(r.snapshot),
+    }
+
+
 def stored(conn: Connection, *, unfinished: bool, limit: int | None = None) -> list[dict[str, Any]]:
     """Tournaments still to play (``unfinished``), or the latest finished or cancelled ones:
     each ``{"id", "template", "created_by", "snapshot"}``, oldest first."""
     done = s.tournaments.c.state.in_(("finished", "cancelled"))
-    query = select(
-        s.tournaments.c.id,
-        s.tournaments.c.template,
-        s.tournaments.c.created_by,
-        s.tournaments.c.snapshot,
-    ).where(~done if unfinished else done)
+    query = select(*_ROW).where(~done if unfinished else done)
     if limit is not None:
         query = query.order_by(s.tournaments.c.id.desc()).limit(limit)
-    rows = conn.execute(query).all()
-    out = [
-        {
-            "id": int(r.id),
-            "template": r.template,
-            "created_by": None if r.created_by is None else int(r.created_by),
-            "snapshot": json.loads(r.snapshot),
-        }
-        for r in rows
-    ]
+    out = [_row(r) for r in conn.execute(query).all()]
     return sorted(out, key=lambda r: r["id"])
+
+
+def stored_one(conn: Connection, tournament_id: int) -> dict[str, Any] | None:
+    """One tournament's row as :func:`stored` gives it (None: no such tournament)."""
+    r = conn.execute(select(*_ROW).where(s.tournaments.c.id == tournament_id)).first()
+    return None if r is None else _row(r)
+
+
+def unfinished_ids(conn: Connection) -> list[int]:
+    """The tournaments registering or running (a shared room's processes share them out)."""
+    done = s.tournaments.c.state.in_(("finished", "cancelled"))
+    return [int(i) for i in conn.execute(select(s.tournaments.c.id).where(~done)).scalars()]
+
+
+def finished_ids(conn: Connection, limit: int) -> list[int]:
+    """The latest ``limit`` finished or cancelled tournaments."""
+    done = s.tournaments.c.state.in_(("finished", "cancelled"))
+    query = select(s.tournaments.c.id).where(done).order_by(s.tournaments.c.id.desc()).limit(limit)
+    return [int(i) for i in conn.execute(query).scalars()]
+
+
+def registering(conn: Connection, created_by: int) -> list[int]:
+    """The tournaments an account opened that take registrations still."""
+    query = select(s.tournaments.c.id).where(
+        s.tournaments.c.state == "registering", s.tournaments.c.created_by == created_by
+    )
+    return [int(i) for i in conn.execute(query).scalars()]
+
+
+def open_templates(conn: Connection) -> set[str]:
+    """The room's default tournaments that have a copy taking registrations."""
+    query = select(s.tournaments.c.template).where(
+        s.tournaments.c.state == "registering", s.tournaments.c.template.is_not(None)
+    )
+    return {str(t) for t in conn.execute(query).scalars()}
+
+
+def latest_start(conn: Connection, template: str) -> float | None:
+    """When the latest copy of a default tournament starts (or started), from its snapshot."""
+    row = conn.execute(
+        select(s.tournaments.c.snapshot)
+        .where(s.tournaments.c.template == template)
+        .order_by(s.tournaments.c.id.desc())
+        .limit(1)
+    ).scalar()
+    if row is None:
+        return None
+    start = json.loads(row).get("settings", {}).get("start_at")
+    return None if start is None else float(start)
 
 
 # -- money -----------------------------------------------------------------------------------

@@ -1,0 +1,109 @@
+"""The room's bot accounts, shared by its processes: each bot plays for one process at a time.
+
+A single process keeps its idle bots in a list and reuses them; a room on
+several processes keeps one Redis hash, ``<room>bots``, of every bot account
+and the process it plays for (empty: idle). A process takes idle bots with one
+script (atomic: two processes never take the same bot), and makes new accounts
+only when none is idle, so restarting processes, or running many, does not pile
+up bot accounts. A bot held by a process that died (its heartbeat key lapsed)
+counts as idle: the tables it sat at are taken over and cashed out, and a
+tournament it plays in reserves it again in the process that takes it over.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from typing import Any
+
+log = logging.getLogger("stud.server.cluster")
+
+BOTS_KEY = "{}bots"
+
+# Take up to ARGV[2] idle bots for ARGV[1]; a holder whose heartbeat (ARGV[3] .. holder) is
+# gone is dead and its bots idle.
+TAKE = """
+local out = {}
+local want = tonumber(ARGV[2])
+local all = redis.call('HGETALL', KEYS[1])
+for i = 1, #all, 2 do
+  if #out >= want then break end
+  local holder = all[i + 1]
+  if holder == '' or (holder ~= ARGV[1] and redis.call('EXISTS', ARGV[3] .. holder) == 0) then
+    redis.call('HSET', KEYS[1], all[i], ARGV[1])
+    table.insert(out, all[i])
+  end
+end
+return out
+"""
+
+# Give a bot back: only if this process still holds it.
+RELEASE = """
+if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then redis.call('HSET', KEYS[1], ARGV[1], '') end
+return 1
+"""
+
+
+class BotPool:
+    """This process's side of the shared pool (``redis``: a redis.asyncio client).
+
+    ``release`` and ``reserve`` are called from actors' synchronous code: they are
+    queued and sent in order by one task; ``take`` waits for them first.
+    """
+
+    def __init__(self, redis: Any, prefix: str, node: str, heartbeat: Callable[[str], str]) -> None:
+        self.redis = redis
+        self.key = BOTS_KEY.format(prefix)
+        self.node = node
+        self.heartbeat_prefix = heartbeat("")
+        self._take = redis.register_script(TAKE)
+        self._release = redis.register_script(RELEASE)
+        self._ops: asyncio.Queue[tuple[str, int]] = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+
+    async def start(self, known: list[int]) -> None:
+        """Every bot account the database has is in the pool (idle unless already held)."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for account_id in known:
+                pipe.hsetnx(self.key, str(account_id), "")
+            await pipe.execute()
+        self._task = asyncio.create_task(self._send(), name="cluster-bots")
+
+    async def stop(self) -> None:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self._ops.join(), 2.0)
+        if self._task is not None:
+            self._task.cancel()
+
+    async def take(self, count: int) -> list[int]:
+        """Up to ``count`` idle bots, now held by this process."""
+        await self._ops.join()
+        ids = await self._take(keys=[self.key], args=[self.node, count, self.heartbeat_prefix])
+        return [int(i) for i in ids]
+
+    async def add(self, account_ids: list[int]) -> None:
+        """New bot accounts, held by this process."""
+        if account_ids:
+            await self.redis.hset(self.key, mapping={str(a): self.node for a in account_ids})
+
+    def release(self, account_id: int) -> None:
+        self._ops.put_nowait(("release", account_id))
+
+    def reserve(self, account_id: int) -> None:
+        """A bot this process plays for whoever held it (a tournament taken over)."""
+        self._ops.put_nowait(("reserve", account_id))
+
+    async def _send(self) -> None:
+        while True:
+            op, account_id = await self._ops.get()
+            try:
+                if op == "release":
+                    await self._release(keys=[self.key], args=[account_id, self.node])
+                else:
+                    await self.redis.hset(self.key, str(account_id), self.node)
+            except Exception:  # Redis away: the bot stays marked (a dead holder's are freed)
+                log.exception("bot pool: %s of bot %s failed", op, account_id)
+            finally:
+                self._ops.task_done()

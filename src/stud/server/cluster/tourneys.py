@@ -1,0 +1,543 @@
+"""Tournaments in a room shared by several processes: each run by one process at a time.
+
+A tournament (registering or running) has a lease like a table's
+(:mod:`.lease`, keys under ``<room>tourney:``) whose token is stored in
+PostgreSQL (``tourney_leases``) and checked in every write the tournament
+makes: its snapshot, its money, and the hands of its tables ``t<id>.<n>``,
+which run in the process that holds the tournament. A process that takes a
+tournament over (its owner died, or paused past its lease) stores its token,
+voids the hands its tables left running and restores it from its last
+snapshot, exactly as a single process does after a restart (the clock where it
+stood, paid prizes paid, a buy-in whose registration was lost refunded).
+
+Any process serves any client: a registration, a watch of the tournament's page
+or of one of its tables, an action at one, travels to the owner over the bus
+(:mod:`.bus`) like a table's command, and the owner's messages for that client
+come back to its process (each watcher sees its own account's view). The
+lobby's list is a Redis hash of each running tournament's line, kept by its
+owner; finished tournaments are read from PostgreSQL by every process and kept
+there to show (they never write again). The default tournaments are opened
+once per room, under a Redis lock, from what PostgreSQL says is open.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+import orjson
+
+from stud.server.actor import Command
+from stud.server.channel import Watcher
+from stud.server.cluster import fence
+from stud.server.cluster.lease import EVENT_EPOCH, LeaseBook, Leases
+from stud.server.cluster.remote import RemoteTourney, RemoteTourneyWatcher, reply_message
+from stud.server.storage import Account
+from stud.server.storage import tourneys as db_tourneys
+from stud.server.tourney_actor import TournamentActor
+from stud.server.tourney_desk import (
+    KEEP_FINISHED,
+    SNGS_PER_ACCOUNT,
+    TournamentDesk,
+    TourneyHandle,
+)
+from stud.table import TableError
+from stud.tournament import TournamentSettings
+
+if TYPE_CHECKING:
+    from stud.server.cluster.room import ClusterRoom
+
+log = logging.getLogger("stud.server.cluster")
+
+LIST_KEY = "{}tourneys"
+"""A Redis hash: each running or registering tournament's lobby line, kept by its owner."""
+REFRESH = 2.0
+"""How often the room's tournaments are read again from PostgreSQL (and the defaults checked)."""
+
+KINDS = frozenset({"tcmd", "tout", "tdropped", "tseat", "topened"})
+"""The bus messages of tournaments (:meth:`ClusterDesk.on_message`)."""
+
+
+Watched = set[int | None]
+"""What a connection follows of a tournament: its page (None) and table numbers."""
+
+
+class ClusterDesk(TournamentDesk):
+    """This process's share of the room's tournaments."""
+
+    def __init__(self, room: ClusterRoom) -> None:
+        super().__init__(room)
+        self.cluster = room
+        self.book = LeaseBook(room.node, room.times)
+        self.leases = Leases(room.redis, self.book, room.prefix + "tourney:")
+        self.known: dict[int, float] = {}
+        """Every unfinished tournament of the room, and when this process first saw it."""
+        self.owners: dict[int, tuple[str, int]] = {}
+        self.archived: set[int] = set()
+        """Finished tournaments shown here (read from PostgreSQL; they never write again)."""
+        self._free_since: dict[int, float] = {}
+        self._floors: dict[int, int] = {}
+        self._claiming: set[int] = set()
+        self._connections: dict[int, Watcher] = {}
+        self._following: dict[int, dict[int, tuple[Watcher, Watched]]] = {}
+        self._followed: dict[int, tuple[str, int] | None] = {}
+        self._remote_watchers: dict[tuple[str, int, int], RemoteTourneyWatcher] = {}
+        self._newest_token: dict[int, int] = {}
+        self._missing: set[str] = set()
+        self._changed: set[int] = set()
+        self._loops: list[asyncio.Task[None]] = []
+        self._refreshing = asyncio.Lock()
+
+    @property
+    def _list_key(self) -> str:
+        return LIST_KEY.format(self.cluster.prefix)
+
+    # -- life cycle ------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Learn the room's tournaments, open the defaults (once per room), take free ones."""
+        self.leases = Leases(self.cluster.redis, self.book, self.cluster.prefix + "tourney:")
+        await self._refresh(first=True)
+        await self.ensure_defaults()
+        await self._scan()
+        every, times = self.cluster.every, self.cluster.times
+        self._loops = [
+            asyncio.create_task(every(times.renew, self._renew), name="tourney-renew"),
+            asyncio.create_task(every(times.scan, self._scan), name="tourney-scan"),
+            asyncio.create_task(every(REFRESH, self._refresh_and_defaults), name="tourney-list"),
+        ]
+
+    async def stop(self) -> None:
+        """A clean stop: the tournaments are given up at once, others take them in a scan."""
+        for task in self._loops:
+            task.cancel()
+        await super().stop()
+        with contextlib.suppress(Exception):
+            for tournament_id in list(self.book.tokens):
+                await self.leases.release(tournament_id)
+
+    async def _refresh_and_defaults(self) -> None:
+        await self._refresh()
+        try:
+            await self.ensure_defaults()
+        except TimeoutError:  # another process holds the lock (or died holding it): next round
+            log.warning("the default tournaments' lock is busy: looked at next round")
+
+    async def _refresh(self, *, first: bool = False) -> None:
+        """The room's unfinished tournaments, and the latest finished ones to show here."""
+        async with self._refreshing:  # one at a time: a finished one is restored here once
+            await self._read_list(first=first)
+
+    async def _read_list(self, *, first: bool) -> None:
+        db = self.room.db
+        unfinished = set(await db.read(db_tourneys.unfinished_ids))
+        now = 0.0 if first else time.monotonic()
+        for tournament_id in unfinished:
+            self.known.setdefault(tournament_id, now)
+        for tournament_id in set(self.known) - unfinished:
+            if tournament_id not in self.book.tokens:
+                self.known.pop(tournament_id, None)
+                self.owners.pop(tournament_id, None)
+        done = await db.read(lambda c: db_tourneys.finished_ids(c, KEEP_FINISHED))
+        for tournament_id in done:
+            if tournament_id in self.actors:
+                continue
+            row = await db.read(partial(db_tourneys.stored_one, tournament_id=tournament_id))
+            if row is not None:
+                self.archived.add(tournament_id)
+                await self._restore(row)
+        self._prune()
+
+    # -- leases ----------------------------------------------------------------------------
+
+    def owns(self, tournament_id: int) -> bool:
+        return tournament_id in self.archived or self.book.holds(tournament_id)
+
+    def fence(self, conn: Any, tournament_id: int) -> None:
+        fence.check_tournament(conn, tournament_id, self.book.tokens.get(tournament_id))
+
+    def event_floor(self, tournament_id: int) -> int:
+        return self.book.tokens.get(tournament_id, 0) * EVENT_EPOCH
+
+    def lost(self, actor: TournamentActor) -> None:
+        """The lease lapsed: local watchers follow the tournament to its next owner. Its bots
+        stay reserved: they play on in the tournament wherever it runs."""
+        tournament_id = actor.id
+        log.warning("tournament %s: lease lost, no longer run here", tournament_id)
+        if self.actors.get(tournament_id) is actor:
+            del self.actors[tournament_id]
+        self.book.drop(tournament_id)
+        for watcher in actor.watchers:
+            self._keep_following(tournament_id, watcher, None)
+        for number, channel in actor.channels.items():
+            for watcher in channel.watchers:
+                self._keep_following(tournament_id, watcher, number)
+        self._followed[tournament_id] = None
+        self.owners.pop(tournament_id, None)
+
+    def _keep_following(self, tournament_id: int, watcher: Watcher, what: int | None) -> None:
+        if isinstance(watcher, RemoteTourneyWatcher):
+            key = (watcher.node, watcher.key, tournament_id)
+            self._remote_watchers.pop(key, None)
+        else:
+            self._follow(tournament_id, watcher, what)
+
+    async def _renew(self) -> None:
+        for tournament_id in await self.leases.renew():
+            actor = self.actors.get(tournament_id)
+            if actor is not None:
+                actor.tell(Command("wake"))  # it sees the lease is gone and stops
+        now = time.monotonic()
+        for tournament_id, actor in list(self.actors.items()):
+            if tournament_id in self.book.tokens and not self.book.holds(tournament_id, now):
+                actor.tell(Command("wake"))
+        # Tournaments over: nothing more to run; shown here, and read by the others.
+        for tournament_id, actor in list(self.actors.items()):
+            if actor.over and tournament_id in self.book.tokens:
+                self.archived.add(tournament_id)
+                await self.leases.release(tournament_id)
+                await self.cluster.redis.hdel(self._list_key, str(tournament_id))
+        await self._publish_lines(list(self.book.tokens))
+
+    async def _publish_lines(self, tournaments: list[int]) -> None:
+        lines = {
+            str(t): orjson.dumps(self.actors[t].summary())
+            for t in tournaments
+            if t in self.actors and t in self.book.tokens
+        }
+        if lines:
+            await self.cluster.redis.hset(self._list_key, mapping=lines)
+
+    def viewed(self, actor: TournamentActor) -> None:
+        self._changed.add(actor.id)
+
+    def dropped(self, tournament_id: int) -> None:
+        self.archived.discard(tournament_id)
+
+    async def _scan(self) -> None:
+        """Who runs which tournament; take the free ones; follow those that moved."""
+        changed, self._changed = self._changed, set()
+        await self._publish_lines(sorted(changed))
+        owners = await self.leases.owners(sorted(self.known))
+        loads = self.cluster.loads()
+        mine = loads.get(self.cluster.node, 0)
+        fewer = sum(1 for node, n in loads.items() if node != self.cluster.node and n < mine)
+        now = time.monotonic()
+        for tournament_id, owner in owners.items():
+            if owner is not None:
+                self.owners[tournament_id] = owner
+                self._free_since.pop(tournament_id, None)
+                continue
+            self.owners.pop(tournament_id, None)
+            if tournament_id in self.book.tokens:
+                continue
+            free_since = self._free_since.setdefault(tournament_id, now)
+            if now - self.known.get(tournament_id, 0.0) < self.cluster.new_table_grace:
+                continue
+            if now - free_since < self.cluster.claim_step * fewer:
+                continue
+            await self._claim(tournament_id)
+        self._follow_moves()
+        self._sweep_dead_watchers(set(loads))
+
+    async def _claim(self, tournament_id: int) -> TournamentActor | None:
+        """Take a free tournament: lease, token and voided hands in PostgreSQL, then restore it
+        from its last snapshot (as a restarted single process does) and run it here."""
+        if tournament_id in self._claiming:
+            return None
+        self._claiming.add(tournament_id)
+        try:
+            return await self._take(tournament_id)
+        finally:
+            self._claiming.discard(tournament_id)
+
+    async def _take(self, tournament_id: int) -> TournamentActor | None:
+        db, node = self.room.db, self.cluster.node
+        token = await self.leases.acquire(tournament_id, self._floors.get(tournament_id, 0))
+        if token is None:
+            return None
+        try:
+            row = await db.write(
+                lambda c: fence.claim_tournament(c, tournament_id, token, node, time.time())
+            )
+        except Exception as error:
+            await self.leases.release(tournament_id)
+            if isinstance(error, fence.Fenced):
+                self._floors[tournament_id] = await db.read(
+                    lambda c: fence.stored_token(c, tournament_id, tournament=True)
+                )
+            else:
+                log.exception("tournament %s: taking it over failed", tournament_id)
+            return None
+        if row is None:  # over meanwhile: shown from PostgreSQL, nothing to run
+            await self.leases.release(tournament_id)
+            self.known.pop(tournament_id, None)
+            return None
+        stale = self.actors.pop(tournament_id, None)
+        if stale is not None:
+            await stale.stop()
+        self.archived.discard(tournament_id)
+        await self._restore(row)
+        actor = self.actors[tournament_id]
+        self.owners[tournament_id] = (node, token)
+        self._newest_token[tournament_id] = token
+        # Connections here that followed it elsewhere now watch it here.
+        for key, (watcher, watched) in self._following.pop(tournament_id, {}).items():
+            for what in watched:
+                actor.tell(self._watch_command(watcher, what))
+            if not any(key in f for f in self._following.values()):
+                self._connections.pop(key, None)
+        self._followed.pop(tournament_id, None)
+        await self._publish_lines([tournament_id])
+        return actor
+
+    @staticmethod
+    def _watch_command(watcher: Watcher, what: int | None) -> Command:
+        if what is None:
+            return Command("watch_tournament", watcher.account_id, watcher=watcher)
+        args = {"table_number": what, "since": None}
+        return Command("watch", watcher.account_id, args=args, watcher=watcher)
+
+    # -- opening tournaments ---------------------------------------------------------------
+
+    async def create(
+        self,
+        proto: TournamentSettings,
+        *,
+        template: str | None = None,
+        created_by: int | None = None,
+        bots: int = 0,
+    ) -> TournamentActor:
+        """Store a new tournament and run it here (its lease taken before its first step)."""
+        tournament_id, _ = await self.insert(proto, template=template, created_by=created_by)
+        self.known[tournament_id] = time.monotonic()
+        actor = await self._claim(tournament_id)
+        if actor is None:
+            raise RuntimeError(f"tournament {tournament_id} was made but could not be run here")
+        token = self.book.tokens[tournament_id]
+        self.cluster.bus.broadcast(
+            {"k": "topened", "from": self.cluster.node, "T": tournament_id, "tok": token}
+        )
+        await self.register_bots(actor, bots)
+        return actor
+
+    async def create_sng(self, proto: TournamentSettings, creator: Account) -> TournamentActor:
+        """A player's Sit & Go; the limit counts what the account opened on every process."""
+        db = self.room.db
+        async with self.cluster.lock(f"sng:{creator.id}", 10.0):
+            mine = await db.read(partial(db_tourneys.registering, created_by=creator.id))
+            if len(mine) >= SNGS_PER_ACCOUNT:
+                raise TableError(
+                    "tournament_limit",
+                    f"you have {len(mine)} Sit & Gos waiting to start: at most {SNGS_PER_ACCOUNT}",
+                )
+            return await self.create(proto, created_by=creator.id)
+
+    async def ensure_defaults(self) -> None:
+        """Open each default tournament that has no copy taking registrations in the room
+        (one process at a time decides, from PostgreSQL)."""
+        templates = self.room.config.default_tournaments
+        db = self.room.db
+        if {t.key for t in templates} <= await db.read(db_tourneys.open_templates):
+            return
+        async with self.cluster.lock("tourney-defaults", 30.0):
+            open_ = await db.read(db_tourneys.open_templates)
+            for template in templates:
+                if template.key in open_:
+                    continue
+                last = await db.read(partial(db_tourneys.latest_start, template=template.key))
+                proto = self.settings(template, time.time(), last_start=last)
+                await self.create(proto, template=template.key, bots=template.bots)
+
+    # -- what connections and requests reach -----------------------------------------------
+
+    def handle(self, tournament_id: int) -> TourneyHandle | None:
+        actor = self.actors.get(tournament_id)
+        if actor is not None and self.owns(tournament_id):
+            return actor
+        if tournament_id not in self.known:
+            return None
+        owner = self.owners.get(tournament_id)
+        return RemoteTourney(self, tournament_id, None if owner is None else owner[0])
+
+    def _handle_of(self, tournament_id: int) -> TourneyHandle:
+        handle = self.handle(tournament_id)
+        if handle is None:
+            raise TableError("no_tournament", f"there is no tournament {tournament_id}")
+        return handle
+
+    async def details(self, tournament_id: int, account: int | None) -> dict[str, Any]:
+        handle = self._handle_of(tournament_id)
+        if isinstance(handle, RemoteTourney) and handle.owner is None:
+            await self._refresh()  # it may have just finished: then it is shown from here
+            handle = self._handle_of(tournament_id)
+        if isinstance(handle, TournamentActor):
+            return handle.details(account)
+        page: dict[str, Any] = await handle.call(Command("details", account))
+        return page
+
+    async def command(self, tournament_id: int, kind: str, account: int) -> dict[str, Any]:
+        handle = self._handle_of(tournament_id)
+        await handle.call(Command(kind, account))
+        self._changed.add(tournament_id)
+        return await self.details(tournament_id, account)
+
+    async def listing_all(self) -> list[dict[str, Any]]:
+        """Every process's tournaments: the owners' lines in Redis, finished ones from here."""
+        raw = await self.cluster.redis.hgetall(self._list_key)
+        lines: dict[int, dict[str, Any]] = {}
+        for key, value in raw.items():
+            tournament_id = int(key)
+            if tournament_id in self.known:
+                lines[tournament_id] = orjson.loads(value)
+        for tournament_id, actor in self.actors.items():
+            if self.owns(tournament_id):
+                lines[tournament_id] = actor.summary()
+        return self.ordered(list(lines.values()))
+
+    def tell_account(self, account_id: int, text: str) -> None:
+        super().tell_account(account_id, text)
+        self.cluster.bus.broadcast({"k": "tseat", "from": self.cluster.node, "a": account_id,
+                                    "m": text})  # fmt: skip
+
+    # -- connections that follow a tournament another process runs -------------------------
+
+    def _follow(self, tournament_id: int, watcher: Watcher, what: int | None) -> None:
+        key = self.cluster.connection_key(watcher)
+        self._connections[key] = watcher
+        follows = self._following.setdefault(tournament_id, {})
+        follows.setdefault(key, (watcher, set()))[1].add(what)
+
+    def _unfollow(
+        self, tournament_id: int, key: int, what: int | None, *, everything: bool = False
+    ) -> None:
+        """Stop following ``what`` (or everything) of a tournament for one connection."""
+        follows = self._following.get(tournament_id, {})
+        entry = follows.get(key)
+        if entry is not None:
+            if everything:
+                entry[1].clear()
+            else:
+                entry[1].discard(what)
+            if not entry[1]:
+                del follows[key]
+        if not any(key in f for f in self._following.values()):
+            self._connections.pop(key, None)
+
+    def before_remote(self, tournament_id: int, command: Command) -> None:
+        """Note what each local connection follows of a remote tournament (to re-watch it
+        with the next owner if it moves)."""
+        watcher = command.watcher
+        if watcher is None:
+            return
+        key = self.cluster.connection_key(watcher)
+        number = command.args.get("table_number")
+        what = number if isinstance(number, int) else None
+        if command.kind in ("watch", "watch_tournament"):
+            self._follow(tournament_id, watcher, what)
+            self._followed[tournament_id] = self.owners.get(tournament_id)
+        elif command.kind in ("unwatch", "unwatch_tournament"):
+            self._unfollow(tournament_id, key, what)
+        elif command.kind == "disconnect":
+            self._unfollow(tournament_id, key, None, everything=True)
+
+    def _follow_moves(self) -> None:
+        """Re-watch, with its new owner, each followed tournament that changed hands."""
+        for tournament_id, follows in list(self._following.items()):
+            if not follows:
+                del self._following[tournament_id]
+                continue
+            owner = self.owners.get(tournament_id)
+            if owner is None or owner == self._followed.get(tournament_id):
+                continue
+            self._followed[tournament_id] = owner
+            if owner[0] == self.cluster.node:
+                continue  # _take attached them
+            remote = RemoteTourney(self, tournament_id, owner[0])
+            for watcher, watched in list(follows.values()):
+                for what in list(watched):
+                    remote.tell(self._watch_command(watcher, what))
+
+    def _sweep_dead_watchers(self, live: set[str]) -> None:
+        """Watchers of a process gone from two scans in a row: disconnected (if it was only
+        slow, it is told, and its connections watch again)."""
+        nodes = {node for node, _, _ in self._remote_watchers}
+        missing = nodes - live
+        dead, self._missing = missing & self._missing, missing
+        for node in dead:
+            tournaments: set[int] = set()
+            for key in [k for k in self._remote_watchers if k[0] == node]:
+                watcher = self._remote_watchers.pop(key)
+                tournaments.add(watcher.tournament_id)
+                actor = self.actors.get(watcher.tournament_id)
+                if actor is not None:
+                    actor.tell(Command("disconnect", watcher.account_id, watcher=watcher))
+            for tournament_id in tournaments:
+                self.cluster.bus.send(node, {"k": "tdropped", "T": tournament_id})
+
+    # -- messages from the other processes -------------------------------------------------
+
+    def on_message(self, item: dict[str, Any]) -> None:
+        kind = item.get("k")
+        if kind == "tout":
+            self._deliver(item)
+        elif kind == "tcmd":
+            self._command(item)
+        elif kind == "tdropped":
+            self._followed[int(item["T"])] = None
+        elif kind == "tseat" and item.get("from") != self.cluster.node:
+            for connection in self.room.connections_of(int(item["a"])):
+                connection.send(str(item["m"]))
+        elif kind == "topened" and item.get("from") != self.cluster.node:
+            tournament_id = int(item["T"])
+            self.known.setdefault(tournament_id, time.monotonic())
+            self.owners[tournament_id] = (str(item["from"]), int(item["tok"]))
+
+    def _deliver(self, item: dict[str, Any]) -> None:
+        """A tournament's message for one local connection (none from a superseded owner)."""
+        tournament_id, token = int(item["T"]), int(item["tok"])
+        if token < self._newest_token.get(tournament_id, 0):
+            return
+        self._newest_token[tournament_id] = token
+        watcher = self._connections.get(int(item["c"]))
+        if watcher is not None:
+            watcher.send(str(item["m"]))
+
+    def _command(self, item: dict[str, Any]) -> None:
+        """A command from a connection of another process, for a tournament run here."""
+        sender, request, tournament_id = str(item["from"]), item.get("req"), int(item["T"])
+        actor = self.actors.get(tournament_id)
+        if actor is None or not self.owns(tournament_id):
+            bus = self.cluster.bus
+            if item.get("c") in ("watch", "watch_tournament"):  # taken, not restored yet
+                bus.send(sender, {"k": "tdropped", "T": tournament_id})  # it watches again
+                if request is not None:
+                    bus.send(sender, {"k": "reply", "req": request, "ok": None})
+            elif request is not None:
+                refusal = ["unavailable", "the tournament is moving: try again"]
+                bus.send(sender, {"k": "reply", "req": request, "err": refusal})
+            return
+        kind = str(item["c"])
+        watcher: RemoteTourneyWatcher | None = None
+        if item.get("w") is not None:
+            key = (sender, int(item["w"]), tournament_id)
+            watcher = self._remote_watchers.get(key)
+            if watcher is None:
+                account = None if item.get("wa") is None else int(item["wa"])
+                watcher = RemoteTourneyWatcher(self, sender, int(item["w"]), account, tournament_id)
+                if kind in ("watch", "watch_tournament"):
+                    self._remote_watchers[key] = watcher
+            if kind == "disconnect":
+                self._remote_watchers.pop(key, None)
+        account_id = None if item.get("a") is None else int(item["a"])
+        command = Command(kind, account_id, args=dict(item.get("args") or {}), watcher=watcher)
+        if request is not None:
+            done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+            command.done = done
+            bus = self.cluster.bus
+            done.add_done_callback(lambda f: bus.send(sender, reply_message(int(request), f)))
+        actor.tell(command)

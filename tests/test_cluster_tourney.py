@@ -1,0 +1,285 @@
+"""Tournaments in a room of several real ``stud serve`` processes (PostgreSQL + Redis).
+
+The room's default tournaments are opened once for the room, whichever process
+starts first; people register (and unregister) through process B for the
+scheduled tournament that process A runs, and watch it and its tables from B,
+each seeing only its own down cards. A is killed (-9) in the middle of hands:
+B takes the tournament over as a restarted single process would (the hands in
+progress void, the clock where it stood, the prizes paid still paid, the ledger
+at zero), the people's connections on B follow it without doing anything, and
+it plays on to a winner whose prizes add up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from sqlalchemy import func, select
+
+from stud.server.cluster.testing import Cluster, health
+from stud.server.storage import Database
+from stud.server.storage import schema as s
+from stud.server.testing import Client, ServerProcess
+from test_cluster_room import cluster_of
+from test_tourney_crash import (
+    BOTS,
+    START_BALANCE,
+    State,
+    check_resumed,
+    check_won,
+    read_state,
+    wait_until,
+)
+
+ARGS = (
+    "--turn-seconds", "1", "--time-bank", "0.5", "--pause", "0.05", "--grace", "30",
+    "--bot-delay", "0.002", "0.01", "--bots", "random", "--no-default-tables", "--seed", "5",
+    "--tournament-levels", "4", "--mtt-every", "3600", "--mtt-lead", "30",
+    "--mtt-bots", str(BOTS),
+)  # fmt: skip
+
+
+@pytest.fixture
+def cluster(tmp_path: Path) -> Iterator[Cluster]:
+    yield from cluster_of(
+        tmp_path, ARGS, {"PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+    )
+
+
+def tournaments_run_by(server: ServerProcess) -> set[int]:
+    return set(health(server).get("tournaments", []))
+
+
+def listing(server: ServerProcess) -> dict[int, dict[str, Any]]:
+    rows = httpx.get(server.base + "/api/tournaments", timeout=30).json()["tournaments"]
+    return {int(t["id"]): t for t in rows}
+
+
+def post(server: ServerProcess, path: str, client: Client, method: str = "POST") -> httpx.Response:
+    cookies = {"stud_session": client.cookie or ""}
+    return httpx.request(method, server.base + path, cookies=cookies, timeout=30)
+
+
+def defaults_open(db: Database) -> dict[str, int]:
+    """How many copies of each default tournament take registrations."""
+
+    def read(conn: Any) -> dict[str, int]:
+        rows = conn.execute(
+            select(s.tournaments.c.template, func.count())
+            .where(s.tournaments.c.state == "registering", s.tournaments.c.template.is_not(None))
+            .group_by(s.tournaments.c.template)
+        ).all()
+        return {str(t): int(n) for t, n in rows}
+
+    return db.read_sync(read)
+
+
+def poll(condition: Callable[[], bool], what: str, timeout: float = 60.0) -> None:
+    """Until ``condition`` holds (the timeout only bounds a hang)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.1)
+
+
+class Follower:
+    """A person (or spectator) on one process: watches the tournament, then each table it is
+    seated at (``tournament_seat``), recording every message."""
+
+    def __init__(self, client: Client, tournament: int, table: str | None = None) -> None:
+        self.client = client
+        self.tournament = tournament
+        self.table = table
+        self.reader: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        await self.client.connect()
+        await self.client.send({"type": "watch_tournament", "tournament": self.tournament})
+        if self.table is not None:
+            await self.client.send({"type": "watch", "table": self.table})
+        self.reader = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        while True:
+            message = await self.client.recv(timeout=600)
+            if message["type"] == "tournament_seat":
+                await self.client.send({"type": "watch", "table": message["table"]})
+
+    def states_after(self, moment: float) -> int:
+        """Table states received from the owner that took over (numbered above the first's)."""
+        return sum(
+            1 for m in self.client.messages if m["type"] == "state" and int(m["n"]) >= moment
+        )
+
+    async def stop(self) -> None:
+        if self.reader is not None:
+            self.reader.cancel()
+        await self.client.close()
+
+
+def own_down_cards_only(messages: list[dict[str, Any]]) -> int:
+    """Every face-up down card a client received at a tournament table is its own seat's
+    (``you`` in that table's last state) or was shown; how many of its own it saw."""
+    you: dict[str, int | None] = {}
+    shown: dict[str, set[int]] = {}
+    own = 0
+    for message in messages:
+        key = str(message.get("table"))
+        if message["type"] == "state":
+            you[key] = message["state"].get("you")
+            hand = message["state"]["hand"]
+            for row in [] if hand is None else hand["seats"]:
+                if row["shown"] or all(card is None for card in row["down"]):
+                    continue
+                assert row["seat"] == you[key], f"seat {you[key]} sees seat {row['seat']}: {row}"
+                own += 1
+        elif message["type"] == "event":
+            event = message["event"]
+            if event["type"] == "new_hand":
+                shown[key] = set()
+            elif event["type"] == "show":
+                shown.setdefault(key, set()).add(int(event["seat"]))
+            elif event["type"] == "dealt" and any(c is not None for c in event["down"]):
+                seat = int(event["seat"])
+                assert seat == you.get(key) or seat in shown.get(key, set()), message
+                own += 1
+    return own
+
+
+def test_a_tournament_run_by_a_killed_process_is_taken_over_and_played_to_a_winner(
+    cluster: Cluster,
+) -> None:
+    a = cluster.add()
+    b = cluster.add()
+    db = Database(cluster.database_url)
+    db.start()
+    try:
+        run(cluster, db, a, b)
+    finally:
+        db.close()
+
+
+def run(cluster: Cluster, db: Database, a: ServerProcess, b: ServerProcess) -> None:
+    # The defaults, once for the room: one copy of each taking registrations, both lobbies
+    # the same, all run by A (the first process).
+    one_each = dict.fromkeys({"sng-stud", "sng-stud8", "sng-razz", "mtt-stud"}, 1)
+    poll(lambda: defaults_open(db) == one_each, "one copy of each default")
+    poll(lambda: set(listing(a)) == set(listing(b)), "the same list from both processes")
+    open_ = ("registering", "late_registration")
+    mtt = min(t for t, row in listing(b).items() if row["kind"] == "mtt" and row["state"] in open_)
+    assert mtt in tournaments_run_by(a) and mtt not in tournaments_run_by(b)
+
+    # Three people register through B; one unregisters and registers again (money back, then
+    # taken again); a fourth, short of money, is refused and nothing changes.
+    people = [Client.guest(b.base) for _ in range(3)]
+    for person in people:
+        response = post(b, f"/api/tournaments/{mtt}/register", person)
+        assert response.status_code == 200, response.text
+        assert response.json()["me"]["registered"] is True
+    again = post(b, f"/api/tournaments/{mtt}/register", people[0])
+    assert again.status_code == 409 and again.json()["code"] == "already_registered"
+    gone = post(b, f"/api/tournaments/{mtt}/register", people[1], method="DELETE")
+    assert gone.status_code == 200 and gone.json()["me"]["registered"] is False
+    me = httpx.get(b.base + "/api/me", cookies={"stud_session": people[1].cookie or ""}).json()
+    assert me["balance"] == START_BALANCE
+    assert post(b, f"/api/tournaments/{mtt}/register", people[1]).status_code == 200
+    page = httpx.get(f"{a.base}/api/tournaments/{mtt}", timeout=30).json()
+    assert len(page["entrants"]) == BOTS + 3  # the owner has them all
+
+    async def play() -> State:
+        followers = [Follower(Client(b.base, p.cookie), mtt) for p in people]
+        spectator = Follower(Client(b.base), mtt, table=f"t{mtt}.1")
+        for follower in followers:
+            await follower.start()
+        try:
+            # Killed in the middle of hands, once at least one hand has finished.
+            await asyncio.to_thread(
+                wait_until, db, mtt,
+                lambda st: "finished" in st["hands"].values(),
+                "dealing",
+            )  # fmt: skip
+            await spectator.start()  # a table of A's, watched from B
+            await asyncio.to_thread(
+                wait_until, db, mtt, lambda st: "running" in st["hands"].values(), "dealing"
+            )
+            a.kill()
+            killed = time.monotonic()
+            before = read_state(db, mtt)  # what the crash left
+            # B takes it over: the hands A left running are void, nothing else lost.
+            after = await asyncio.to_thread(
+                wait_until, db, mtt,
+                lambda st: all(st["hands"][h] == "void" for h, status in
+                               before["hands"].items() if status == "running")
+                and float(st["snapshot"]["taken_at"]) > float(before["snapshot"]["taken_at"]),
+                "taken over",
+            )  # fmt: skip
+            assert mtt in tournaments_run_by(b)
+            check_resumed(before, after, time.monotonic() - killed)
+            # The people on B hear from the new owner without watching again.
+            token_floor = 10**9 * 2
+
+            async def heard() -> None:
+                while not all(f.states_after(token_floor) for f in followers):
+                    await asyncio.sleep(0.1)
+
+            await asyncio.wait_for(heard(), 120)
+            # It plays on, on B, to a winner.
+            final = await asyncio.to_thread(
+                wait_until, db, mtt, lambda st: st["snapshot"]["state"] == "finished", "won", 400
+            )
+            await asyncio.sleep(1.0)  # the last messages on their way
+        finally:
+            for follower in [*followers, spectator]:
+                await follower.stop()
+        # Nobody saw a down card but their own; the people were dealt theirs.
+        assert sum(own_down_cards_only(f.client.messages) for f in followers) > 0
+        assert own_down_cards_only(spectator.client.messages) == 0
+        return final
+
+    check_won(db, asyncio.run(play()), people)
+    # The finished tournament shows on B, and the next copy of the schedule is open.
+    shown = listing(b)
+    assert shown[mtt]["state"] == "finished"
+    assert defaults_open(db).get("mtt-stud") == 1
+
+
+def test_a_sit_and_go_opened_on_one_process_is_joined_and_filled_from_another(
+    cluster: Cluster,
+) -> None:
+    a, b = cluster.add(), cluster.add()
+    db = Database(cluster.database_url)
+    db.start()
+    try:
+        creator, other = Client.guest(b.base), Client.guest(a.base)
+        body = {"game": "razz", "seats": 3, "buy_in": 50, "fee": 5, "level_seconds": 10}
+        cookies = {"stud_session": creator.cookie or ""}
+        opened = []
+        for _ in range(2):  # two waiting to start per account, counted over the whole room
+            made = httpx.post(b.base + "/api/tournaments", json=body, cookies=cookies, timeout=30)
+            assert made.status_code == 201, made.text
+            opened.append(int(made.json()["id"]))
+        third = httpx.post(a.base + "/api/tournaments", json=body, cookies=cookies, timeout=30)
+        assert third.status_code == 403 and third.json()["code"] == "tournament_limit"
+        sng = opened[0]
+        poll(lambda: sng in listing(a), "A lists B's Sit & Go")
+        assert sng in tournaments_run_by(b) and sng not in tournaments_run_by(a)
+        # Both register through A (the creator's buy-in travels to B); the creator asks A for
+        # bots in the last seat: it starts, and plays to a winner.
+        for person in (creator, other):
+            joined = post(a, f"/api/tournaments/{sng}/register", person)
+            assert joined.status_code == 200, joined.text
+        filled = post(a, f"/api/tournaments/{sng}/fill", creator)
+        assert filled.status_code == 200, filled.text
+        final = wait_until(db, sng, lambda st: st["snapshot"]["state"] == "finished", "won", 400)
+        assert final["total"] == 0 and final["pool"] == 0
+        assert sum(final["prizes"].values()) == 50 * 3
+        page = httpx.get(f"{a.base}/api/tournaments/{sng}", timeout=30).json()
+        assert page.get("state") == "finished", page
+    finally:
+        db.close()
