@@ -235,3 +235,42 @@ def test_each_distinct_view_is_encoded_once_and_kept_to_its_account() -> None:
             else:
                 assert all(card is None for card in event.get("down", [])), text
         assert seen_own > 0
+
+
+def test_a_state_joined_from_encoded_parts_is_the_whole_view_encoded() -> None:
+    """send_states encodes what every viewer shares once and joins each seat's own part to
+    it: the text is byte for byte the seat's whole view encoded, the seat's own cards in it."""
+    actor, table = _actor()
+    seated = {11: Watcher(11), 12: Watcher(12), 13: Watcher(13)}
+    spectator = Watcher(None)
+    for watcher in [*seated.values(), spectator]:
+        actor.watchers[watcher] = None
+    actor.waiting.join(77, "waiter", 100)  # the room's part (the waiting list) is in it too
+    now = 1.0
+    for account in seated:
+        table.sit(account, f"p{account}", 1000, now)
+    states = 0
+    while states < 60:
+        if table.hand is None:
+            outs = table.tick(now)
+        else:
+            seat = table.actor_seat
+            assert seat is not None
+            player = table.seats[seat]
+            assert player is not None
+            legal = {a.action: a.to for a in table.legal()}
+            action = next(a for a in ("check", "call", "bring-in", "fold") if a in legal)
+            outs = table.act(player.id, action, legal[action], table.turn_id, now)
+        _step(actor, outs)
+        now += 1.0
+        if not any(isinstance(out, Event) for out in outs):
+            continue
+        states += 1
+        for account, watcher in [*seated.items(), (None, spectator)]:
+            seat = None if account is None else table.seat_of(account)
+            assert watcher.texts[-1] == actor._state_message(table.view(seat))
+            state = orjson.loads(watcher.texts[-1])["state"]
+            assert state["you"] == seat and state["waiting"] == [{"id": 77, "name": "waiter"}]
+            if table.hand is not None and seat is not None:
+                own = next(s for s in state["hand"]["seats"] if s["seat"] == seat)
+                assert own["down"] and all(card is not None for card in own["down"])
