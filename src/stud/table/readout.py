@@ -17,6 +17,9 @@ from typing import Any
 from stud.cards import Card
 from stud.evaluate.sofar import LowSoFar, eight_low_so_far, high_so_far, razz_so_far
 
+CARD_INDEX = {str(Card(index)): index for index in range(52)}
+"""Each card's index by its text (``"As"``), as views name them."""
+
 CARDS_PER_PLAYER = 7
 """A stud player's cards at the river (the R12 community card counts as the seventh)."""
 
@@ -47,7 +50,7 @@ def _readout(game: str, cards: tuple[str, ...], to_come: int) -> dict[str, Any]:
     not change since the last step; the words are a pure function of the cards.
     The dict is shared by every view that shows these cards: it is never changed.
     """
-    ints = [int(Card.parse(c)) for c in cards]
+    ints = [CARD_INDEX[c] if c in CARD_INDEX else int(Card.parse(c)) for c in cards]
     if game == "razz":
         return {"high": None, "low": _low(razz_so_far(ints))}
     high = high_so_far(ints)
