@@ -267,10 +267,10 @@ def test_a_state_joined_from_encoded_parts_is_the_whole_view_encoded() -> None:
             continue
         states += 1
         for account, watcher in [*seated.items(), (None, spectator)]:
-            seat = None if account is None else table.seat_of(account)
-            assert watcher.texts[-1] == actor._state_message(table.view(seat))
+            viewer = None if account is None else table.seat_of(account)
+            assert watcher.texts[-1] == actor._state_message(table.view(viewer))
             state = orjson.loads(watcher.texts[-1])["state"]
-            assert state["you"] == seat and state["waiting"] == [{"id": 77, "name": "waiter"}]
-            if table.hand is not None and seat is not None:
-                own = next(s for s in state["hand"]["seats"] if s["seat"] == seat)
+            assert state["you"] == viewer and state["waiting"] == [{"id": 77, "name": "waiter"}]
+            if table.hand is not None and viewer is not None:
+                own = next(s for s in state["hand"]["seats"] if s["seat"] == viewer)
                 assert own["down"] and all(card is not None for card in own["down"])
