@@ -266,8 +266,8 @@ def test_a_state_joined_from_encoded_parts_is_the_whole_view_encoded() -> None:
         if not any(isinstance(out, Event) for out in outs):
             continue
         states += 1
-        for account, watcher in [*seated.items(), (None, spectator)]:
-            viewer = None if account is None else table.seat_of(account)
+        for owner, watcher in [*seated.items(), (None, spectator)]:
+            viewer = None if owner is None else table.seat_of(owner)
             assert watcher.texts[-1] == actor._state_message(table.view(viewer))
             state = orjson.loads(watcher.texts[-1])["state"]
             assert state["you"] == viewer and state["waiting"] == [{"id": 77, "name": "waiter"}]
