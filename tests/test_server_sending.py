@@ -18,12 +18,13 @@ import types
 from typing import Any
 
 import orjson
+from websockets.frames import Frame, Opcode
 
 from stud.server.actor import TableActor
 from stud.server.connection import ClientConnection
 from stud.server.room import RoomConfig
 from stud.server.storage import TableSpec
-from stud.server.transport import SEND_NOW, BatchingTransport
+from stud.server.transport import SEND_NOW, BatchingTransport, FrameCache, text_frame
 from stud.table import Event, Table, TableSettings
 from stud.table.engine import start_engine_hand
 
@@ -274,3 +275,38 @@ def test_a_state_joined_from_encoded_parts_is_the_whole_view_encoded() -> None:
             if table.hand is not None and viewer is not None:
                 own = next(s for s in state["hand"]["seats"] if s["seat"] == viewer)
                 assert own["down"] and all(card is not None for card in own["down"])
+
+
+def test_a_text_frame_is_the_one_websockets_makes() -> None:
+    for text in ["", "a", "é" * 62, "x" * 125, "x" * 126, "ü" * 40000, "y" * 65535, "z" * 70000]:
+        frame = Frame(Opcode.TEXT, text.encode())
+        assert text_frame(text) == frame.serialize(mask=False, extensions=[])
+
+
+def test_a_message_sent_to_many_is_framed_once_per_turn() -> None:
+    async def scenario() -> None:
+        loop = asyncio.get_running_loop()
+        frames = FrameCache()
+        message = "".join(["state-", "state"])
+        first = frames.frame(message, loop)
+        assert frames.frame(message, loop) is first  # the same message: the same bytes
+        twin = "".join(["st", "ate-", "state"])  # equal text, another message
+        assert frames.frame(twin, loop) == text_frame(twin)
+        await asyncio.sleep(0)  # the turn is over: nothing is kept
+        again = frames.frame(message, loop)
+        assert again == first and again is not first
+
+    asyncio.run(scenario())
+    # A cache left by a loop that closed before its turn ended starts afresh on the next.
+    frames = FrameCache()
+    stale = asyncio.new_event_loop()
+    frames.frame("old", stale)
+    stale.close()
+    asyncio.run(_frame_on_new_loop(frames))
+
+
+async def _frame_on_new_loop(frames: FrameCache) -> None:
+    loop = asyncio.get_running_loop()
+    assert frames.frame("new", loop) == text_frame("new")
+    await asyncio.sleep(0)
+    assert frames._frames == {}
