@@ -54,6 +54,10 @@ class Channel:
         public = self._text(self.n, event, None)
         private = {acc: self._text(self.n, event, acc) for acc in event.private}
         self.events.append((self.n, public, private))
+        if not private:  # nothing of anyone's own in it: the one text for all
+            for watcher in list(self.watchers):
+                watcher.send(public)
+            return
         for watcher in list(self.watchers):
             watcher.send(private_or_public(private, public, watcher.account_id))
 
