@@ -37,6 +37,9 @@ import uvloop
 
 from stud.server.testing import Client, ServerProcess, fresh_database
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from capacity import Meter, percentile
+
 
 class Seat:
     """One websocket bot: acts on its turn and timestamps every event it receives.
@@ -86,8 +89,9 @@ class Seat:
                         return
 
 
-class Bench:
-    """Pairs each action (the next event number at its table) with its receipts.
+class Bench(Meter):
+    """Pairs each action (the next event number at its table) with its receipts (a Meter),
+    and says how long the clients read.
 
     Actions are sent only inside the measured window; after it the clients go
     on reading until every action sent in the window is answered, or ``drain``
@@ -99,11 +103,7 @@ class Bench:
     """
 
     def __init__(self, players: int, drain: float = 10.0) -> None:
-        self.players = players
-        self.pending: dict[tuple[int, int], tuple[float, int]] = {}
-        self.latencies: list[float] = []
-        self.actions = 0
-        self.measuring = False
+        super().__init__(players)
         self.stop = float("inf")
         self.drain = drain
         self.dropped = 0
@@ -111,23 +111,6 @@ class Bench:
     def reading(self, now: float) -> bool:
         """Whether the clients read on: in the window, then until every action is answered."""
         return now < self.stop or (now < self.stop + self.drain and bool(self.pending))
-
-    def sent(self, table: int, n: int, at: float) -> None:
-        if self.measuring:
-            self.pending[(table, n)] = (at, 0)
-
-    def received(self, table: int, n: int, at: float) -> None:
-        entry = self.pending.get((table, n))
-        if entry is None:
-            return
-        start, count = entry
-        count += 1
-        if count >= self.players:
-            del self.pending[(table, n)]
-            self.latencies.append(at - start)
-            self.actions += 1
-        else:
-            self.pending[(table, n)] = (start, count)
 
 
 async def post(http: httpx.AsyncClient, path: str, **kwargs: Any) -> httpx.Response:
@@ -262,11 +245,6 @@ def io_counts(pid: int | None) -> tuple[int, int]:
     return int(fields["syscw"]), int(fields["wchar"])
 
 
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * q))] if ordered else float("nan")
-
-
 async def main_async(
     args: argparse.Namespace, server: ServerProcess, tables: int, profile_to: Path | None
 ) -> dict[str, Any]:
@@ -336,8 +314,8 @@ async def main_async(
         "seconds": round(elapsed, 1),
         "actions": bench.actions,
         "actions_per_second": round(bench.actions / elapsed, 1),
-        "p50_ms": round(1000 * lat[len(lat) // 2], 2),
-        "p99_ms": round(1000 * lat[min(len(lat) - 1, int(len(lat) * 0.99))], 2),
+        "p50_ms": round(1000 * percentile(lat, 0.5), 2),
+        "p99_ms": round(1000 * percentile(lat, 0.99), 2),
         "mean_ms": round(1000 * statistics.fmean(lat), 2),
         "max_ms": round(1000 * lat[-1], 2),
         "ping_p50_ms": round(1000 * percentile(rtts, 0.5), 2),

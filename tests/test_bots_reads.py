@@ -215,3 +215,79 @@ def test_the_room_bot_observes_the_tables_views_by_account() -> None:
     assert set(strong.reads.players) == {12, 13}
     counted = sum(s.decisions for s in strong.reads.players.values())
     assert decisions > 6 and counted == decisions  # every decision, the last folds included
+
+
+class _Bettor:
+    """Completes, bets and raises whenever it may."""
+
+    def choose(self, view: HandView, legal: Sequence[Action]) -> Action:
+        wagers = [a for a in legal if a.kind.is_wager]
+        return wagers[0] if wagers else legal[0]
+
+
+class _RiverFolder:
+    """Calls every wager until 7th street, and folds to a bet there."""
+
+    def choose(self, view: HandView, legal: Sequence[Action]) -> Action:
+        kinds = {a.kind: a for a in legal}
+        if view.street == 7 and ActionKind.CALL in kinds:
+            return kinds[ActionKind.FOLD]
+        for kind in (ActionKind.CALL, ActionKind.CHECK, ActionKind.BRING_IN):
+            if kind in kinds:
+                return kinds[kind]
+        return legal[0]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_fold_rates_are_read_street_by_street(game: str) -> None:
+    """A player who calls down and gives up the river reads so, not as one average."""
+    reads = PlayerReads()
+    players = ("bettor", "folder")
+    for n in range(40):
+        hand = Hand(_config(game, 2), deck=Deck(seed=100 + n))
+        play_hand(hand, [_Bettor(), _RiverFolder()], players)
+        reads.update(hand.view(0), players)
+    folder = reads.players["folder"]
+    assert folder.faced_at[7] >= 30
+    assert folder.fold_at(4) < 0.25 < folder.fold_later < 0.75 < folder.fold_at(7)
+    assert folder.fold_rate(7) == folder.fold_at(7)
+    assert sum(folder.faced_at) == folder.faced_later
+
+
+class _DefendsUnlessBringIn:
+    """Folds a completion after posting the bring-in, calls it otherwise; checks and calls later."""
+
+    def choose(self, view: HandView, legal: Sequence[Action]) -> Action:
+        kinds = {a.kind: a for a in legal}
+        posted = any(
+            isinstance(e, Acted) and e.seat == view.viewer and e.kind is ActionKind.BRING_IN
+            for e in view.events
+        )
+        if view.street == 3 and posted and ActionKind.CALL in kinds:
+            return kinds[ActionKind.FOLD]
+        for kind in (ActionKind.BRING_IN, ActionKind.CHECK, ActionKind.CALL):
+            if kind in kinds:
+                return kinds[kind]
+        return legal[0]
+
+
+def test_folds_to_a_completion_are_read_apart_for_the_bring_in() -> None:
+    """The bring-in meets a steal, others a completion: a player may fold one, call the other."""
+    reads = PlayerReads()
+    players = ("bettor", "defender")
+    for n in range(40):
+        hand = Hand(_config("razz", 2), deck=Deck(seed=300 + n))
+        play_hand(hand, [_Bettor(), _DefendsUnlessBringIn()], players)
+        reads.update(hand.view(0), players)
+    defender = reads.players["defender"]
+    assert 10 <= defender.faced_third_posted < defender.faced_third
+    assert defender.folds_third_posted == defender.faced_third_posted
+    assert defender.folds_third == defender.folds_third_posted  # it never folded otherwise
+    assert (
+        defender.fold_third_as(False)
+        < 0.3
+        < defender.fold_third
+        < 0.7
+        < defender.fold_third_as(True)
+    )
+    assert defender.fold_rate(3, posted=True) == defender.fold_third_as(True)

@@ -50,7 +50,7 @@ def listed(server: ServerProcess) -> set[int]:
     return {int(t["id"]) for t in httpx.get(server.base + "/api/tables", timeout=30).json()}
 
 
-def wait_closed(server: ServerProcess, table: int, seconds: float = 30) -> None:
+def wait_closed(server: ServerProcess, table: int, seconds: float = 120) -> None:
     deadline = time.monotonic() + seconds
     while table in listed(server):
         assert time.monotonic() < deadline, f"table {table} is still open"

@@ -50,6 +50,25 @@ def _rate(hits: int, chances: int, prior: float) -> float:
     return (hits + PRIOR_WEIGHT * prior) / (chances + PRIOR_WEIGHT)
 
 
+STREET_WEIGHT = 8.0
+"""How many decisions a player's own rate over 4th to 7th street counts for on one street.
+
+A street's rate is shrunk towards the player's rate over all later streets
+(itself shrunk towards the prior): how often he folds, bets or raises
+changes from street to street (a nit calls 4th street and gives up the
+river), and the pooled rate stands in until a street has its own evidence.
+"""
+
+
+def _towards(hits: int, chances: int, pooled: float) -> float:
+    """A rate in one spot, shrunk towards the player's own ``pooled`` rate over related spots."""
+    return (hits + STREET_WEIGHT * pooled) / (chances + STREET_WEIGHT)
+
+
+def _streets() -> list[int]:
+    return [0] * 8
+
+
 @dataclass(slots=True)
 class PlayerStats:
     """One player's decisions, counted by situation."""
@@ -65,6 +84,10 @@ class PlayerStats:
     """3rd street, facing a completion or a raise."""
     folds_third: int = 0
     raises_third: int = 0
+    faced_third_posted: int = 0
+    """... of which after posting the bring-in (the others: its first decision of the hand)."""
+    folds_third_posted: int = 0
+    raises_third_posted: int = 0
     may_open: int = 0
     """4th to 7th street, nobody has bet yet: the player may bet or check."""
     opens: int = 0
@@ -80,6 +103,12 @@ class PlayerStats:
     """4th to 7th street, raised after having bet or raised on it itself."""
     folds_back: int = 0
     raises_back: int = 0
+    may_open_at: list[int] = field(default_factory=_streets)
+    """``may_open``, ``opens``, ``faced_later``, ``folds_later`` and ``raises_later`` by street."""
+    opens_at: list[int] = field(default_factory=_streets)
+    faced_at: list[int] = field(default_factory=_streets)
+    folds_at: list[int] = field(default_factory=_streets)
+    raises_at: list[int] = field(default_factory=_streets)
 
     @property
     def steal_rate(self) -> float:
@@ -118,6 +147,24 @@ class PlayerStats:
     def raise_later(self) -> float:
         return _rate(self.raises_later, self.faced_later, PRIOR_RAISE)
 
+    def open_at(self, street: int) -> float:
+        """How often it bets when it may open the betting on ``street`` (4 to 7)."""
+        if not 4 <= street <= 7:
+            return self.open_rate
+        return _towards(self.opens_at[street], self.may_open_at[street], self.open_rate)
+
+    def fold_at(self, street: int) -> float:
+        """How often it folds to a bet on ``street`` (4 to 7)."""
+        if not 4 <= street <= 7:
+            return self.fold_later
+        return _towards(self.folds_at[street], self.faced_at[street], self.fold_later)
+
+    def raise_at(self, street: int) -> float:
+        """How often it raises a bet on ``street`` (4 to 7)."""
+        if not 4 <= street <= 7:
+            return self.raise_later
+        return _towards(self.raises_at[street], self.faced_at[street], self.raise_later)
+
     @property
     def fold_back_third(self) -> float:
         """How often it folds on 3rd street when re-raised after completing or raising."""
@@ -138,17 +185,41 @@ class PlayerStats:
             return _rate(self.raises_back_third, self.faced_back_third, PRIOR_RAISE_BACK)
         return _rate(self.raises_back, self.faced_back, PRIOR_RAISE_BACK)
 
-    def fold_rate(self, street: int, *, wagered: bool = False) -> float:
-        """How often it folds to a wager on ``street`` (``wagered``: after wagering itself)."""
+    def fold_third_as(self, posted: bool) -> float:
+        """How often it folds to a completion on 3rd street having posted the bring-in or not.
+
+        The two are different spots, read apart (each shrunk towards the
+        player's rate over both): the bring-in has chips in and meets a steal
+        from a better door, the others meet a completion, from the bring-in's
+        own worst door, say, with nothing in yet. A player who defends by what
+        he sees folds far more often in one than in the other.
+        """
+        pooled = self.fold_third
+        if posted:
+            return _towards(self.folds_third_posted, self.faced_third_posted, pooled)
+        others = self.faced_third - self.faced_third_posted
+        return _towards(self.folds_third - self.folds_third_posted, others, pooled)
+
+    def raise_third_as(self, posted: bool) -> float:
+        """How often it raises a completion on 3rd street having posted the bring-in or not."""
+        pooled = self.raise_third
+        if posted:
+            return _towards(self.raises_third_posted, self.faced_third_posted, pooled)
+        others = self.faced_third - self.faced_third_posted
+        return _towards(self.raises_third - self.raises_third_posted, others, pooled)
+
+    def fold_rate(self, street: int, *, wagered: bool = False, posted: bool = False) -> float:
+        """How often it folds to a wager on ``street`` (``wagered``: after wagering itself;
+        ``posted``: on 3rd street, having posted the bring-in)."""
         if wagered:
             return self.fold_back_third if street == 3 else self.fold_back
-        return self.fold_third if street == 3 else self.fold_later
+        return self.fold_third_as(posted) if street == 3 else self.fold_at(street)
 
-    def raise_rate(self, street: int, *, wagered: bool = False) -> float:
-        """How often it raises a wager on ``street`` (``wagered``: after wagering itself)."""
+    def raise_rate(self, street: int, *, wagered: bool = False, posted: bool = False) -> float:
+        """How often it raises a wager on ``street`` (as :meth:`fold_rate`)."""
         if wagered:
             return self.raise_back(street)
-        return self.raise_third if street == 3 else self.raise_later
+        return self.raise_third_as(posted) if street == 3 else self.raise_at(street)
 
     @property
     def decisions(self) -> int:
@@ -271,10 +342,19 @@ class PlayerReads:
                 stats.faced_third += 1
                 stats.folds_third += fold
                 stats.raises_third += wager
+                if bring_in:  # it posted the bring-in (had it completed, it would have wagered)
+                    stats.faced_third_posted += 1
+                    stats.folds_third_posted += fold
+                    stats.raises_third_posted += wager
         elif facing:
             stats.faced_later += 1
             stats.folds_later += fold
             stats.raises_later += wager
+            stats.faced_at[street] += 1
+            stats.folds_at[street] += fold
+            stats.raises_at[street] += wager
         else:
             stats.may_open += 1
             stats.opens += wager
+            stats.may_open_at[street] += 1
+            stats.opens_at[street] += wager

@@ -70,6 +70,17 @@ def range_exponent(rate: float) -> float:
     return min(MAX_EXPONENT, 2.0 * (1.0 - q) / q)
 
 
+def call_exponent(fold: float, raises: float) -> float:
+    """The exponent for a call by a player who folds a ``fold`` share and raises a ``raises`` one.
+
+    He calls with the band of his hands between the two, whose mean percentile
+    is ``(fold + 1 - raises) / 2``: the mean of a top ``1 - fold + raises``
+    (:func:`range_exponent`). A tight player's call says "a strong hand" as
+    surely as a raise would; a calling station's says nothing.
+    """
+    return range_exponent(1.0 - fold + raises)
+
+
 @dataclass(frozen=True, slots=True)
 class Choice:
     """An action and its expected value in chips (what is already in the pot is sunk)."""
@@ -156,9 +167,15 @@ class StrongBot:
         raised_third = line.aggressive[3] - line.opened[3]
         if raised_third:
             # A raise says what this player's raising rate says (a bully's, little).
-            start += range_exponent(stats.raise_third) * raised_third
+            start += range_exponent(stats.raise_third_as(line.brought_in)) * raised_third
         if line.called_wager[3]:
-            start += 0.5 * range_exponent(1.0 - stats.fold_third)
+            # A call of my raise after wagering himself is read by how he meets a raise then.
+            back = line.aggressive[3] > 0
+            posted = line.brought_in
+            start += call_exponent(
+                stats.fold_rate(3, wagered=back, posted=posted),
+                stats.raise_rate(3, wagered=back, posted=posted),
+            )
         elif line.calls[3]:
             start += 0.3
         start = min(MAX_EXPONENT, start)
@@ -166,30 +183,38 @@ class StrongBot:
         later = checked = 0.0
         for street in range(4, seen.street + 1):
             opened = int(line.opened[street])
-            later += opened * range_exponent(stats.open_rate)
-            later += (line.aggressive[street] - opened) * range_exponent(stats.raise_later)
-            later += line.calls[street] * 0.5 * range_exponent(1.0 - stats.fold_later)
-            checked += line.checks[street] * 0.5 * range_exponent(1.0 - stats.open_rate)
+            later += opened * range_exponent(stats.open_at(street))
+            later += (line.aggressive[street] - opened) * range_exponent(stats.raise_at(street))
+            back = line.aggressive[street] > 0
+            later += line.calls[street] * call_exponent(
+                stats.fold_rate(street, wagered=back), stats.raise_rate(street, wagered=back)
+            )
+            checked += line.checks[street] * 0.5 * range_exponent(1.0 - stats.open_at(street))
         later = min(2 * MAX_EXPONENT, later)
         checked = min(MAX_EXPONENT, checked)
         fold = self._fold_rate(seen, opp, stats)
         wagered = opp.line.aggressive[seen.street] > 0
-        raises = 0.0 if opp.all_in else stats.raise_rate(seen.street, wagered=wagered)
+        posted = opp.line.brought_in
+        raises = (
+            0.0 if opp.all_in else stats.raise_rate(seen.street, wagered=wagered, posted=posted)
+        )
         # A player who folds more than a sound one folds some winners too.
         late = (
             0.0
             if seen.street == 3
             else self.hindsight * min(1.0, PRIOR_FOLD_LATER / max(fold, 1e-6))
         )
-        next_fold = 0.0 if opp.all_in else stats.fold_later
-        next_open = 0.0 if opp.all_in else stats.open_rate
+        upcoming = min(7, seen.street + 1)
+        next_fold = 0.0 if opp.all_in else stats.fold_at(upcoming)
+        next_open = 0.0 if opp.all_in else stats.open_at(upcoming)
         return Range(opp, start, 0.0, fold, raises, late, later, checked, next_fold, next_open)
 
     def _fold_rate(self, seen: Seen, opp: Opponent, stats: PlayerStats) -> float:
         """How often ``opp`` folds to my next wager now (less once it has wagered itself)."""
         if opp.all_in:
             return 0.0
-        return stats.fold_rate(seen.street, wagered=opp.line.aggressive[seen.street] > 0)
+        wagered = opp.line.aggressive[seen.street] > 0
+        return stats.fold_rate(seen.street, wagered=wagered, posted=opp.line.brought_in)
 
     # -- expected values ---------------------------------------------------------------------
 

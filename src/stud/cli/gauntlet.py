@@ -2,7 +2,10 @@
 
 Heads-up and six-handed (three seats each side), each deal played from both
 sides with the same cards; prints a summary table (Markdown, so it pastes into
-docs) or JSON with ``--json``.
+docs) or JSON with ``--json``: the raw duplicate figure and the luck-adjusted
+one (:mod:`stud.sim.luck`). ``--out FILE`` keeps every session in a results
+file, so a long run resumes or grows where it stopped; ``--report`` prints the
+table of everything in that file, seeds pooled, without playing.
 """
 
 from __future__ import annotations
@@ -10,6 +13,8 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from collections import Counter
+from pathlib import Path
 from typing import Any
 
 from stud.cli._names import BOTS, GAMES, GAUNTLET, STAKES
@@ -24,7 +29,8 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
             "nit, calling station, prober, bully) in duplicate matches: every deal is played "
             "twice from the same deck, the players moved one seat on, heads-up and "
             "six-handed. Prints the bot's big bets per 100 hands per seat with 95% "
-            "confidence intervals. Example: stud gauntlet razz --deals 5000 --workers 2"
+            "confidence intervals, raw and less the luck of the cards (unbiased, narrower). "
+            "Example: stud gauntlet razz --deals 5000 --out razz.jsonl --jobs 2"
         ),
     )
     parser.add_argument("game", help=f"one of {', '.join(GAMES)}")
@@ -49,7 +55,40 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         help="also play every gauntlet bot against these heads-up (e.g. maniac,nit)",
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the run (%(default)s)")
-    parser.add_argument("--workers", type=int, default=1, help="processes to use (%(default)s)")
+    parser.add_argument(
+        "--jobs",
+        "--workers",
+        dest="workers",
+        metavar="N",
+        type=int,
+        default=1,
+        help="processes to use (%(default)s; the machine may be shared)",
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        metavar="FILE",
+        help="results file (JSON lines): every finished session is added; sessions already "
+        "there are reused, so a run resumes or grows",
+    )
+    parser.add_argument(
+        "--report",
+        action="store_true",
+        help="print the table of every session in --out for GAME and --bot, seeds pooled; "
+        "play nothing",
+    )
+    parser.add_argument(
+        "--code",
+        metavar="HEX",
+        help="with --report: the code version whose sessions to show (default: this code's; "
+        "a record names the bots and engine that played it)",
+    )
+    parser.add_argument(
+        "--no-luck",
+        dest="luck",
+        action="store_false",
+        help="skip the luck-adjusted estimate (faster per hand, wider intervals)",
+    )
     parser.add_argument(
         "--stakes", default=STAKES, help="ANTE/BRING-IN/SMALL/BIG in chips (%(default)s)"
     )
@@ -69,22 +108,50 @@ def _sizes(text: str) -> tuple[int, ...]:
     return sizes
 
 
+def _counted(codes: Counter[str]) -> str:
+    return ", ".join(f"{n} sessions of {code}" for code, n in codes.most_common())
+
+
 def run(args: argparse.Namespace) -> int:
     from stud.bots import GAUNTLET as OPPONENTS
     from stud.bots import parse_bots
     from stud.cli._progress import progress_bar
     from stud.sim import Stakes
     from stud.sim.duplicate import MatchConfig
-    from stud.sim.gauntlet import gauntlet_table, run_gauntlet
+    from stud.sim.gauntlet import gauntlet_table, report_gauntlet, run_gauntlet
+    from stud.sim.results import code_version, load_records
 
+    if args.report:
+        if args.out is None:
+            raise ValueError("--report reads the results file: give it with --out FILE")
+        if not args.out.exists():
+            raise ValueError(f"--out {args.out}: no such results file")
+        records = load_records(args.out)
+        code = args.code or code_version()
+        gauntlet = report_gauntlet(records, args.game, args.bot, code)
+        others = Counter(r.code or "unknown" for r in records if r.code != code)
+        if not gauntlet.rows and not gauntlet.reference:
+            raise ValueError(
+                f"{args.out} holds no {args.game} sessions of {args.bot} played by code {code}"
+                + (f" (other code: {_counted(others)})" if others else "")
+            )
+        if args.json:
+            print(json.dumps(gauntlet.to_dict() | {"code": code}, indent=2))
+        else:
+            print(gauntlet_table(gauntlet))
+            left = f"; left out, played by other code: {_counted(others)}" if others else ""
+            print(f"\ncode {code}{left}")
+        return 0
     opponents = parse_bots(args.opponents)
     reference = parse_bots(args.reference)
     seats = _sizes(args.seats)
     stakes = Stakes.parse(args.stakes)
     if args.workers < 1:
-        raise ValueError(f"--workers must be at least 1, not {args.workers}")
+        raise ValueError(f"--jobs (--workers) must be at least 1, not {args.workers}")
     game = MatchConfig(args.game, args.bot, args.bot, max(1, args.deals), 2, stakes=stakes).game
     bot = parse_bots(args.bot)[0]
+    if args.out is not None:
+        load_records(args.out)  # a corrupt file stops the run before anything is played
     matches = len(opponents) * len(seats) + sum(
         len([o for o in OPPONENTS if o != target]) for target in reference
     )
@@ -102,6 +169,8 @@ def run(args: argparse.Namespace) -> int:
             workers=args.workers,
             reference=reference,
             progress=lambda done: bar.advance(task, done),
+            out=args.out,
+            luck=args.luck,
         )
     seconds = time.perf_counter() - began
     if args.json:
@@ -112,5 +181,11 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(data, indent=2))
         return 0
     print(gauntlet_table(gauntlet))
-    print(f"\nstakes {stakes}, seed {args.seed}, {args.workers} worker(s), {seconds:.1f} s")
+    speed = gauntlet.played / gauntlet.cpu if gauntlet.cpu > 0 else 0.0
+    reused = f", {gauntlet.reused:,} hands reused from {args.out}" if gauntlet.reused else ""
+    print(
+        f"\nstakes {stakes}, seed {args.seed}, {args.workers} job(s), {seconds:.1f} s wall; "
+        f"played {gauntlet.played:,} hands in {gauntlet.cpu:.1f} CPU s "
+        f"({speed:.0f} hands per CPU second){reused}"
+    )
     return 0

@@ -8,10 +8,10 @@ billions of run-outs stay exact (no odd chips in equity).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache, reduce
 from math import lcm
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -23,7 +23,12 @@ GAME_NAMES = {"stud": "Seven Card Stud", "stud8": "Stud Hi/Lo", "razz": "Razz"}
 
 IntArray = npt.NDArray[np.int64]
 Values = npt.NDArray[np.integer]
-Evaluator = Callable[[npt.NDArray[np.integer]], Values]
+
+
+class Evaluator(Protocol):
+    """A batch evaluator: (N, k) cards in, N values out; ``check=False`` trusts the cards."""
+
+    def __call__(self, hands: npt.NDArray[np.integer], *, check: bool = True) -> Values: ...
 
 
 def check_game(game: str) -> str:
@@ -43,9 +48,12 @@ def evaluators(game: str) -> tuple[Evaluator, ...]:
     return (high_values, eight_low_values)
 
 
-def hand_values(game: str, hands: npt.NDArray[np.integer]) -> list[IntArray]:
-    """Values of 7-card hands (N, 7), one array per evaluator; bigger is better."""
-    return [np.asarray(f(hands), dtype=np.int64) for f in evaluators(game)]
+def hand_values(game: str, hands: npt.NDArray[np.integer], *, check: bool = True) -> list[IntArray]:
+    """Values of 7-card hands (N, 7), one array per evaluator; bigger is better.
+
+    ``check=False`` skips the repeated-card test, for hands known to be sound.
+    """
+    return [np.asarray(f(hands, check=check), dtype=np.int64) for f in evaluators(game)]
 
 
 def pot_units(players: int) -> int:
@@ -172,19 +180,27 @@ def outcomes(players: int, hilo: bool) -> Outcomes:
     return Outcomes(units, high, low, win, tie, scoop)
 
 
-def _settle_one(values: Columns) -> Tally:
-    n = len(values)
+def share_units(game: str, values: list[Columns]) -> list[IntArray]:
+    """Each player's pot share on every run-out, in ``pot_units(players)``: row by row.
+
+    The same outcome codes as :func:`settle`, looked up per run-out instead of
+    counted: for callers that need the shares of groups of rows apart.
+    """
+    hilo = game == "stud8"
+    codes, _ = _codes_hilo(values[0], values[1]) if hilo else (_codes_one(values[0]), None)
+    table = outcomes(len(values[0]), hilo).units
+    return [table[c] for c in codes]
+
+
+def _codes_one(values: Columns) -> list[IntArray]:
+    """Per player and row: how many share the pot with them (0: not in it)."""
     top, count = _top(values)
-    table = outcomes(n, False)
-    tally = Tally(n, runouts=len(count))
-    for player, mine in enumerate(top):
-        table.add_to(tally, player, count * mine)
-    return tally
+    return [count * mine for mine in top]
 
 
-def _settle_hilo(high: Columns, low: Columns) -> Tally:
-    n = len(high)
-    size = n + 1
+def _codes_hilo(high: Columns, low: Columns) -> tuple[list[IntArray], npt.NDArray[np.bool_]]:
+    """Per player and row, the Stud8 outcome code (:func:`outcomes`); the rows with a low."""
+    size = len(high) + 1
     high_top, high_count = _top(high)
     low_top, low_count = _top(low)
     best_low = low[0].copy()
@@ -193,9 +209,28 @@ def _settle_hilo(high: Columns, low: Columns) -> Tally:
     has_low = best_low > 0  # 0 = no qualifying low (R15)
     base = has_low * (size * size)
     low_count *= has_low
+    codes = [
+        base + high_count * high_top[player] * size + low_count * low_top[player]
+        for player in range(len(high))
+    ]
+    return codes, has_low
+
+
+def _settle_one(values: Columns) -> Tally:
+    n = len(values)
+    table = outcomes(n, False)
+    codes = _codes_one(values)
+    tally = Tally(n, runouts=len(codes[0]))
+    for player, code in enumerate(codes):
+        table.add_to(tally, player, code)
+    return tally
+
+
+def _settle_hilo(high: Columns, low: Columns) -> Tally:
+    n = len(high)
+    codes, has_low = _codes_hilo(high, low)
     table = outcomes(n, True)
     tally = Tally(n, runouts=len(has_low), low_runouts=int(np.count_nonzero(has_low)))
-    for player in range(n):
-        codes = base + high_count * high_top[player] * size + low_count * low_top[player]
-        table.add_to(tally, player, codes)
+    for player, code in enumerate(codes):
+        table.add_to(tally, player, code)
     return tally

@@ -136,14 +136,27 @@ def play_seated(
     Observing bots are told who sits where (the players' numbers), so their
     reads follow a player from seat to seat.
     """
+    hand = seated_hand(table, deck, bots, seats)
+    assert hand.result is not None
+    return by_player(hand.result.net, seats)
+
+
+def seated_hand(table: TableConfig, deck: Deck, bots: Sequence[Bot], seats: Sequence[int]) -> Hand:
+    """Play one hand with player ``seats[s]`` in seat ``s``; the finished hand."""
     hand = Hand(table, deck=deck)
     play_hand(hand, [bots[p] for p in seats], seats)
-    result = hand.result
-    assert result is not None
-    net = [0] * len(bots)
+    return hand
+
+
+N = TypeVar("N", int, float)
+
+
+def by_player(by_seat: Sequence[N], seats: Sequence[int]) -> list[N]:
+    """Values by seat rearranged by player (player ``seats[s]`` sat in seat ``s``)."""
+    out = list(by_seat)
     for seat, player in enumerate(seats):
-        net[player] = result.net[seat]
-    return net
+        out[player] = by_seat[seat]
+    return out
 
 
 def play_session(
@@ -213,19 +226,40 @@ def run_sessions(
     ``progress`` hears how many more hands are done: every chunk in this
     process, every session from worker processes.
     """
+    tasks = [(config, start, count) for start, count in sessions]
+    return run_tasks(play, tasks, workers, progress, preload)
+
+
+def run_tasks(
+    play: Callable[[C, int, int, Progress | None], T],
+    tasks: Sequence[tuple[C, int, int]],
+    workers: int = 1,
+    progress: Progress | None = None,
+    preload: Sequence[str] = (),
+    done: Callable[[int, T], None] | None = None,
+) -> list[T]:
+    """``play(config, start, count)`` for every task, in order; the tasks may differ in config.
+
+    One pool serves every task (no pool started per match, no worker idle
+    while another finishes its last session). ``done(i, result)`` hears each
+    task as it finishes, in finishing order: a caller saves it there, so an
+    interrupted run keeps every finished task.
+    """
     if workers < 1:
         raise ValueError(f"workers must be at least 1, not {workers}")
-    parts: list[Any] = [None] * len(sessions)
-    if workers == 1 or len(sessions) == 1:
-        for i, (start, count) in enumerate(sessions):
+    parts: list[Any] = [None] * len(tasks)
+    if workers == 1 or len(tasks) == 1:
+        for i, (config, start, count) in enumerate(tasks):
             parts[i] = play(config, start, count, progress)
+            if done is not None:
+                done(i, parts[i])
     else:
-        with _pool(min(workers, len(sessions)), tuple(preload)) as pool:
+        with _pool(min(workers, len(tasks)), tuple(preload)) as pool:
             futures: dict[Future[Any], int] = {
                 pool.submit(play, config, start, count, None): i
-                for i, (start, count) in enumerate(sessions)
+                for i, (config, start, count) in enumerate(tasks)
             }
-            _collect(futures, parts, sessions, progress)
+            _collect(futures, parts, [t[2] for t in tasks], progress, done)
     return parts
 
 
@@ -257,8 +291,9 @@ def _load(modules: tuple[str, ...]) -> None:
 def _collect(
     futures: dict[Future[Any], int],
     parts: list[Any],
-    chunks: Sequence[tuple[int, int]],
+    counts: Sequence[int],
     progress: Progress | None,
+    done: Callable[[int, Any], None] | None,
 ) -> None:
     from concurrent.futures import as_completed
 
@@ -266,8 +301,10 @@ def _collect(
         for future in as_completed(futures):
             i = futures[future]
             parts[i] = future.result()
+            if done is not None:
+                done(i, parts[i])
             if progress is not None:
-                progress(chunks[i][1])
+                progress(counts[i])
     except BaseException:
         for future in futures:
             future.cancel()

@@ -74,6 +74,70 @@ def rate(label: str, bot: str, per_hand_bb: npt.NDArray[np.float64], block: int)
     return Rate(label, bot, n, 100.0 * mean, 100.0 * Z95 * se, float(per_hand_bb.sum()))
 
 
+def variance_reduction(raw: Rate, adjusted: Rate | None) -> float | None:
+    """How many times smaller the adjusted estimate's variance is than the raw one's.
+
+    Both over the same hands, so it is also how many times fewer hands the
+    adjusted estimate needs for the same interval. None without an adjusted one.
+    """
+    if adjusted is None or adjusted.ci95 == 0:
+        return None
+    return (raw.ci95 / adjusted.ci95) ** 2
+
+
+@dataclass(frozen=True, slots=True)
+class Moments:
+    """Count, sum and sum of squares of independent draws: what an interval needs, addable.
+
+    Results kept this way can be split across runs and merged later (the sum
+    of two sessions' moments is the moments of both).
+    """
+
+    count: int = 0
+    total: float = 0.0
+    squares: float = 0.0
+
+    @classmethod
+    def of(cls, values: npt.NDArray[np.float64]) -> Moments:
+        return cls(len(values), float(values.sum()), float(np.square(values).sum()))
+
+    def __add__(self, other: Moments) -> Moments:
+        return Moments(
+            self.count + other.count, self.total + other.total, self.squares + other.squares
+        )
+
+    @property
+    def mean(self) -> float:
+        return self.total / self.count if self.count else 0.0
+
+    @property
+    def variance(self) -> float:
+        """The sample variance (n - 1 in the denominator); infinite below two draws."""
+        if self.count < 2:
+            return math.inf
+        return max(0.0, (self.squares - self.count * self.mean**2) / (self.count - 1))
+
+    def rate(self, label: str, bot: str, hands: int, total_bb: float) -> Rate:
+        """The draws' mean per 100 (draws in big bets per hand) with its 95% interval."""
+        half = 100.0 * Z95 * math.sqrt(self.variance / self.count) if self.count else math.inf
+        return Rate(label, bot, hands, 100.0 * self.mean, half, total_bb)
+
+    def to_list(self) -> list[float]:
+        return [self.count, self.total, self.squares]
+
+    @classmethod
+    def from_list(cls, data: Any) -> Moments:
+        """From ``[count, sum, sum of squares]``; ValueError for anything else."""
+        if not isinstance(data, list) or len(data) != 3:
+            raise ValueError(f"moments must be [count, sum, sum of squares], not {data!r}")
+        count, total, squares = data
+        if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+            raise ValueError(f"a count must be a whole number >= 0, not {count!r}")
+        if not all(isinstance(x, int | float) and math.isfinite(x) for x in (total, squares)):
+            raise ValueError(f"moments must be finite numbers, not {data!r}")
+        return cls(count, float(total), float(squares))
+
+
 def labels(bots: tuple[str, ...]) -> list[str]:
     """``strong, random, strong`` as ``strong#1, random, strong#2``: each player named once."""
     out: list[str] = []
