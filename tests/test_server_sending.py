@@ -166,6 +166,19 @@ def _actor() -> tuple[TableActor, Table]:
     return TableActor(room, spec, table), table  # type: ignore[arg-type]
 
 
+def _next_step(table: Table, now: float) -> list[Any]:
+    """The table's next step: a deal when due, else its player to act checks or calls."""
+    if table.hand is None:
+        return table.tick(now)
+    seat = table.actor_seat
+    assert seat is not None
+    player = table.seats[seat]
+    assert player is not None
+    legal = {a.action: a.to for a in table.legal()}
+    action = next(a for a in ("check", "call", "bring-in", "fold") if a in legal)
+    return table.act(player.id, action, legal[action], table.turn_id, now)
+
+
 def _step(actor: TableActor, outs: list[Any]) -> None:
     """What :meth:`TableActor.apply` does with a step's events (its storing aside)."""
     events = [out for out in outs if isinstance(out, Event)]
@@ -187,17 +200,8 @@ def test_each_distinct_view_is_encoded_once_and_kept_to_its_account() -> None:
         table.sit(account, f"p{account}", 1000, now)
     hands = 0
     while hands < 3:
-        if table.hand is None:
-            outs = table.tick(now)
-            hands += any(isinstance(o, Event) and o.kind == "new_hand" for o in outs)
-        else:
-            seat = table.actor_seat
-            assert seat is not None
-            player = table.seats[seat]
-            assert player is not None
-            legal = {a.action: a.to for a in table.legal()}
-            action = next(a for a in ("check", "call", "bring-in", "fold") if a in legal)
-            outs = table.act(player.id, action, legal[action], table.turn_id, now)
+        outs = _next_step(table, now)
+        hands += any(isinstance(o, Event) and o.kind == "new_hand" for o in outs)
         _step(actor, outs)
         now += 1.0
     # Spectators (logged in or not) get the very same text objects: encoded once for all.
@@ -252,16 +256,7 @@ def test_a_state_joined_from_encoded_parts_is_the_whole_view_encoded() -> None:
         table.sit(account, f"p{account}", 1000, now)
     states = 0
     while states < 60:
-        if table.hand is None:
-            outs = table.tick(now)
-        else:
-            seat = table.actor_seat
-            assert seat is not None
-            player = table.seats[seat]
-            assert player is not None
-            legal = {a.action: a.to for a in table.legal()}
-            action = next(a for a in ("check", "call", "bring-in", "fold") if a in legal)
-            outs = table.act(player.id, action, legal[action], table.turn_id, now)
+        outs = _next_step(table, now)
         _step(actor, outs)
         now += 1.0
         if not any(isinstance(out, Event) for out in outs):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -10,17 +11,23 @@ from stud.game import CardsDealt, visible_events
 from stud.table.engine import SUMMARY_EVENTS, EngineHand, start_engine_hand, table_seats
 
 
+def _random_hand(rng: random.Random, game: str, number: int) -> tuple[EngineHand, list[Any]]:
+    """A hand of 2 to 8 players in random table seats, some short-stacked (all-ins, side pots)."""
+    players = rng.randint(2, 8)
+    seats = sorted(rng.sample(range(8), players))
+    stacks = [rng.choice([3, 20, 60, 400]) for _ in seats]
+    hand, started = start_engine_hand(game, 1, 2, 4, 8, stacks, seats, number)
+    assert isinstance(hand, EngineHand)
+    return hand, list(started)
+
+
 @pytest.mark.parametrize("game", ["stud", "stud8", "razz"])
 def test_fast_views_equal_the_engines_views_less_the_log(game: str) -> None:
     rng = random.Random(game)
     for number in range(30):
-        players = rng.randint(2, 8)
-        seats = sorted(rng.sample(range(8), players))
-        stacks = [rng.choice([3, 20, 60, 400]) for _ in seats]
-        hand, _ = start_engine_hand(game, 1, 2, 4, 8, stacks, seats, number)
-        assert isinstance(hand, EngineHand)
+        hand, _ = _random_hand(rng, game, number)
         while True:
-            for viewer in [None, *range(players)]:
+            for viewer in [None, *range(len(hand.seats))]:
                 fast = hand.view(viewer)
                 slow = hand.view(viewer, events=True)
                 del slow["events"]
@@ -39,11 +46,8 @@ def test_live_events_equal_the_engines_events_renamed_field_by_field(game: str) 
     rng = random.Random(f"events-{game}")
     kinds: set[str] = set()
     for number in range(40):
-        players = rng.randint(2, 8)
-        seats = sorted(rng.sample(range(8), players))
-        stacks = [rng.choice([3, 20, 60, 400]) for _ in seats]
-        hand, started = start_engine_hand(game, 1, 2, 4, 8, stacks, seats, number)
-        assert isinstance(hand, EngineHand)
+        hand, started = _random_hand(rng, game, number)
+        seats = hand.seats
         emitted = list(started)
         while not hand.over:
             choice = rng.choice(hand.legal())
