@@ -18,12 +18,13 @@ import types
 from typing import Any
 
 import orjson
+from websockets.frames import Frame, Opcode
 
 from stud.server.actor import TableActor
 from stud.server.connection import ClientConnection
 from stud.server.room import RoomConfig
 from stud.server.storage import TableSpec
-from stud.server.transport import SEND_NOW, BatchingTransport
+from stud.server.transport import SEND_NOW, BatchingTransport, FrameCache, text_frame
 from stud.table import Event, Table, TableSettings
 from stud.table.engine import start_engine_hand
 
@@ -165,6 +166,19 @@ def _actor() -> tuple[TableActor, Table]:
     return TableActor(room, spec, table), table  # type: ignore[arg-type]
 
 
+def _next_step(table: Table, now: float) -> list[Any]:
+    """The table's next step: a deal when due, else its player to act checks or calls."""
+    if table.hand is None:
+        return table.tick(now)
+    seat = table.actor_seat
+    assert seat is not None
+    player = table.seats[seat]
+    assert player is not None
+    legal = {a.action: a.to for a in table.legal()}
+    action = next(a for a in ("check", "call", "bring-in", "fold") if a in legal)
+    return table.act(player.id, action, legal[action], table.turn_id, now)
+
+
 def _step(actor: TableActor, outs: list[Any]) -> None:
     """What :meth:`TableActor.apply` does with a step's events (its storing aside)."""
     events = [out for out in outs if isinstance(out, Event)]
@@ -186,17 +200,8 @@ def test_each_distinct_view_is_encoded_once_and_kept_to_its_account() -> None:
         table.sit(account, f"p{account}", 1000, now)
     hands = 0
     while hands < 3:
-        if table.hand is None:
-            outs = table.tick(now)
-            hands += any(isinstance(o, Event) and o.kind == "new_hand" for o in outs)
-        else:
-            seat = table.actor_seat
-            assert seat is not None
-            player = table.seats[seat]
-            assert player is not None
-            legal = {a.action: a.to for a in table.legal()}
-            action = next(a for a in ("check", "call", "bring-in", "fold") if a in legal)
-            outs = table.act(player.id, action, legal[action], table.turn_id, now)
+        outs = _next_step(table, now)
+        hands += any(isinstance(o, Event) and o.kind == "new_hand" for o in outs)
         _step(actor, outs)
         now += 1.0
     # Spectators (logged in or not) get the very same text objects: encoded once for all.
@@ -235,3 +240,68 @@ def test_each_distinct_view_is_encoded_once_and_kept_to_its_account() -> None:
             else:
                 assert all(card is None for card in event.get("down", [])), text
         assert seen_own > 0
+
+
+def test_a_state_joined_from_encoded_parts_is_the_whole_view_encoded() -> None:
+    """send_states encodes what every viewer shares once and joins each seat's own part to
+    it: the text is byte for byte the seat's whole view encoded, the seat's own cards in it."""
+    actor, table = _actor()
+    seated = {11: Watcher(11), 12: Watcher(12), 13: Watcher(13)}
+    spectator = Watcher(None)
+    for watcher in [*seated.values(), spectator]:
+        actor.watchers[watcher] = None
+    actor.waiting.join(77, "waiter", 100)  # the room's part (the waiting list) is in it too
+    now = 1.0
+    for account in seated:
+        table.sit(account, f"p{account}", 1000, now)
+    states = 0
+    while states < 60:
+        outs = _next_step(table, now)
+        _step(actor, outs)
+        now += 1.0
+        if not any(isinstance(out, Event) for out in outs):
+            continue
+        states += 1
+        for owner, watcher in [*seated.items(), (None, spectator)]:
+            viewer = None if owner is None else table.seat_of(owner)
+            assert watcher.texts[-1] == actor._state_message(table.view(viewer))
+            state = orjson.loads(watcher.texts[-1])["state"]
+            assert state["you"] == viewer and state["waiting"] == [{"id": 77, "name": "waiter"}]
+            if table.hand is not None and viewer is not None:
+                own = next(s for s in state["hand"]["seats"] if s["seat"] == viewer)
+                assert own["down"] and all(card is not None for card in own["down"])
+
+
+def test_a_text_frame_is_the_one_websockets_makes() -> None:
+    for text in ["", "a", "é" * 62, "x" * 125, "x" * 126, "ü" * 40000, "y" * 65535, "z" * 70000]:
+        frame = Frame(Opcode.TEXT, text.encode())
+        assert text_frame(text) == frame.serialize(mask=False, extensions=[])
+
+
+def test_a_message_sent_to_many_is_framed_once_per_turn() -> None:
+    async def scenario() -> None:
+        loop = asyncio.get_running_loop()
+        frames = FrameCache()
+        message = "".join(["state-", "state"])
+        first = frames.frame(message, loop)
+        assert frames.frame(message, loop) is first  # the same message: the same bytes
+        twin = "".join(["st", "ate-", "state"])  # equal text, another message
+        assert frames.frame(twin, loop) == text_frame(twin)
+        await asyncio.sleep(0)  # the turn is over: nothing is kept
+        again = frames.frame(message, loop)
+        assert again == first and again is not first
+
+    asyncio.run(scenario())
+    # A cache left by a loop that closed before its turn ended starts afresh on the next.
+    frames = FrameCache()
+    stale = asyncio.new_event_loop()
+    frames.frame("old", stale)
+    stale.close()
+    asyncio.run(_frame_on_new_loop(frames))
+
+
+async def _frame_on_new_loop(frames: FrameCache) -> None:
+    loop = asyncio.get_running_loop()
+    assert frames.frame("new", loop) == text_frame("new")
+    await asyncio.sleep(0)
+    assert frames._frames == {}

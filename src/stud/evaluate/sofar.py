@@ -14,8 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from stud.cards import RANK_NAMES, RANK_PLURALS, RANKS
-from stud.evaluate.high import evaluate_high
-from stud.evaluate.low import evaluate_eight_low, evaluate_razz
+from stud.evaluate.describe import high_description, low_description
+from stud.evaluate.high import high_value
+from stud.evaluate.low import eight_low_value, razz_value
 from stud.evaluate.validate import checked_cards
 
 _SIZES = (1, 2, 3, 4, 5, 6, 7)
@@ -39,7 +40,8 @@ def high_so_far(cards: Sequence[int]) -> str:
     """The high hand of 1 to 7 cards in PokerStars words (``two pair, Kings and Fives``)."""
     hand = checked_cards(cards, _SIZES)
     if len(hand) >= 5:
-        return evaluate_high(hand).description
+        # The words only (the checked cards need no second check, nor the five in order).
+        return high_description(high_value(hand))
     counts = Counter(c >> 2 for c in hand)
     groups = sorted(counts.items(), key=lambda rc: (rc[1], rc[0]), reverse=True)
     (top, size), rest = groups[0], groups[1:]
@@ -71,7 +73,7 @@ def razz_so_far(cards: Sequence[int]) -> LowSoFar:
     """
     hand = checked_cards(cards, _SIZES)
     if len(hand) >= 5:
-        return LowSoFar(evaluate_razz(hand).description, made=True, possible=True)
+        return LowSoFar(low_description(razz_value(hand)), made=True, possible=True)
     counts = Counter(_ace_low(c) for c in hand)
     order = sorted(counts.elements(), key=lambda r: (counts[r], r), reverse=True)
     return LowSoFar(",".join(_rank_text(r) for r in order), made=False, possible=True)
@@ -86,9 +88,9 @@ def eight_low_so_far(cards: Sequence[int], to_come: int) -> LowSoFar | None:
     hand = checked_cards(cards, _SIZES)
     if to_come < 0:
         raise ValueError(f"cards to come must be 0 or more, got {to_come}")
-    made = evaluate_eight_low(hand) if len(hand) >= 5 else None
-    if made is not None:
-        return LowSoFar(made.description, made=True, possible=True)
+    made = eight_low_value(hand) if len(hand) >= 5 else 0
+    if made:
+        return LowSoFar(low_description(made), made=True, possible=True)
     ranks = sorted({_ace_low(c) for c in hand if _ace_low(c) <= 8}, reverse=True)
     if not ranks:
         return None

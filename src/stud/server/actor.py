@@ -529,12 +529,18 @@ class TableActor(Mailbox):
         return self.channel.state_text(self.add_room(view))
 
     def add_room(self, view: dict[str, Any]) -> dict[str, Any]:
-        """A table view with what the table does not know: the running hand's id (the number
-        it goes by everywhere), the last finished hand's, the waiting list."""
-        view["hand_id"] = self.hand_id if self.table.hand is not None else None
-        view["last_hand_id"] = self._finished_id
-        view["waiting"] = self.waiting.public()
+        """A table view with what the table does not know (:meth:`room_part`)."""
+        view.update(self.room_part())
         return view
+
+    def room_part(self) -> dict[str, Any]:
+        """What a view has that the table does not know: the running hand's id (the number
+        it goes by everywhere), the last finished hand's, the waiting list."""
+        return {
+            "hand_id": self.hand_id if self.table.hand is not None else None,
+            "last_hand_id": self._finished_id,
+            "waiting": self.waiting.public(),
+        }
 
     def _publish(self, event: Event) -> None:
         """Number an event, keep it (as text) for clients that reconnect, send it, each
@@ -542,10 +548,12 @@ class TableActor(Mailbox):
         self.channel.publish(event)
 
     def send_states(self) -> None:
-        """Each watcher the table as it may see it now: one view and encoding per seat."""
-        watchers = [(watcher, self._seat(watcher)) for watcher in self.watchers]
-        views = self.table.views(seat for _, seat in watchers)
-        texts = {seat: self._state_message(view) for seat, view in views.items()}
+        """Each watcher the table as it may see it now: what all share built and encoded
+        once, then one part per seat (its account's own: stud.server.audience)."""
+        seats: dict[int | None, int] = {player.id: seat for seat, player in self.table.players()}
+        watchers = [(watcher, seats.get(watcher.account_id)) for watcher in self.watchers]
+        shared, own = self.table.view_parts(seat for _, seat in watchers)
+        texts = self.channel.state_texts(shared, own, self.room_part())
         for watcher, seat in watchers:
             watcher.send(texts[seat])
 

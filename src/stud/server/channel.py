@@ -10,11 +10,14 @@ rule: the account, never the seat or the connection.
 from __future__ import annotations
 
 from collections import deque
-from typing import Any, Protocol
+from collections.abc import Hashable, Mapping
+from typing import Any, Protocol, TypeVar
 
 from stud.server.audience import private_or_public
-from stud.server.protocol import dumps
+from stud.server.protocol import dumps, encode
 from stud.table import Event
+
+K = TypeVar("K", bound=Hashable)
 
 LOG_SIZE = 1000
 """Events kept per table (a dozen hands) for clients that reconnect; older gaps get a resync."""
@@ -51,6 +54,10 @@ class Channel:
         public = self._text(self.n, event, None)
         private = {acc: self._text(self.n, event, acc) for acc in event.private}
         self.events.append((self.n, public, private))
+        if not private:  # nothing of anyone's own in it: the one text for all
+            for watcher in list(self.watchers):
+                watcher.send(public)
+            return
         for watcher in list(self.watchers):
             watcher.send(private_or_public(private, public, watcher.account_id))
 
@@ -68,7 +75,30 @@ class Channel:
         """The ``state`` message carrying one account's (or a spectator's) view."""
         return dumps({"type": "state", "table": self.key, "n": self.n, "state": view})
 
+    def state_texts(
+        self, shared: dict[str, Any], own: Mapping[K, dict[str, Any]], tail: dict[str, Any]
+    ) -> dict[K, str]:
+        """``state`` messages for several viewers of one moment, by viewer key: each carries
+        ``{**shared, **own[key], **tail}``, the shared parts encoded once for all.
+
+        The text is the one :meth:`state_text` makes of that merged view (the parts'
+        keys are distinct), joined from encoded pieces rather than encoded whole
+        for each viewer.
+        """
+        first, last = _members(shared), _members(tail)
+        head = b'{"type":"state","table":%b,"n":%d,"state":{' % (encode(self.key), self.n)
+        texts: dict[K, str] = {}
+        for key, part in own.items():
+            members = b",".join(m for m in (first, _members(part), last) if m)
+            texts[key] = (head + members + b"}}").decode()
+        return texts
+
     def send_all(self, message: dict[str, Any]) -> None:
         text = dumps(message)
         for watcher in list(self.watchers):
             watcher.send(text)
+
+
+def _members(part: dict[str, Any]) -> bytes:
+    """A JSON object's members as text, without its braces (empty for an empty object)."""
+    return encode(part)[1:-1]

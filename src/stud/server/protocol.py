@@ -176,6 +176,11 @@ def _check_unicode(data: dict[str, Any]) -> None:
 
 
 def dumps(message: dict[str, Any]) -> str:
+    """Server messages as compact JSON text (see :func:`encode`)."""
+    return encode(message).decode()
+
+
+def encode(message: Any) -> bytes:
     """Server messages as compact JSON (orjson: the room encodes a message per client per step).
 
     Integer dict keys (seat numbers) become strings, as :func:`json.dumps` makes them.
@@ -183,6 +188,6 @@ def dumps(message: dict[str, Any]) -> str:
     such keys: it is used only for a message that plain encoding refuses.
     """
     try:
-        return orjson.dumps(message).decode()
+        return orjson.dumps(message)
     except TypeError:
-        return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+        return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS)

@@ -19,33 +19,9 @@ from stud.history import HistoryError, read_phh, replay
 from stud.server.audience import hand_player
 from stud.server.refusal import RestError
 from stud.server.session import request_account
+from stud.table.engine import table_seats
 
 router = APIRouter()
-
-SEAT_KEYS = ("seat", "to_act", "viewer")
-
-
-def _ints(value: Any) -> bool:
-    return isinstance(value, list) and all(isinstance(v, int) for v in value)
-
-
-def table_seats(data: Any, seats: list[int]) -> Any:
-    """Rename the engine's player indexes (0 = dealer's left) to the table's seat numbers."""
-    if isinstance(data, dict):
-        out: dict[str, Any] = {}
-        for key, value in data.items():
-            if key in SEAT_KEYS and isinstance(value, int) and not isinstance(value, bool):
-                out[key] = seats[value]
-            elif key == "seats" and _ints(value):
-                out[key] = [seats[v] for v in value]
-            elif key == "stacks" and isinstance(value, list) and len(value) == len(seats):
-                out[key] = {str(seats[i]): v for i, v in enumerate(value)}
-            else:
-                out[key] = table_seats(value, seats)
-        return out
-    if isinstance(data, list):
-        return [table_seats(v, seats) for v in data]
-    return data
 
 
 def replay_data(record: dict[str, Any], viewer_account: int | None) -> dict[str, Any]:

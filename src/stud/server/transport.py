@@ -9,21 +9,71 @@ turn of the loop are joined and written together at the end of that turn.
 The bytes on the wire are the same frames in the same order, and every write
 of the connection (handshake, pings, close) goes through the same queue, so
 none can overtake another; a close writes what is queued before it closes.
+
+A server's text frame is the same bytes for every client (unmasked, and the
+room negotiates no compression): a message sent to many clients in one turn
+(an event, the state every spectator shares) is encoded and framed once.
 """
 
 from __future__ import annotations
 
 import asyncio
+import struct
 from collections.abc import Callable, Iterable
 from typing import Any, cast
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.exceptions import InvalidState
 from websockets.http11 import Request
+from websockets.protocol import OPEN
 
 SEND_NOW = "stud.send_now"
 """The ASGI scope extension under which :class:`BatchingWebSocketProtocol` offers ``send``:
 a callable taking a message's text, True if it queued the frame at once."""
+
+
+def text_frame(text: str) -> bytes:
+    """A server's text frame carrying ``text``: final, unmasked, no extension (RFC 6455 5.2)."""
+    payload = text.encode()
+    length = len(payload)
+    if length < 126:
+        return bytes((0x81, length)) + payload
+    if length < 65536:
+        return struct.pack("!BBH", 0x81, 126, length) + payload
+    return struct.pack("!BBQ", 0x81, 127, length) + payload
+
+
+class FrameCache:
+    """The text frames made during one turn of the event loop, by message object.
+
+    Keyed by the message's identity (the entry keeps the message, so its id is
+    not reused while the entry lives) and emptied at the end of the turn: a
+    message handed to many connections is framed once, and no frame outlives
+    the turn that made it.
+    """
+
+    def __init__(self) -> None:
+        self._frames: dict[int, tuple[str, bytes]] = {}
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def frame(self, text: str, loop: asyncio.AbstractEventLoop) -> bytes:
+        made = self._frames.get(id(text))
+        if made is not None and made[0] is text:
+            return made[1]
+        if self._loop is not loop:  # the first of this turn (or left by a loop now gone)
+            self._frames.clear()
+            self._loop = loop
+            loop.call_soon(self._clear)
+        frame = text_frame(text)
+        self._frames[id(text)] = (text, frame)
+        return frame
+
+    def _clear(self) -> None:
+        self._frames.clear()
+        self._loop = None
+
+
+FRAMES = FrameCache()
 
 
 class BatchingTransport(asyncio.Transport):
@@ -125,7 +175,13 @@ class BatchingWebSocketProtocol(WebSocketsSansIOProtocol):
             scope["extensions"][SEND_NOW] = {"send": self.send_now}
 
     def send_now(self, text: str) -> bool:
-        """Queue one text frame now if the socket is open and takes data; False if not."""
+        """Queue one text frame now if the socket is open and takes data; False if not.
+
+        The frame is made here (once per message and turn, :class:`FrameCache`)
+        while the connection is plainly open; anything else (a fragmented message
+        in progress, an extension, debug logging, bytes of its own to write) goes
+        through the websockets protocol object as before.
+        """
         if (
             not self.handshake_complete
             or self.close_sent
@@ -134,11 +190,21 @@ class BatchingWebSocketProtocol(WebSocketsSansIOProtocol):
             or not self.writable.is_set()
         ):
             return False
+        conn = self.conn
+        if (
+            conn.state is OPEN
+            and not conn.expect_continuation_frame
+            and not conn.extensions
+            and not conn.debug
+            and not conn.writes
+        ):
+            self.transport.write(FRAMES.frame(text, self.loop))
+            return True
         try:
-            self.conn.send_text(text.encode())
+            conn.send_text(text.encode())
         except InvalidState:
             return False
-        self.transport.write(b"".join(self.conn.data_to_send()))
+        self.transport.write(b"".join(conn.data_to_send()))
         return True
 
 

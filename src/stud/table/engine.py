@@ -9,6 +9,7 @@ per-seat views, which carry no foreign down card.
 
 from __future__ import annotations
 
+from dataclasses import fields
 from datetime import datetime
 from fractions import Fraction
 from typing import Any
@@ -18,6 +19,7 @@ from stud.fairness import Shuffle
 from stud.game import (
     Action,
     ActionKind,
+    CardBurned,
     CardsDealt,
     CardSource,
     Event,
@@ -27,12 +29,12 @@ from stud.game import (
     HandShown,
     IllegalActionError,
     NoLowHand,
+    Pot,
     PotAwarded,
     PotsFormed,
     TableConfig,
     UncalledBetReturned,
     variant,
-    visible_events,
 )
 from stud.history import Tournament
 from stud.table.histories import write_histories
@@ -49,6 +51,66 @@ def _text(card: int | None) -> str | None:
 
 SUMMARY_EVENTS = (PotsFormed, UncalledBetReturned, HandShown, HandMucked, NoLowHand, PotAwarded)
 SEAT_KEYS = ("seat", "to_act", "viewer")
+HIDDEN_CARDS = {CardsDealt: "down", CardBurned: "card"}
+"""The field of an event whose cards nobody but their owner sees (a burn card: nobody)."""
+
+Step = tuple[str, str]
+_PLANS: dict[type[Event], tuple[Step, ...]] = {}
+
+
+def _plan(cls: type[Event]) -> tuple[Step, ...]:
+    """How each field of an event class reaches the wire, worked out once per class.
+
+    Seats (``seat``, ``seats``, a pot's ``seats``) become table seats, ``stacks``
+    a table seat -> chips map, cards their text; the hidden field (see
+    :data:`HIDDEN_CARDS`) is cut to ``None`` for everyone.
+    """
+    plan = _PLANS.get(cls)
+    if plan is None:
+        hidden = HIDDEN_CARDS.get(cls)
+        steps: list[Step] = []
+        for f in fields(cls):
+            name = f.name
+            if name == hidden:
+                how = "hidden"
+            elif name in cls.CARD_FIELDS:
+                how = "cards"
+            elif name in SEAT_KEYS:
+                how = "seat"
+            else:
+                how = name if name in ("seats", "stacks", "pots", "kind") else "value"
+            steps.append((name, how))
+        plan = _PLANS[cls] = tuple(steps)
+    return plan
+
+
+def table_seats(data: Any, seats: list[int]) -> Any:
+    """Rename the engine's player indexes (0 = dealer's left) to the table's seat numbers,
+    everywhere in a JSON-like value (a whole view or a replayed event; the live events go
+    field by field, :meth:`EngineHand._spectators`)."""
+    if isinstance(data, dict):
+        out: dict[str, Any] = {}
+        for key, value in data.items():
+            if key in SEAT_KEYS and isinstance(value, int) and not isinstance(value, bool):
+                out[key] = seats[value]
+            elif (
+                key == "seats"
+                and isinstance(value, list)
+                and all(isinstance(v, int) for v in value)
+            ):
+                out[key] = [seats[v] for v in value]
+            elif key == "stacks" and isinstance(value, list) and len(value) == len(seats):
+                out[key] = {str(seats[i]): v for i, v in enumerate(value)}
+            else:
+                out[key] = table_seats(value, seats)
+        return out
+    if isinstance(data, list):
+        return [table_seats(v, seats) for v in data]
+    return data
+
+
+def _cards(value: Any) -> Any:
+    return [_text(c) for c in value] if isinstance(value, tuple) else _text(value)
 
 
 class EngineHand:
@@ -70,35 +132,51 @@ class EngineHand:
 
     # -- seat numbers ----------------------------------------------------------------------
 
-    def _map(self, data: Any) -> Any:
-        """Rename engine seat indexes to table seats, everywhere in a JSON-like value."""
-        if isinstance(data, dict):
-            out: dict[str, Any] = {}
-            for key, value in data.items():
-                if key in SEAT_KEYS and isinstance(value, int) and not isinstance(value, bool):
-                    out[key] = self.seats[value]
-                elif (
-                    key == "seats"
-                    and isinstance(value, list)
-                    and all(isinstance(v, int) for v in value)
-                ):
-                    out[key] = [self.seats[v] for v in value]
-                elif key == "stacks" and isinstance(value, list) and len(value) == len(self.seats):
-                    out[key] = {str(self.seats[i]): v for i, v in enumerate(value)}
-                else:
-                    out[key] = self._map(value)
-            return out
-        if isinstance(data, list):
-            return [self._map(v) for v in data]
-        return data
-
     def _event(self, event: Event) -> HandEvent:
-        public = self._map(visible_events([event], None)[0].to_dict())
-        kind = str(public.pop("type"))
+        """An engine event as the table sends it: table seats, cards as text, and the down
+        cards of a deal cut from it into a private part for the seat dealt them."""
+        kind, public = self._spectators(event)
         private: dict[int, dict[str, Any]] = {}
         if isinstance(event, CardsDealt) and event.down:
-            private[self.seats[event.seat]] = {"down": event.to_dict()["down"]}
+            private[self.seats[event.seat]] = {"down": [_text(c) for c in event.down]}
         return HandEvent(kind, public, private)
+
+    def _spectators(self, event: Event) -> tuple[str, dict[str, Any]]:
+        """An engine event's type and the fields everyone may see, in table seats.
+
+        The same dict as the engine's ``visible_events([event], None)[0].to_dict()``
+        with every seat renamed, built field by field from the class's plan.
+        """
+        seats = self.seats
+        out: dict[str, Any] = {}
+        for name, how in _plan(type(event)):
+            value = getattr(event, name)
+            if how == "value":
+                out[name] = list(value) if isinstance(value, tuple) else value
+            elif how == "seat":
+                out[name] = seats[value] if isinstance(value, int) else value
+            elif how == "cards":
+                out[name] = _cards(value)
+            elif how == "hidden":
+                out[name] = [None] * len(value) if isinstance(value, tuple) else None
+            elif how == "seats":
+                out[name] = [seats[s] for s in value]
+            elif how == "stacks":
+                out[name] = self._stacks(value)
+            elif how == "pots":
+                out[name] = [self._pot(p) for p in value]
+            else:  # kind: an ActionKind
+                out[name] = value.value
+        return event.TYPE, out
+
+    def _stacks(self, stacks: tuple[int, ...]) -> Any:
+        """Chips by table seat (JSON keys), when there is a number for each seat of the hand."""
+        if len(stacks) != len(self.seats):
+            return list(stacks)
+        return {str(self.seats[i]): chips for i, chips in enumerate(stacks)}
+
+    def _pot(self, pot: Pot) -> dict[str, Any]:
+        return {"amount": pot.amount, "seats": [self.seats[s] for s in pot.seats], "rake": pot.rake}
 
     # -- the port --------------------------------------------------------------------------
 
@@ -117,11 +195,18 @@ class EngineHand:
         """The actor's legal actions now, worked out once per step of the hand."""
         key = len(self.hand.events)
         if self._legal is None or self._legal[0] != key:
-            actions = self.hand.legal_actions()
+            actions, seats = self.hand.legal_actions(), self.seats
             self._legal = (
                 key,
                 [Legal(a.kind.value, a.to) for a in actions],
-                [self._map(a.to_dict()) for a in actions],
+                [
+                    {
+                        "kind": a.kind.value,
+                        "to": a.to,
+                        "seat": None if a.seat is None else seats[a.seat],
+                    }
+                    for a in actions
+                ],
             )
         return self._legal
 
@@ -161,7 +246,7 @@ class EngineHand:
         whole log for every viewer at every step.
         """
         if events:
-            return dict(self._map(self.hand.view(player).to_dict()))
+            return dict(table_seats(self.hand.view(player).to_dict(), self.seats))
         public = self._public_view()
         if player is None:
             return dict(public)
@@ -221,15 +306,17 @@ class EngineHand:
         self._public_key = key
         return self._public
 
+    def _typed(self, event: Event) -> dict[str, Any]:
+        kind, data = self._spectators(event)
+        return {"type": kind, **data}
+
     def summary(self) -> dict[str, Any]:
-        results = [
-            self._map(e.to_dict()) for e in self.hand.events if isinstance(e, SUMMARY_EVENTS)
-        ]
+        results = [self._typed(e) for e in self.hand.events if isinstance(e, SUMMARY_EVENTS)]
         ended = [e for e in self.hand.events if isinstance(e, HandEnded)]
         summary = {
             "results": results,
             "rake": self.rake(),
-            "ended": self._map(ended[-1].to_dict()) if ended else None,
+            "ended": self._typed(ended[-1]) if ended else None,
         }
         if self.shuffle is not None and self.hand.is_over:
             summary["shuffle"] = self.shuffle.revealed()  # only ever of a finished hand

@@ -17,6 +17,9 @@ from typing import Any
 from stud.cards import Card
 from stud.evaluate.sofar import LowSoFar, eight_low_so_far, high_so_far, razz_so_far
 
+CARD_INDEX = {str(Card(index)): index for index in range(52)}
+"""Each card's index by its text (``"As"``), as views name them."""
+
 CARDS_PER_PLAYER = 7
 """A stud player's cards at the river (the R12 community card counts as the seventh)."""
 
@@ -36,24 +39,23 @@ def readout(game: str, cards: Sequence[str], to_come: int) -> dict[str, Any] | N
     if not cards:
         return None
     # Only Stud Hi/Lo's low reads the cards still to come (a draw or not).
-    high, low = _words(game, tuple(cards), max(0, to_come) if game == "stud8" else 0)
-    return {"high": high, "low": _low(low)}
+    return _readout(game, tuple(cards), max(0, to_come) if game == "stud8" else 0)
 
 
 @lru_cache(maxsize=8192)
-def _words(game: str, cards: tuple[str, ...], to_come: int) -> tuple[str | None, LowSoFar | None]:
+def _readout(game: str, cards: tuple[str, ...], to_come: int) -> dict[str, Any]:
     """The evaluators' words for one set of cards, kept: a table's every state repeats them.
 
     Each step of a hand sends every viewer the readouts of cards that mostly did
     not change since the last step; the words are a pure function of the cards.
+    The dict is shared by every view that shows these cards: it is never changed.
     """
-    ints = [int(Card.parse(c)) for c in cards]
+    ints = [CARD_INDEX[c] if c in CARD_INDEX else int(Card.parse(c)) for c in cards]
     if game == "razz":
-        return None, razz_so_far(ints)
+        return {"high": None, "low": _low(razz_so_far(ints))}
     high = high_so_far(ints)
-    if game == "stud8":
-        return high, eight_low_so_far(ints, to_come)
-    return high, None
+    low = eight_low_so_far(ints, to_come) if game == "stud8" else None
+    return {"high": high, "low": _low(low)}
 
 
 def _cards_to_come(hand: dict[str, Any], seat: dict[str, Any]) -> int:

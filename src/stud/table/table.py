@@ -267,12 +267,20 @@ class Table:
 
         ``events`` adds the hand's event log (for a client catching up).
         """
-        return self._view(self._shared_view(), seat, events=events)
-
-    def views(self, seats: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:
-        """Several viewers' views of this moment; what they share is built once."""
         shared = self._shared_view()
-        return {seat: self._view(shared, seat, events=False) for seat in set(seats)}
+        return {**shared, **self._own_view(shared, seat, events=events)}
+
+    def view_parts(
+        self, seats: Iterable[int | None]
+    ) -> tuple[dict[str, Any], dict[int | None, dict[str, Any]]]:
+        """Several viewers' views of this moment, in parts: what every viewer shares (built
+        once), and each seat's own part (``you``, ``mine``, ``hand``, ``readout``, ``legal``).
+
+        A seat's view is ``{**shared, **own[seat]}``; the server encodes the shared part
+        once for all (stud.server.channel).
+        """
+        shared = self._shared_view()
+        return shared, {seat: self._own_view(shared, seat, events=False) for seat in set(seats)}
 
     def _shared_view(self) -> dict[str, Any]:
         """The parts of a view that are the same for every viewer."""
@@ -306,7 +314,10 @@ class Table:
             return {**self.next_shuffle.public(), "open": True}
         return None
 
-    def _view(self, shared: dict[str, Any], seat: int | None, *, events: bool) -> dict[str, Any]:
+    def _own_view(
+        self, shared: dict[str, Any], seat: int | None, *, events: bool
+    ) -> dict[str, Any]:
+        """The part of a view that is ``seat``'s own: its hand view, settings, words, actions."""
         index: int | None = None
         if seat is not None and self.hand is not None:
             player = self.seats[seat]
@@ -316,7 +327,6 @@ class Table:
         hand = None if self.hand is None else self.hand.view(index, events=events)
         me = None if seat is None else self.seats[seat]
         return {
-            **shared,
             "you": seat,
             "mine": None if me is None else me.own(),
             "hand": hand,
