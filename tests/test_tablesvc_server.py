@@ -66,9 +66,13 @@ async def reply(client: Client, ref: str) -> dict[str, Any]:
 
 
 async def seen(
-    client: Client, predicate: Callable[[dict[str, Any]], bool], timeout: float = 60
+    client: Client, predicate: Callable[[dict[str, Any]], bool], timeout: float = 150
 ) -> dict[str, Any]:
-    """The first message so far that satisfies ``predicate``, else the next one to come."""
+    """The first message so far that satisfies ``predicate``, else the next one to come.
+
+    Generous: six bots finish their hand before a newcomer is dealt in, and on a loaded
+    2-core machine that took over a minute.
+    """
     for message in client.messages:
         if predicate(message):
             return message
