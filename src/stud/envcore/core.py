@@ -11,10 +11,11 @@ the seat to act, play an index, until the hand is over.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 
 from stud.envcore.encoder import NO_TURN, Encoder, FloatArray
 from stud.envcore.offsets import ACTION_COUNT
+from stud.envcore.recycle import Ring
 from stud.envcore.turns import EMPTY, NO_MASK, MaskArray, Turns, describe
 from stud.game import Acted, Action, Hand, IllegalActionError, TableConfig
 
@@ -50,8 +51,8 @@ class Core:
         """The seat to act; OVER when none (no hand, or the hand is over)."""
         self.piece = NO_TURN
         """The observation's turn piece of the seat to act (see :meth:`Encoder.observe`)."""
-        self._final: FloatArray | None = None
-        self._final_given = [False] * seats
+        self._flat_ring: Ring | None = None
+        self._named_ring: Ring | None = None
 
     def start(self, hand: Hand) -> int:
         """Follow a new hand of this table from its first events; the seat to act, or OVER."""
@@ -59,7 +60,6 @@ class Core:
         if config is not self.config and config != self.config:
             raise ValueError("the hand is not played at this table: its TableConfig differs")
         self.hand = hand
-        self._final = None
         self.encoder.start(hand)
         return self._next_turn(hand)
 
@@ -112,34 +112,31 @@ class Core:
         return seat
 
     def observe(self, seat: int) -> FloatArray:
-        """``seat``'s observation vector: a new array."""
+        """``seat``'s observation vector, an array nobody else holds (see :mod:`.recycle`)."""
+        ring = self._flat_ring
+        if ring is None:
+            ring = self._flat_ring = Ring(named=False)
+        slot = ring.take()
+        self._write(seat, slot.memory)
+        return slot.flat
+
+    def named(self, seat: int) -> dict[str, Any]:
+        """``seat``'s observation in its dict form, with its action mask (docs/rl.md)."""
+        ring = self._named_ring
+        if ring is None:
+            ring = self._named_ring = Ring(named=True)
+        slot = ring.take()
+        self._write(seat, slot.memory)
+        named = slot.named
+        named["action_mask"] = self.mask if seat == self.acting else NO_MASK
+        return named.copy()
+
+    def _write(self, seat: int, memory: memoryview[int]) -> None:
         if not 0 <= seat < self.seats:
             raise ValueError(
                 f"seat {seat!r} does not exist: this table has seats 0 to {self.seats - 1}"
             )
-        if seat == self.acting:
-            return self.encoder.observe(seat, self.piece)
-        if self.acting == OVER and self.hand is not None:
-            return self._final_observation(seat)
-        return self.encoder.observe(seat, NO_TURN)
-
-    def _final_observation(self, seat: int) -> FloatArray:
-        """``seat``'s observation once the hand is over: a row of one copy made for every seat.
-
-        Each row is handed out once (so each is still a new array, its own
-        memory); asked again, the seat gets a copy of its own.
-        """
-        final = self._final
-        given = self._final_given
-        if final is None:
-            final = self._final = self.encoder.observe_every()
-            for other in range(len(given)):
-                given[other] = False
-        if given[seat]:
-            return self.encoder.observe(seat, NO_TURN)
-        given[seat] = True
-        row: FloatArray = final[seat]
-        return row
+        self.encoder.write(seat, self.piece if seat == self.acting else NO_TURN, memory)
 
     def mask_of(self, seat: int) -> MaskArray:
         """``seat``'s action mask (shared, read-only): all 0 unless it is its turn."""

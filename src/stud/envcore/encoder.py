@@ -46,7 +46,6 @@ from stud.envcore.offsets import (
     PUBLIC,
     ROW,
     SEATS,
-    SIZE,
     STACK,
     STREET,
     TABLE,
@@ -143,10 +142,6 @@ class Encoder:
             ]
             for seat in range(seats)
         ]
-        # Every seat's observation with no turn piece, one after the other.
-        self._every: list[bytes | memoryview[float]] = []
-        for seat in range(seats):
-            self._every.extend(self._parts[seat])
         self._stack = [0] * seats
         self._bet = [0] * seats
         self._committed = [0] * seats
@@ -363,15 +358,14 @@ class Encoder:
         ``turn`` is its turn piece: from :meth:`stud.envcore.turns.Turn.piece`
         when it is to act, else :data:`NO_TURN`.
         """
+        return _frombuffer(self._joined(seat, turn), _FLOAT32)
+
+    def write(self, seat: int, turn: bytes, memory: memoryview[int]) -> None:
+        """Write ``seat``'s observation over ``memory`` (the bytes of a flat vector, all of it)."""
+        memory[:] = self._joined(seat, turn)
+
+    def _joined(self, seat: int, turn: bytes) -> bytearray:
+        """``seat``'s observation as bytes: its pieces joined, one copy."""
         parts = self._parts[seat]
         parts[1] = turn
-        return _frombuffer(_join(parts), _FLOAT32)
-
-    def observe_every(self) -> FloatArray:
-        """Every seat's observation with no turn piece, as the rows of one new array.
-
-        One copy for all of them: what the end of a hand needs, when each
-        agent is observed once more.
-        """
-        every = _frombuffer(_join(self._every), _FLOAT32)
-        return every.reshape((self.seats, SIZE))
+        return _join(parts)

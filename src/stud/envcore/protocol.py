@@ -21,8 +21,6 @@ import numpy as np
 
 from stud.envcore.core import OVER, Core
 from stud.envcore.offsets import ACTION_COUNT
-from stud.envcore.turns import NO_MASK
-from stud.envcore.views import views
 from stud.game import Hand, IllegalActionError
 
 Info = dict[str, Any]
@@ -147,9 +145,7 @@ class Protocol:
         core = self._core
         if self._flat:
             return core.flat(seat)
-        out: dict[str, Any] = views(core.observe(seat))
-        out["action_mask"] = core.mask if seat == core.acting else NO_MASK
-        return out
+        return core.named(seat)
 
     def last(self, observe: bool = True) -> tuple[dict[str, Any] | None, float, bool, bool, Info]:
         """The selected agent's observation, reward so far, termination, truncation, info."""
