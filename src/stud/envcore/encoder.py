@@ -46,6 +46,7 @@ from stud.envcore.offsets import (
     PUBLIC,
     ROW,
     SEATS,
+    SIZE,
     STACK,
     STREET,
     TABLE,
@@ -92,8 +93,8 @@ _CAPPED, _DOUBLE, _STREET, _COMMUNITY = (
 
 FloatArray = npt.NDArray[np.float32]
 
+_empty = np.empty
 _join = bytearray().join
-_frombuffer = np.frombuffer
 _FLOAT32 = np.dtype(np.float32)
 OWN: Final = TO_CALL
 """Length of a seat's own part kept here: its down cards and position."""
@@ -121,16 +122,17 @@ class Encoder:
         self._table = _buffer(PUBLIC)
         self._owns = _buffer(seats * OWN)  # every seat's own part, end to end
         # Writes go through these float32 views of the same memory.
-        self._r = _floats(self._rows)
         self._t = _floats(self._table)
         owns = _floats(self._owns)
         self._o = [owns[seat * OWN : (seat + 1) * OWN] for seat in range(seats)]
-        rows = self._r
-        absent = bytes(4 * (TABLE - SEATS - seats * ROW))
+        rows = _floats(self._rows)
+        self._row = [rows[seat * ROW : (seat + 1) * ROW] for seat in range(seats)]
+        """Each seat's row: its writes use small indices (no int is allocated for one)."""
         # Each seat's observation is these pieces end to end: its own part, the
-        # turn piece (set by observe), its relative seat rows (itself to the
-        # last seat, then the first seats up to its right), zero rows for
-        # absent seats, the table part.
+        # turn piece (set by write), its relative seat rows (itself to the last
+        # seat, then the first seats up to its right), zero rows for absent
+        # seats, the table part: one bytearray.join copies them all.
+        absent = bytes(4 * (TABLE - SEATS - seats * ROW))
         self._parts: list[list[bytes | memoryview[float]]] = [
             [
                 self._o[seat],
@@ -164,7 +166,7 @@ class Encoder:
     # ------------------------------------------------------------------ writing
 
     def _seat(self, seat: int, column: int, value: float) -> None:
-        self._r[seat * ROW + column] = value
+        self._row[seat][column] = value
 
     def _set_stack(self, seat: int, stack: int) -> None:
         self._stack[seat] = stack
@@ -256,25 +258,24 @@ class Encoder:
         """Apply one Acted event (what most actions cause alone)."""
         seat = event.seat
         kind = event.kind
-        rows = self._r
-        i = seat * ROW
+        row = self._row[seat]
         big = self._big
         amount = event.amount
+        to = event.to
         if amount:
-            to = event.to
             stack = self._stack[seat] - amount
             self._stack[seat] = stack
-            rows[i + STACK] = stack / big
+            row[STACK] = stack / big
             if stack == 0:
-                rows[i + ALL_IN] = 1.0
+                row[ALL_IN] = 1.0
             committed = self._committed[seat] + amount
             self._committed[seat] = committed
-            rows[i + COMMITTED] = committed / big
+            row[COMMITTED] = committed / big
             self._bet[seat] = to
-            rows[i + BET] = to / big
+            row[BET] = to / big
             self._pot += amount
             self._t[_POT] = self._pot / big
-        record = i + BETTING + (self._street - 3) * _PER_STREET
+        record = BETTING + (self._street - 3) * _PER_STREET
         if kind is _CALL:
             record += _CALLS
         elif kind is _CHECK:
@@ -282,9 +283,8 @@ class Encoder:
         elif kind is _FOLD:
             record += _FOLDS
             self._live[seat] = False
-            rows[i + LIVE] = 0.0
+            row[LIVE] = 0.0
         else:  # the bring-in, or a complete, bet or raise: a new level
-            to = event.to
             self._level = to
             table = self._t
             table[_LEVEL] = to / big
@@ -295,17 +295,19 @@ class Encoder:
                 self._wagers += 1
                 table[_WAGER_COUNT] = float(self._wagers)
                 if self._aggressor >= 0:
-                    rows[self._aggressor * ROW + AGGRESSOR] = 0.0
+                    self._row[self._aggressor][AGGRESSOR] = 0.0
                 self._aggressor = seat
-                rows[i + AGGRESSOR] = 1.0
-        rows[record] += 1.0
+                row[AGGRESSOR] = 1.0
+        row[record] += 1.0
 
     def _dealt(self, event: CardsDealt, hand: Hand) -> None:
         seat = event.seat
+        row = self._row[seat]
         for card in event.up:
             if card is not None:
-                self._r[seat * ROW + UP + card] = 1.0
-        if event.street in (3, 7):
+                row[UP + card] = 1.0
+        street = event.street
+        if street == 3 or street == 7:
             # The seat's own down cards, from the engine, into its own part only.
             own = self._o[seat]
             for card in hand.down_cards(seat):
@@ -358,14 +360,15 @@ class Encoder:
         ``turn`` is its turn piece: from :meth:`stud.envcore.turns.Turn.piece`
         when it is to act, else :data:`NO_TURN`.
         """
-        return _frombuffer(self._joined(seat, turn), _FLOAT32)
+        flat: FloatArray = _empty(SIZE, _FLOAT32)
+        self.write(seat, turn, flat.data.cast("B"))
+        return flat
 
     def write(self, seat: int, turn: bytes, memory: memoryview[int]) -> None:
-        """Write ``seat``'s observation over ``memory`` (the bytes of a flat vector, all of it)."""
-        memory[:] = self._joined(seat, turn)
+        """Write ``seat``'s observation over ``memory`` (the bytes of a flat vector, all of it).
 
-    def _joined(self, seat: int, turn: bytes) -> bytearray:
-        """``seat``'s observation as bytes: its pieces joined, one copy."""
+        One join of its pieces and one copy: cheaper than a copy per piece.
+        """
         parts = self._parts[seat]
         parts[1] = turn
-        return _join(parts)
+        memory[:] = _join(parts)
