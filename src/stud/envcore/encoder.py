@@ -81,21 +81,31 @@ _FOLDS: Final = BETTING_FEATURES.index("fold")
 _BRING_INS: Final = BETTING_FEATURES.index("bring_in")
 _WAGERED: Final = BETTING_FEATURES.index("wager")
 _PER_STREET: Final = len(BETTING_FEATURES)
-# Table-part offsets relative to its own buffer.
-_POT, _LEVEL, _WAGER_COUNT = POT - TABLE, LEVEL - TABLE, WAGERS - TABLE
-_CAPPED, _DOUBLE, _STREET, _COMMUNITY = (
-    CAPPED - TABLE,
-    DOUBLE_BET - TABLE,
-    STREET - TABLE,
-    COMMUNITY - TABLE,
-)
+# Table-part offsets relative to its own buffer (Final: C constants, not global lookups).
+_POT: Final = POT - TABLE
+_LEVEL: Final = LEVEL - TABLE
+_WAGER_COUNT: Final = WAGERS - TABLE
+_CAPPED: Final = CAPPED - TABLE
+_DOUBLE: Final = DOUBLE_BET - TABLE
+_STREET: Final = STREET - TABLE
+_COMMUNITY: Final = COMMUNITY - TABLE
+# The event classes, held in C statics: a bare imported name is a dict lookup each time.
+_ACTED: Final = Acted
+_CARDS_DEALT: Final = CardsDealt
+_ANTE_POSTED: Final = AntePosted
+_STREET_STARTED: Final = StreetStarted
+_UNCALLED_BET_RETURNED: Final = UncalledBetReturned
+_BETTING_CAPPED: Final = BettingCapped
+_DOUBLE_BET_ALLOWED: Final = DoubleBetAllowed
+_COMMUNITY_CARD: Final = CommunityCard
+_HAND_ENDED: Final = HandEnded
 
 
 FloatArray = npt.NDArray[np.float32]
 
-_empty = np.empty
-_join = bytearray().join
-_FLOAT32 = np.dtype(np.float32)
+_empty: Final = np.empty
+_join: Final = bytearray().join
+_FLOAT32: Final = np.dtype(np.float32)
 OWN: Final = TO_CALL
 """Length of a seat's own part kept here: its down cards and position."""
 NO_TURN: Final = bytes(4 * (SEATS - TO_CALL))
@@ -182,7 +192,7 @@ class Encoder:
         events = hand.events
         antes = self._antes
         if antes < 0:
-            antes = next(i for i, e in enumerate(events) if type(e) is StreetStarted)
+            antes = next(i for i, e in enumerate(events) if type(e) is _STREET_STARTED)
             self._clear(hand)
             self.apply(events[:antes], hand)
             self._antes = antes
@@ -231,25 +241,25 @@ class Encoder:
         """Bring the buffers up to date with ``events`` (what one action caused)."""
         for event in events:
             kind = type(event)
-            if kind is Acted:
+            if kind is _ACTED:
                 self.acted(cast(Acted, event))
-            elif kind is CardsDealt:
+            elif kind is _CARDS_DEALT:
                 self._dealt(cast(CardsDealt, event), hand)
-            elif kind is AntePosted:
+            elif kind is _ANTE_POSTED:
                 self._ante(cast(AntePosted, event))
-            elif kind is StreetStarted:
+            elif kind is _STREET_STARTED:
                 self._new_street(cast(StreetStarted, event).street)
-            elif kind is UncalledBetReturned:
+            elif kind is _UNCALLED_BET_RETURNED:
                 self._returned(cast(UncalledBetReturned, event))
-            elif kind is BettingCapped:
+            elif kind is _BETTING_CAPPED:
                 self._t[_CAPPED] = 1.0
-            elif kind is DoubleBetAllowed:
+            elif kind is _DOUBLE_BET_ALLOWED:
                 self._t[_DOUBLE] = 1.0
-            elif kind is CommunityCard:
+            elif kind is _COMMUNITY_CARD:
                 card = cast(CommunityCard, event).card
                 if card is not None:
                     self._t[_COMMUNITY + card] = 1.0
-            elif kind is HandEnded:
+            elif kind is _HAND_ENDED:
                 self._clear_bets()
                 for seat, stack in enumerate(cast(HandEnded, event).stacks):
                     self._set_stack(seat, stack)
