@@ -7,11 +7,13 @@ A seat's observation is its private part, the turn piece (what calling costs
 and each legal index's amount: the acting seat's, given by the caller, or
 zeros), the rows from its own seat round to the seat on its right (two
 slices), zero rows for absent seats and the table part: memoryviews prepared
-once, so an observation is one ``bytearray.join`` of them (a single copy
-into fresh memory, several times cheaper than ``numpy.concatenate``) wrapped
-by ``numpy.frombuffer``. Buffers are ``array.array`` written through
-float32 memoryviews (a memoryview item write is a few times cheaper than
-``array.__setitem__``, which parses its argument with a format string).
+once, so writing an observation is one ``bytearray.join`` of them and one
+copy over the vector's bytes (cheaper than a copy per piece, and several
+times cheaper than ``numpy.concatenate``); :mod:`stud.envcore.recycle`
+provides the vectors. Buffers are ``array.array`` written through float32
+memoryviews, one per seat row (a memoryview item write is a few times
+cheaper than ``array.__setitem__``, which parses its argument with a format
+string).
 
 Privacy: the event handlers read no down card. A seat's down cards enter
 only its own private part, from the engine's ``Hand.down_cards(seat)`` (what
