@@ -110,3 +110,54 @@ def test_arrays_nobody_holds_are_reused_and_held_ones_are_not() -> None:
     for index, vector in enumerate(held):
         for other in held[index + 1 :]:
             assert not np.shares_memory(vector, other)
+
+
+def _tamper(observation: dict[str, Any], way: int) -> Any:
+    """Change the flat dict the way a caller might, returning what it keeps of it (or None)."""
+    if way == 0:  # take the vector out and keep it
+        return observation.pop("observation")
+    if way == 1:  # put another array in its place, keep the vector
+        vector = observation["observation"]
+        observation["observation"] = np.zeros(3, dtype=np.float32)
+        return vector
+    if way == 2:  # swap the mask for a key of its own
+        del observation["action_mask"]
+        observation["mine"] = 1
+        return None
+    observation["extra"] = "kept"  # one key more
+    return None
+
+
+def test_the_flat_dict_is_reused_only_when_nobody_changed_or_holds_it() -> None:
+    """The flat form's dict comes back only untouched; what the caller kept never changes."""
+    env = StudEnv("stud8", players=5, observation="flat")
+    clean = StudEnv("stud8", players=5, observation="flat")
+    env.reset(seed=11)
+    clean.reset(seed=11)
+    agents = env.possible_agents
+    kept: list[tuple[Any, Any]] = []
+    whole = env.observe(agents[0])
+    whole_numbers = (whole["observation"].copy(), whole["action_mask"].copy())
+    for round_ in range(40):
+        for agent in agents:
+            observation = env.observe(agent)
+            expected = clean.observe(agent)
+            assert observation is not whole
+            assert set(observation) == {"observation", "action_mask"}
+            np.testing.assert_array_equal(observation["observation"], expected["observation"])
+            np.testing.assert_array_equal(observation["action_mask"], expected["action_mask"])
+            if round_ % 3 == 0:
+                held = _tamper(observation, (round_ // 3 + len(kept)) % 4)
+                if held is not None:
+                    kept.append((held, held.copy()))
+            del observation, expected
+    assert len(kept) >= 10
+    for held, numbers in kept:
+        np.testing.assert_array_equal(held, numbers)
+    assert set(whole) == {"observation", "action_mask"}
+    np.testing.assert_array_equal(whole["observation"], whole_numbers[0])
+    np.testing.assert_array_equal(whole["action_mask"], whole_numbers[1])
+    untouched = set()
+    for _ in range(20):  # dropped untouched: a few dicts serve every observation
+        untouched.add(id(env.observe(agents[1])))
+    assert len(untouched) <= 4

@@ -15,7 +15,7 @@ from typing import Any, Final
 
 from stud.envcore.encoder import NO_TURN, Encoder, FloatArray
 from stud.envcore.offsets import ACTION_COUNT
-from stud.envcore.recycle import Ring
+from stud.envcore.recycle import FLAT, NAMED, PAIRED, Ring
 from stud.envcore.turns import EMPTY, NO_MASK, MaskArray, Turns, describe
 from stud.game import Acted, Action, Hand, IllegalActionError, TableConfig
 
@@ -54,6 +54,7 @@ class Core:
         """The observation's turn piece of the seat to act (see :meth:`Encoder.observe`)."""
         self._flat_ring: Ring | None = None
         self._named_ring: Ring | None = None
+        self._pair_ring: Ring | None = None
 
     def start(self, hand: Hand) -> int:
         """Follow a new hand of this table from its first events; the seat to act, or OVER."""
@@ -83,7 +84,7 @@ class Core:
             raise self._illegal(index)
         events = hand.act(chosen)
         if len(events) == 1 and type(events[0]) is _ACTED:  # the usual case: no card dealt
-            self.encoder.acted(events[0])
+            self.encoder.acted(events[0], self.acting)
         else:
             self.encoder.apply(events, hand)
         return self._next_turn(hand)
@@ -116,7 +117,7 @@ class Core:
         """``seat``'s observation vector, an array nobody else holds (see :mod:`.recycle`)."""
         ring = self._flat_ring
         if ring is None:
-            ring = self._flat_ring = Ring(named=False)
+            ring = self._flat_ring = Ring(FLAT)
         slot = ring.take()
         self._write(seat, slot.memory)
         return slot.flat
@@ -125,7 +126,7 @@ class Core:
         """``seat``'s observation in its dict form, with its action mask (docs/rl.md)."""
         ring = self._named_ring
         if ring is None:
-            ring = self._named_ring = Ring(named=True)
+            ring = self._named_ring = Ring(NAMED)
         slot = ring.take()
         self._write(seat, slot.memory)
         named = slot.named
@@ -144,8 +145,16 @@ class Core:
         return self.mask if seat == self.acting else NO_MASK
 
     def flat(self, seat: int) -> dict[str, FloatArray | MaskArray]:
-        """``seat``'s flat observation as PettingZoo has it: the vector and the mask."""
-        return {
-            "observation": self.observe(seat),
-            "action_mask": self.mask if seat == self.acting else NO_MASK,
-        }
+        """``seat``'s flat observation as PettingZoo has it: the vector and the mask.
+
+        The dict is reused like the vector (see :mod:`.recycle`): a new one
+        only when the caller kept the last one handed out from its slot.
+        """
+        ring = self._pair_ring
+        if ring is None:
+            ring = self._pair_ring = Ring(PAIRED)
+        slot = ring.take()
+        self._write(seat, slot.memory)
+        pair = slot.pair
+        pair["action_mask"] = self.mask if seat == self.acting else NO_MASK
+        return pair

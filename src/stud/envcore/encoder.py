@@ -244,7 +244,8 @@ class Encoder:
         for event in events:
             kind = type(event)
             if kind is _ACTED:
-                self.acted(cast(Acted, event))
+                acted = cast(Acted, event)
+                self.acted(acted, acted.seat)
             elif kind is _CARDS_DEALT:
                 self._dealt(cast(CardsDealt, event), hand)
             elif kind is _ANTE_POSTED:
@@ -266,9 +267,12 @@ class Encoder:
                 for seat, stack in enumerate(cast(HandEnded, event).stacks):
                     self._set_stack(seat, stack)
 
-    def acted(self, event: Acted) -> None:
-        """Apply one Acted event (what most actions cause alone)."""
-        seat = event.seat
+    def acted(self, event: Acted, seat: int) -> None:
+        """Apply one Acted event of ``seat`` (what most actions cause alone).
+
+        The caller passes the seat (it knows whose turn it was): one attribute
+        read of the event fewer on the hottest path.
+        """
         kind = event.kind
         row = self._row[seat]
         big = self._big
