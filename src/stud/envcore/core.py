@@ -15,7 +15,7 @@ from typing import Any, Final
 
 from stud.envcore.encoder import NO_TURN, Encoder, FloatArray
 from stud.envcore.offsets import ACTION_COUNT
-from stud.envcore.recycle import FLAT, NAMED, PAIRED, Ring
+from stud.envcore.recycle import FLAT, NAMED, PAIRED, Ring, Slot
 from stud.envcore.turns import EMPTY, NO_MASK, MaskArray, Turns, describe
 from stud.game import Acted, Action, Hand, IllegalActionError, TableConfig
 
@@ -52,9 +52,8 @@ class Core:
         """The seat to act; OVER when none (no hand, or the hand is over)."""
         self.piece = NO_TURN
         """The observation's turn piece of the seat to act (see :meth:`Encoder.observe`)."""
-        self._flat_ring: Ring | None = None
-        self._named_ring: Ring | None = None
-        self._pair_ring: Ring | None = None
+        self._rings: list[Ring | None] = [None, None, None]
+        """The observation rings by kind (FLAT, NAMED, PAIRED), made when first used."""
 
     def start(self, hand: Hand) -> int:
         """Follow a new hand of this table from its first events; the seat to act, or OVER."""
@@ -115,23 +114,22 @@ class Core:
 
     def observe(self, seat: int) -> FloatArray:
         """``seat``'s observation vector, an array nobody else holds (see :mod:`.recycle`)."""
-        ring = self._flat_ring
-        if ring is None:
-            ring = self._flat_ring = Ring(FLAT)
-        slot = ring.take()
-        self._write(seat, slot.memory)
-        return slot.flat
+        return self._written(seat, FLAT).flat
 
     def named(self, seat: int) -> dict[str, Any]:
         """``seat``'s observation in its dict form, with its action mask (docs/rl.md)."""
-        ring = self._named_ring
+        named = self._written(seat, NAMED).named
+        named["action_mask"] = self.mask_of(seat)
+        return named.copy()
+
+    def _written(self, seat: int, kind: int) -> Slot:
+        """A free slot of the ``kind`` ring with ``seat``'s observation written over it."""
+        ring = self._rings[kind]
         if ring is None:
-            ring = self._named_ring = Ring(NAMED)
+            ring = self._rings[kind] = Ring(kind)
         slot = ring.take()
         self._write(seat, slot.memory)
-        named = slot.named
-        named["action_mask"] = self.mask if seat == self.acting else NO_MASK
-        return named.copy()
+        return slot
 
     def _write(self, seat: int, memory: memoryview[int]) -> None:
         if not 0 <= seat < self.seats:
@@ -150,11 +148,6 @@ class Core:
         The dict is reused like the vector (see :mod:`.recycle`): a new one
         only when the caller kept the last one handed out from its slot.
         """
-        ring = self._pair_ring
-        if ring is None:
-            ring = self._pair_ring = Ring(PAIRED)
-        slot = ring.take()
-        self._write(seat, slot.memory)
-        pair = slot.pair
-        pair["action_mask"] = self.mask if seat == self.acting else NO_MASK
+        pair = self._written(seat, PAIRED).pair
+        pair["action_mask"] = self.mask_of(seat)
         return pair
