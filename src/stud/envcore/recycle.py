@@ -67,7 +67,11 @@ class Slot:
         self._arrays: list[FloatArray] = [self.flat, *self.named.values()]
         self._count = count
         self.baseline = self.references()
-        self._pair_baseline = count(self.pair)
+        self._pair_baseline = self._pair_references()
+
+    def _pair_references(self) -> int:
+        """The pair's reference count, read the same way for the baseline and each check."""
+        return self._count(self.pair)
 
     def free(self) -> bool:
         """Whether nothing outside holds any of it, so it may be written and handed out again."""
@@ -75,13 +79,10 @@ class Slot:
             return False
         if not self._paired:
             return True
+        if self._pair_references() != self._pair_baseline:
+            return False
         pair = self.pair
-        return (
-            self._count(pair) == self._pair_baseline
-            and len(pair) == 2
-            and pair.get("observation") is self.flat
-            and "action_mask" in pair
-        )
+        return len(pair) == 2 and pair.get("observation") is self.flat and "action_mask" in pair
 
     def references(self) -> int:
         """The reference counts of its arrays, summed: above the baseline, someone holds one."""
