@@ -4,9 +4,10 @@ Both play complete 6-handed hands in which every decision is uniform among
 the legal actions (each legal index of the environment is one legal engine
 action, so the two draw from the same distribution), with decks from NumPy
 permutations. The engine loop is ``legal_actions()`` then ``act()``; the
-environment loop is PettingZoo's: ``agent_iter``, ``last()`` (a fresh
-observation with its mask), the policy reading the mask, ``step()``, plus
-``reset()`` and the end-of-hand steps of every agent. Only steps that play an
+environment loop is PettingZoo's: ``agent_iter``, ``last()`` (the
+observation, in arrays nobody else holds, with its mask), the policy reading
+the mask, ``step()``, plus ``reset()`` and the end-of-hand steps of every
+agent. Only steps that play an
 action are counted; the time covers everything. Runs alternate in short
 slices of process CPU time so other load hits all alike. A third loop, for
 scale, is the engine observed the naive way: ``Hand.view(seat)`` (the

@@ -21,7 +21,7 @@ from stud.cards import Card
 from stud.env.layout import Layout
 from stud.envcore import Core
 from stud.envcore.offsets import ACTION_COUNT
-from stud.envcore.protocol import Protocol
+from stud.envcore.protocol import AgentIterable, Protocol
 from stud.game import (
     MAX_SEATS,
     Action,
@@ -171,6 +171,10 @@ class StudEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         deck = self._rng.permutation(52).tolist()
         self.hand = Hand(self.config, deck=deck)
         self._protocol.deal(self.hand)
+
+    def agent_iter(self, max_iter: int = 2**63) -> AgentIterable:
+        """Yield ``agent_selection`` while there are agents (PettingZoo's loop, compiled)."""
+        return AgentIterable(self.__dict__, max_iter)
 
     def step(self, action: int | np.integer[Any] | None) -> None:
         """Play ``action`` (an index the mask allows) for ``agent_selection``.

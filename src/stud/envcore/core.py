@@ -11,15 +11,17 @@ the seat to act, play an index, until the hand is over.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 
 from stud.envcore.encoder import NO_TURN, Encoder, FloatArray
 from stud.envcore.offsets import ACTION_COUNT
+from stud.envcore.recycle import FLAT, NAMED, PAIRED, Ring, Slot
 from stud.envcore.turns import EMPTY, NO_MASK, MaskArray, Turns, describe
 from stud.game import Acted, Action, Hand, IllegalActionError, TableConfig
 
 OVER: Final = -1
 """What :meth:`Core.start` and :meth:`Core.play` return when the hand is over."""
+_ACTED: Final = Acted  # a C static: a bare imported name is a dict lookup each time
 
 
 class Core:
@@ -50,8 +52,8 @@ class Core:
         """The seat to act; OVER when none (no hand, or the hand is over)."""
         self.piece = NO_TURN
         """The observation's turn piece of the seat to act (see :meth:`Encoder.observe`)."""
-        self._final: FloatArray | None = None
-        self._final_given = [False] * seats
+        self._rings: list[Ring | None] = [None, None, None]
+        """The observation rings by kind (FLAT, NAMED, PAIRED), made when first used."""
 
     def start(self, hand: Hand) -> int:
         """Follow a new hand of this table from its first events; the seat to act, or OVER."""
@@ -59,7 +61,6 @@ class Core:
         if config is not self.config and config != self.config:
             raise ValueError("the hand is not played at this table: its TableConfig differs")
         self.hand = hand
-        self._final = None
         self.encoder.start(hand)
         return self._next_turn(hand)
 
@@ -81,8 +82,8 @@ class Core:
         if chosen is None:
             raise self._illegal(index)
         events = hand.act(chosen)
-        if len(events) == 1 and type(events[0]) is Acted:  # the usual case: no card dealt
-            self.encoder.acted(events[0])
+        if len(events) == 1 and type(events[0]) is _ACTED:  # the usual case: no card dealt
+            self.encoder.acted(events[0], self.acting)
         else:
             self.encoder.apply(events, hand)
         return self._next_turn(hand)
@@ -112,42 +113,41 @@ class Core:
         return seat
 
     def observe(self, seat: int) -> FloatArray:
-        """``seat``'s observation vector: a new array."""
+        """``seat``'s observation vector, an array nobody else holds (see :mod:`.recycle`)."""
+        return self._written(seat, FLAT).flat
+
+    def named(self, seat: int) -> dict[str, Any]:
+        """``seat``'s observation in its dict form, with its action mask (docs/rl.md)."""
+        named = self._written(seat, NAMED).named
+        named["action_mask"] = self.mask_of(seat)
+        return named.copy()
+
+    def _written(self, seat: int, kind: int) -> Slot:
+        """A free slot of the ``kind`` ring with ``seat``'s observation written over it."""
+        ring = self._rings[kind]
+        if ring is None:
+            ring = self._rings[kind] = Ring(kind)
+        slot = ring.take()
+        self._write(seat, slot.memory)
+        return slot
+
+    def _write(self, seat: int, memory: memoryview[int]) -> None:
         if not 0 <= seat < self.seats:
             raise ValueError(
                 f"seat {seat!r} does not exist: this table has seats 0 to {self.seats - 1}"
             )
-        if seat == self.acting:
-            return self.encoder.observe(seat, self.piece)
-        if self.acting == OVER and self.hand is not None:
-            return self._final_observation(seat)
-        return self.encoder.observe(seat, NO_TURN)
-
-    def _final_observation(self, seat: int) -> FloatArray:
-        """``seat``'s observation once the hand is over: a row of one copy made for every seat.
-
-        Each row is handed out once (so each is still a new array, its own
-        memory); asked again, the seat gets a copy of its own.
-        """
-        final = self._final
-        given = self._final_given
-        if final is None:
-            final = self._final = self.encoder.observe_every()
-            for other in range(len(given)):
-                given[other] = False
-        if given[seat]:
-            return self.encoder.observe(seat, NO_TURN)
-        given[seat] = True
-        row: FloatArray = final[seat]
-        return row
+        self.encoder.write(seat, self.piece if seat == self.acting else NO_TURN, memory)
 
     def mask_of(self, seat: int) -> MaskArray:
         """``seat``'s action mask (shared, read-only): all 0 unless it is its turn."""
         return self.mask if seat == self.acting else NO_MASK
 
     def flat(self, seat: int) -> dict[str, FloatArray | MaskArray]:
-        """``seat``'s flat observation as PettingZoo has it: the vector and the mask."""
-        return {
-            "observation": self.observe(seat),
-            "action_mask": self.mask if seat == self.acting else NO_MASK,
-        }
+        """``seat``'s flat observation as PettingZoo has it: the vector and the mask.
+
+        The dict is reused like the vector (see :mod:`.recycle`): a new one
+        only when the caller kept the last one handed out from its slot.
+        """
+        pair = self._written(seat, PAIRED).pair
+        pair["action_mask"] = self.mask_of(seat)
+        return pair

@@ -7,11 +7,13 @@ A seat's observation is its private part, the turn piece (what calling costs
 and each legal index's amount: the acting seat's, given by the caller, or
 zeros), the rows from its own seat round to the seat on its right (two
 slices), zero rows for absent seats and the table part: memoryviews prepared
-once, so an observation is one ``bytearray.join`` of them (a single copy
-into fresh memory, several times cheaper than ``numpy.concatenate``) wrapped
-by ``numpy.frombuffer``. Buffers are ``array.array`` written through
-float32 memoryviews (a memoryview item write is a few times cheaper than
-``array.__setitem__``, which parses its argument with a format string).
+once, so writing an observation is one ``bytearray.join`` of them and one
+copy over the vector's bytes (cheaper than a copy per piece, and several
+times cheaper than ``numpy.concatenate``); :mod:`stud.envcore.recycle`
+provides the vectors. Buffers are ``array.array`` written through float32
+memoryviews, one per seat row (a memoryview item write is a few times
+cheaper than ``array.__setitem__``, which parses its argument with a format
+string).
 
 Privacy: the event handlers read no down card. A seat's down cards enter
 only its own private part, from the engine's ``Hand.down_cards(seat)`` (what
@@ -81,21 +83,31 @@ _FOLDS: Final = BETTING_FEATURES.index("fold")
 _BRING_INS: Final = BETTING_FEATURES.index("bring_in")
 _WAGERED: Final = BETTING_FEATURES.index("wager")
 _PER_STREET: Final = len(BETTING_FEATURES)
-# Table-part offsets relative to its own buffer.
-_POT, _LEVEL, _WAGER_COUNT = POT - TABLE, LEVEL - TABLE, WAGERS - TABLE
-_CAPPED, _DOUBLE, _STREET, _COMMUNITY = (
-    CAPPED - TABLE,
-    DOUBLE_BET - TABLE,
-    STREET - TABLE,
-    COMMUNITY - TABLE,
-)
+# Table-part offsets relative to its own buffer (Final: C constants, not global lookups).
+_POT: Final = POT - TABLE
+_LEVEL: Final = LEVEL - TABLE
+_WAGER_COUNT: Final = WAGERS - TABLE
+_CAPPED: Final = CAPPED - TABLE
+_DOUBLE: Final = DOUBLE_BET - TABLE
+_STREET: Final = STREET - TABLE
+_COMMUNITY: Final = COMMUNITY - TABLE
+# The event classes, held in C statics: a bare imported name is a dict lookup each time.
+_ACTED: Final = Acted
+_CARDS_DEALT: Final = CardsDealt
+_ANTE_POSTED: Final = AntePosted
+_STREET_STARTED: Final = StreetStarted
+_UNCALLED_BET_RETURNED: Final = UncalledBetReturned
+_BETTING_CAPPED: Final = BettingCapped
+_DOUBLE_BET_ALLOWED: Final = DoubleBetAllowed
+_COMMUNITY_CARD: Final = CommunityCard
+_HAND_ENDED: Final = HandEnded
 
 
 FloatArray = npt.NDArray[np.float32]
 
-_join = bytearray().join
-_frombuffer = np.frombuffer
-_FLOAT32 = np.dtype(np.float32)
+_empty: Final = np.empty
+_join: Final = bytearray().join
+_FLOAT32: Final = np.dtype(np.float32)
 OWN: Final = TO_CALL
 """Length of a seat's own part kept here: its down cards and position."""
 NO_TURN: Final = bytes(4 * (SEATS - TO_CALL))
@@ -122,16 +134,17 @@ class Encoder:
         self._table = _buffer(PUBLIC)
         self._owns = _buffer(seats * OWN)  # every seat's own part, end to end
         # Writes go through these float32 views of the same memory.
-        self._r = _floats(self._rows)
         self._t = _floats(self._table)
         owns = _floats(self._owns)
         self._o = [owns[seat * OWN : (seat + 1) * OWN] for seat in range(seats)]
-        rows = self._r
-        absent = bytes(4 * (TABLE - SEATS - seats * ROW))
+        rows = _floats(self._rows)
+        self._row = [rows[seat * ROW : (seat + 1) * ROW] for seat in range(seats)]
+        """Each seat's row: its writes use small indices (no int is allocated for one)."""
         # Each seat's observation is these pieces end to end: its own part, the
-        # turn piece (set by observe), its relative seat rows (itself to the
-        # last seat, then the first seats up to its right), zero rows for
-        # absent seats, the table part.
+        # turn piece (set by write), its relative seat rows (itself to the last
+        # seat, then the first seats up to its right), zero rows for absent
+        # seats, the table part: one bytearray.join copies them all.
+        absent = bytes(4 * (TABLE - SEATS - seats * ROW))
         self._parts: list[list[bytes | memoryview[float]]] = [
             [
                 self._o[seat],
@@ -143,10 +156,6 @@ class Encoder:
             ]
             for seat in range(seats)
         ]
-        # Every seat's observation with no turn piece, one after the other.
-        self._every: list[bytes | memoryview[float]] = []
-        for seat in range(seats):
-            self._every.extend(self._parts[seat])
         self._stack = [0] * seats
         self._bet = [0] * seats
         self._committed = [0] * seats
@@ -169,7 +178,7 @@ class Encoder:
     # ------------------------------------------------------------------ writing
 
     def _seat(self, seat: int, column: int, value: float) -> None:
-        self._r[seat * ROW + column] = value
+        self._row[seat][column] = value
 
     def _set_stack(self, seat: int, stack: int) -> None:
         self._stack[seat] = stack
@@ -185,7 +194,7 @@ class Encoder:
         events = hand.events
         antes = self._antes
         if antes < 0:
-            antes = next(i for i, e in enumerate(events) if type(e) is StreetStarted)
+            antes = next(i for i, e in enumerate(events) if type(e) is _STREET_STARTED)
             self._clear(hand)
             self.apply(events[:antes], hand)
             self._antes = antes
@@ -234,52 +243,55 @@ class Encoder:
         """Bring the buffers up to date with ``events`` (what one action caused)."""
         for event in events:
             kind = type(event)
-            if kind is Acted:
-                self.acted(cast(Acted, event))
-            elif kind is CardsDealt:
+            if kind is _ACTED:
+                acted = cast(Acted, event)
+                self.acted(acted, acted.seat)
+            elif kind is _CARDS_DEALT:
                 self._dealt(cast(CardsDealt, event), hand)
-            elif kind is AntePosted:
+            elif kind is _ANTE_POSTED:
                 self._ante(cast(AntePosted, event))
-            elif kind is StreetStarted:
+            elif kind is _STREET_STARTED:
                 self._new_street(cast(StreetStarted, event).street)
-            elif kind is UncalledBetReturned:
+            elif kind is _UNCALLED_BET_RETURNED:
                 self._returned(cast(UncalledBetReturned, event))
-            elif kind is BettingCapped:
+            elif kind is _BETTING_CAPPED:
                 self._t[_CAPPED] = 1.0
-            elif kind is DoubleBetAllowed:
+            elif kind is _DOUBLE_BET_ALLOWED:
                 self._t[_DOUBLE] = 1.0
-            elif kind is CommunityCard:
+            elif kind is _COMMUNITY_CARD:
                 card = cast(CommunityCard, event).card
                 if card is not None:
                     self._t[_COMMUNITY + card] = 1.0
-            elif kind is HandEnded:
+            elif kind is _HAND_ENDED:
                 self._clear_bets()
                 for seat, stack in enumerate(cast(HandEnded, event).stacks):
                     self._set_stack(seat, stack)
 
-    def acted(self, event: Acted) -> None:
-        """Apply one Acted event (what most actions cause alone)."""
-        seat = event.seat
+    def acted(self, event: Acted, seat: int) -> None:
+        """Apply one Acted event of ``seat`` (what most actions cause alone).
+
+        The caller passes the seat (it knows whose turn it was): one attribute
+        read of the event fewer on the hottest path.
+        """
         kind = event.kind
-        rows = self._r
-        i = seat * ROW
+        row = self._row[seat]
         big = self._big
         amount = event.amount
+        to = event.to
         if amount:
-            to = event.to
             stack = self._stack[seat] - amount
             self._stack[seat] = stack
-            rows[i + STACK] = stack / big
+            row[STACK] = stack / big
             if stack == 0:
-                rows[i + ALL_IN] = 1.0
+                row[ALL_IN] = 1.0
             committed = self._committed[seat] + amount
             self._committed[seat] = committed
-            rows[i + COMMITTED] = committed / big
+            row[COMMITTED] = committed / big
             self._bet[seat] = to
-            rows[i + BET] = to / big
+            row[BET] = to / big
             self._pot += amount
             self._t[_POT] = self._pot / big
-        record = i + BETTING + (self._street - 3) * _PER_STREET
+        record = BETTING + (self._street - 3) * _PER_STREET
         if kind is _CALL:
             record += _CALLS
         elif kind is _CHECK:
@@ -287,9 +299,8 @@ class Encoder:
         elif kind is _FOLD:
             record += _FOLDS
             self._live[seat] = False
-            rows[i + LIVE] = 0.0
+            row[LIVE] = 0.0
         else:  # the bring-in, or a complete, bet or raise: a new level
-            to = event.to
             self._level = to
             table = self._t
             table[_LEVEL] = to / big
@@ -300,17 +311,19 @@ class Encoder:
                 self._wagers += 1
                 table[_WAGER_COUNT] = float(self._wagers)
                 if self._aggressor >= 0:
-                    rows[self._aggressor * ROW + AGGRESSOR] = 0.0
+                    self._row[self._aggressor][AGGRESSOR] = 0.0
                 self._aggressor = seat
-                rows[i + AGGRESSOR] = 1.0
-        rows[record] += 1.0
+                row[AGGRESSOR] = 1.0
+        row[record] += 1.0
 
     def _dealt(self, event: CardsDealt, hand: Hand) -> None:
         seat = event.seat
+        row = self._row[seat]
         for card in event.up:
             if card is not None:
-                self._r[seat * ROW + UP + card] = 1.0
-        if event.street in (3, 7):
+                row[UP + card] = 1.0
+        street = event.street
+        if street == 3 or street == 7:
             # The seat's own down cards, from the engine, into its own part only.
             own = self._o[seat]
             for card in hand.down_cards(seat):
@@ -363,15 +376,15 @@ class Encoder:
         ``turn`` is its turn piece: from :meth:`stud.envcore.turns.Turn.piece`
         when it is to act, else :data:`NO_TURN`.
         """
+        flat: FloatArray = _empty(SIZE, _FLOAT32)
+        self.write(seat, turn, flat.data.cast("B"))
+        return flat
+
+    def write(self, seat: int, turn: bytes, memory: memoryview[int]) -> None:
+        """Write ``seat``'s observation over ``memory`` (the bytes of a flat vector, all of it).
+
+        One join of its pieces and one copy: cheaper than a copy per piece.
+        """
         parts = self._parts[seat]
         parts[1] = turn
-        return _frombuffer(_join(parts), _FLOAT32)
-
-    def observe_every(self) -> FloatArray:
-        """Every seat's observation with no turn piece, as the rows of one new array.
-
-        One copy for all of them: what the end of a hand needs, when each
-        agent is observed once more.
-        """
-        every = _frombuffer(_join(self._every), _FLOAT32)
-        return every.reshape((self.seats, SIZE))
+        memory[:] = _join(parts)

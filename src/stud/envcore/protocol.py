@@ -15,14 +15,12 @@ next deal).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 
 from stud.envcore.core import OVER, Core
 from stud.envcore.offsets import ACTION_COUNT
-from stud.envcore.turns import NO_MASK
-from stud.envcore.views import views
 from stud.game import Hand, IllegalActionError
 
 Info = dict[str, Any]
@@ -147,9 +145,7 @@ class Protocol:
         core = self._core
         if self._flat:
             return core.flat(seat)
-        out: dict[str, Any] = views(core.observe(seat))
-        out["action_mask"] = core.mask if seat == core.acting else NO_MASK
-        return out
+        return core.named(seat)
 
     def last(self, observe: bool = True) -> tuple[dict[str, Any] | None, float, bool, bool, Info]:
         """The selected agent's observation, reward so far, termination, truncation, info."""
@@ -161,3 +157,43 @@ class Protocol:
             self.truncations[agent],
             self.infos[agent],
         )
+
+
+_UNBOUNDED: Final = 1 << 62
+"""An ``agent_iter`` bound this large never ends a loop (PettingZoo's default is 2**63)."""
+
+
+class AgentIterable:
+    """What ``StudEnv.agent_iter()`` returns: PettingZoo's ``AECIterable``, compiled.
+
+    Each iteration gives ``agent_selection`` while the environment has agents,
+    at most ``max_iter`` times; reading them from the environment's own
+    instance dict, like PettingZoo's iterator reads its attributes.
+    """
+
+    def __init__(self, state: dict[str, Any], max_iter: int) -> None:
+        self._state = state
+        self._max_iter = max_iter
+
+    def __iter__(self) -> AgentIterator:
+        return AgentIterator(self._state, self._max_iter)
+
+
+class AgentIterator:
+    """One pass of :class:`AgentIterable` (PettingZoo's ``AECIterator``)."""
+
+    def __init__(self, state: dict[str, Any], max_iter: int) -> None:
+        self._state = state
+        self._left = -1 if max_iter >= _UNBOUNDED else max(max_iter, 0)  # -1: no bound
+
+    def __iter__(self) -> AgentIterator:
+        return self
+
+    def __next__(self) -> str:
+        state = self._state
+        if not state["agents"] or self._left == 0:
+            raise StopIteration
+        if self._left > 0:
+            self._left -= 1
+        agent: str = state["agent_selection"]
+        return agent

@@ -25,6 +25,7 @@ COMPILED_MODULES = (
     "stud.envcore.turns",
     "stud.envcore.core",
     "stud.envcore.views",
+    "stud.envcore.recycle",
     "stud.envcore.protocol",
 )
 """The modules setup.py compiles with mypyc (when it can); setup.py reads this list."""
