@@ -19,6 +19,7 @@ from typing import Any
 import httpx
 import pytest
 from playwright.sync_api import Browser
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from stud.server.testing import ServerProcess
 from test_web_client import (
@@ -329,12 +330,23 @@ def test_buy_in_range_top_up_and_automatic_rebuy(
             folds = [b for b in buttons if b["action"] == "fold"]
             return str(folds[0]["selector"]) if folds else passive(buttons, now)
 
-        for _ in range(6):
+        def rebought(seconds: float) -> bool:
+            """The rebuy's log line, which follows the hand's end by a message or two."""
+            try:
+                page.wait_for_function(
+                    "() => /\\(you\\) rebuys/.test(document.querySelector('.log').innerText)",
+                    timeout=seconds * 1000,
+                )
+            except PlaywrightTimeout:
+                return False
+            return True
+
+        for _ in range(8):
             play(tab, table, hands=1, choose=fold_first)
-            if "(you) rebuys" in page.inner_text(".log"):
+            if rebought(5):
                 break
         else:
-            raise AssertionError("never fell below the minimum in six hands")
+            raise AssertionError("never fell below the minimum in eight hands")
         assert re.search(r"\(you\) rebuys \d+ \(stack 30\)", page.inner_text(".log"))
         assert state(tab, table)["you"] is not None
         # Every chip is accounted for: the start, plus what each hand won or lost.
