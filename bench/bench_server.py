@@ -339,7 +339,8 @@ def run_one(args: argparse.Namespace, tables: int) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as folder, fresh_database("sqlite", Path(folder)) as url:
         server = ServerProcess(
             url, Path(folder),
-            extra_args=("--no-default-tables", "--pause", "0.5", "--turn-seconds", "30",
+            extra_args=("--no-default-tables", "--no-default-tournaments", "--pause", "0.5",
+                        "--turn-seconds", "30",
                         "--signups", "1e9", *factory),  # every guest from one address
             env={"PYTHONPATH": args.server_src or str(Path(__file__).resolve().parent.parent)},
         ).start()  # fmt: skip
