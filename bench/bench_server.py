@@ -65,28 +65,39 @@ class Seat:
                 self.bench.dropped += 1
                 return
             now = time.monotonic()
-            message = orjson.loads(text)
-            if message["type"] == "event":
-                self.bench.received(self.table, message["n"], now)
-            elif message["type"] == "state":
-                state = message["state"]
-                turn = state["turn"]
-                mine = turn and state["you"] is not None and turn["seat"] == state["you"]
-                if mine and state["legal"] and turn["turn"] not in acted:
-                    acted.add(turn["turn"])
-                    legal = {a["action"]: a["to"] for a in state["legal"]}
-                    action = next(a for a in ("check", "call", "bring-in", "fold") if a in legal)
-                    await asyncio.sleep(random.uniform(*think))
-                    if time.monotonic() >= self.bench.stop:
-                        continue  # the window closed while thinking: no new action
-                    self.bench.sent(self.table, message["n"] + 1, time.monotonic())
-                    act = {"type": "act", "table": self.table, "action": action,
-                           "to": legal[action], "turn": turn["turn"]}  # fmt: skip
-                    try:
-                        await ws.send(json.dumps(act))
-                    except Exception:
-                        self.bench.dropped += 1
-                        return
+            frame = orjson.loads(text)  # one message, or several sent together
+            for message in frame if isinstance(frame, list) else [frame]:
+                if not await self._read(message, now, acted, think):
+                    return
+
+    async def _read(
+        self, message: dict[str, Any], now: float, acted: set[int], think: tuple[float, float]
+    ) -> bool:
+        """Take one message: count an event, act on a state that asks; False if the socket
+        failed."""
+        ws = self.client.ws
+        if message["type"] == "event":
+            self.bench.received(self.table, message["n"], now)
+        elif message["type"] == "state":
+            state = message["state"]
+            turn = state["turn"]
+            mine = turn and state["you"] is not None and turn["seat"] == state["you"]
+            if mine and state["legal"] and turn["turn"] not in acted:
+                acted.add(turn["turn"])
+                legal = {a["action"]: a["to"] for a in state["legal"]}
+                action = next(a for a in ("check", "call", "bring-in", "fold") if a in legal)
+                await asyncio.sleep(random.uniform(*think))
+                if time.monotonic() >= self.bench.stop:
+                    return True  # the window closed while thinking: no new action
+                self.bench.sent(self.table, message["n"] + 1, time.monotonic())
+                act = {"type": "act", "table": self.table, "action": action,
+                       "to": legal[action], "turn": turn["turn"]}  # fmt: skip
+                try:
+                    await ws.send(json.dumps(act))
+                except Exception:
+                    self.bench.dropped += 1
+                    return False
+        return True
 
 
 class Bench(Meter):

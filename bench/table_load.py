@@ -51,15 +51,25 @@ class Player:
                 self.my_turn = False
                 self.decide(orjson.loads(payload))
             return
-        message = orjson.loads(payload)
-        if message["type"] == "event":
+        parsed = orjson.loads(payload)
+        if isinstance(parsed, list):  # several messages sent together (a step's events, state)
+            for message in parsed:
+                self.on_message(message, arrived)
+        else:
+            self.on_message(parsed, arrived)
+
+    def on_message(self, message: dict[str, Any], arrived: float) -> None:
+        """One message of a frame (a state here only from a frame of several)."""
+        if message["type"] == "state":
+            if self.my_turn:
+                self.my_turn = False
+                self.decide(message)
+        elif message["type"] == "event":
             table = self.table
             table.load.meter.received(table.id, message["n"], arrived)
             event = message["event"]
             if event["type"] == "turn" and "legal" in event:
                 self.my_turn = True
-        elif message["type"] == "state":  # a server that orders its keys otherwise
-            self.decide(message)
 
     def decide(self, message: dict[str, Any]) -> None:
         """Act (after a think) if the state asks this seat to, once per turn."""

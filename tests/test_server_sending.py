@@ -24,7 +24,13 @@ from stud.server.actor import TableActor
 from stud.server.connection import ClientConnection
 from stud.server.room import RoomConfig
 from stud.server.storage import TableSpec
-from stud.server.transport import SEND_NOW, BatchingTransport, FrameCache, text_frame
+from stud.server.transport import (
+    BATCH_CHARS,
+    SEND_NOW,
+    BatchingTransport,
+    FrameCache,
+    text_frame,
+)
 from stud.table import Event, Table, TableSettings
 from stud.table.engine import start_engine_hand
 
@@ -305,3 +311,67 @@ async def _frame_on_new_loop(frames: FrameCache) -> None:
     assert frames.frame("new", loop) == text_frame("new")
     await asyncio.sleep(0)
     assert frames._frames == {}
+
+
+def _payloads(data: bytes) -> list[str]:
+    """The text payloads of the server frames (unmasked) in ``data``, in order."""
+    payloads = []
+    while data:
+        assert data[0] == 0x81, "a final text frame"
+        length, start = data[1], 2
+        if length == 126:
+            length, start = int.from_bytes(data[2:4], "big"), 4
+        elif length == 127:
+            length, start = int.from_bytes(data[2:10], "big"), 10
+        payloads.append(data[start : start + length].decode())
+        data = data[start + length :]
+    return payloads
+
+
+def test_a_turns_messages_leave_as_one_frame_holding_them_in_order() -> None:
+    async def scenario() -> FakeTransport:
+        real = FakeTransport()
+        batching = BatchingTransport(real, asyncio.get_running_loop())
+        batching.add_text('{"type":"event","n":1}')
+        batching.add_text('{"type":"event","n":2}')
+        batching.add_text('{"type":"state","n":2}')
+        assert real.writes == []
+        await asyncio.sleep(0)
+        batching.add_text('{"type":"pong"}')  # alone in its turn: the message as it is
+        await asyncio.sleep(0)
+        batching.add_text('{"type":"event","n":3}')
+        batching.write(b"raw")  # bytes of the protocol's own keep their place after it
+        batching.add_text('{"type":"event","n":4}')
+        batching.close()  # a close sends what is queued first
+        return real
+
+    real = asyncio.run(scenario())
+    first, second, third = real.writes
+    messages = [orjson.loads(text) for text in _payloads(first)]
+    assert messages == [
+        [{"type": "event", "n": 1}, {"type": "event", "n": 2}, {"type": "state", "n": 2}]
+    ]
+    assert _payloads(second) == ['{"type":"pong"}']
+    assert third.startswith(text_frame('{"type":"event","n":3}') + b"raw")
+    assert _payloads(third[len(text_frame('{"type":"event","n":3}') + b"raw") :]) == [
+        '{"type":"event","n":4}'
+    ]
+    assert real.closed
+
+
+def test_a_long_turn_is_cut_into_frames_of_bounded_size() -> None:
+    async def scenario() -> list[str]:
+        real = FakeTransport()
+        batching = BatchingTransport(real, asyncio.get_running_loop())
+        text = '{"type":"event","pad":"' + "x" * 1000 + '"}'
+        for _ in range(1000):
+            batching.add_text(text)
+        assert batching.get_write_buffer_size() >= 1000 * len(text)
+        await asyncio.sleep(0)
+        (write,) = real.writes
+        return _payloads(write)
+
+    payloads = asyncio.run(scenario())
+    assert len(payloads) > 1 and all(len(p) < BATCH_CHARS + 2000 for p in payloads)
+    messages = [m for p in payloads for m in orjson.loads(p)]
+    assert len(messages) == 1000 and all(m["pad"] == "x" * 1000 for m in messages)

@@ -206,14 +206,15 @@ def browser() -> Iterator[Browser]:
 
 
 class Tab:
-    """One browser context and page, with every websocket frame it receives recorded."""
+    """One browser context and page, with every websocket message it receives recorded."""
 
     def __init__(self, browser: Browser, base: str, **options: Any) -> None:
         self.context = browser.new_context(viewport={"width": 1400, "height": 900}, **options)
         self.context.add_init_script(OBSERVER)
         self.page: Page = self.context.new_page()
         self.base = base
-        self.frames: list[str] = []
+        self.messages: list[str] = []
+        """Each message received, as text (a frame of several gives each its own)."""
         self.sent: list[str] = []
         self.errors: list[str] = []
         self.page.on("websocket", self._socket)
@@ -221,8 +222,16 @@ class Tab:
         self.page.set_default_timeout(TIMEOUT)
 
     def _socket(self, ws: Any) -> None:
-        ws.on("framereceived", lambda payload: self.frames.append(str(payload)))
+        ws.on("framereceived", self._received)
         ws.on("framesent", lambda payload: self.sent.append(str(payload)))
+
+    def _received(self, payload: Any) -> None:
+        text = str(payload)
+        frame = json.loads(text)
+        if isinstance(frame, list):  # several messages sent together
+            self.messages.extend(json.dumps(message) for message in frame)
+        else:
+            self.messages.append(text)
 
     def open(self, fragment: str = "#/lobby") -> None:
         self.page.goto(f"{self.base}/{fragment}")
@@ -337,7 +346,7 @@ def watcher_leaks(watcher: Tab, player: Tab) -> list[str]:
     """Cards the player was dealt face down that reached the watcher before being shown."""
     private: dict[int, set[str]] = {}
     hand = 0
-    for text in player.frames:
+    for text in player.messages:
         message = json.loads(text)
         hand = _hand_number(message, hand)
         event = message.get("event") or {}
@@ -346,7 +355,7 @@ def watcher_leaks(watcher: Tab, player: Tab) -> list[str]:
     problems: list[str] = []
     hand = 0
     shown: set[tuple[int, int]] = set()  # (hand, seat) of hands shown at the showdown
-    for text in watcher.frames:
+    for text in watcher.messages:
         message = json.loads(text)
         hand = _hand_number(message, hand)
         event = message.get("event") or {}
@@ -500,7 +509,7 @@ def test_stud_open_pair_watcher_and_reload(
 
         problems = watcher_leaks(watcher, player)
         assert not problems, problems[:5]
-        assert len(watcher.frames) > 50
+        assert len(watcher.messages) > 50
         assert watcher.page.query_selector(".seat.me") is None
         assert not player.errors and not watcher.errors, player.errors + watcher.errors
 

@@ -100,7 +100,7 @@ class ClientConnection:
         self.reply(
             {
                 "type": "welcome",
-                "protocol": 1,
+                "protocol": 2,
                 "account": None if self.account is None else self.account.public(),
                 "server_time": time.time(),
             }

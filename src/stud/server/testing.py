@@ -17,11 +17,13 @@ import subprocess
 import sys
 import time
 import uuid
+from collections import deque
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
+import orjson
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
@@ -184,6 +186,8 @@ class Client:
         self.cookie = cookie
         self.messages: list[dict[str, Any]] = []
         self.texts: list[str] = []
+        self._unread: deque[tuple[str, dict[str, Any]]] = deque()
+        """Messages of a frame already read, not yet returned by :meth:`recv`."""
         self.ws: Any = None
         self.account: dict[str, Any] | None = None
 
@@ -211,9 +215,17 @@ class Client:
         await self.ws.send(message if isinstance(message, str) else json.dumps(message))
 
     async def recv(self, timeout: float = 60.0) -> dict[str, Any]:
-        text = await asyncio.wait_for(self.ws.recv(), timeout)
+        """The next message: a frame holds one, or an array of several sent together."""
+        if not self._unread:
+            text = await asyncio.wait_for(self.ws.recv(), timeout)
+            frame = json.loads(text)
+            if isinstance(frame, list):
+                # Each message's own text, for checks that search the texts message by message.
+                self._unread.extend((orjson.dumps(m).decode(), m) for m in frame)
+            else:
+                self._unread.append((text, frame))
+        text, message = self._unread.popleft()
         self.texts.append(text)
-        message: dict[str, Any] = json.loads(text)
         self.messages.append(message)
         return message
 

@@ -10,9 +10,13 @@ The bytes on the wire are the same frames in the same order, and every write
 of the connection (handshake, pings, close) goes through the same queue, so
 none can overtake another; a close writes what is queued before it closes.
 
-A server's text frame is the same bytes for every client (unmasked, and the
-room negotiates no compression): a message sent to many clients in one turn
-(an event, the state every spectator shares) is encoded and framed once.
+The messages a connection is sent during one turn leave in one frame: a JSON
+array of them, in order (docs/protocol.md, "Websocket: server → client"); a
+table's step (its events, then the state) is one frame per watcher, not one
+per message. A turn with a single message sends it as it is. A server's text
+frame is the same bytes for every client (unmasked, and the room negotiates
+no compression): a lone message sent to many clients in one turn (a chat line,
+a spectators' state) is framed once.
 """
 
 from __future__ import annotations
@@ -27,9 +31,18 @@ from websockets.exceptions import InvalidState
 from websockets.http11 import Request
 from websockets.protocol import OPEN
 
+BATCH_CHARS = 1 << 18
+"""A frame of several messages holds about this many characters at most (a client that
+reconnects may be sent a thousand missed events in one turn): past it, the next frame."""
+
 SEND_NOW = "stud.send_now"
 """The ASGI scope extension under which :class:`BatchingWebSocketProtocol` offers ``send``:
 a callable taking a message's text, True if it queued the frame at once."""
+
+
+def batch_text(texts: list[str]) -> str:
+    """Several messages' texts (each a JSON object) as the one text of a frame: a JSON array."""
+    return "[" + ",".join(texts) + "]"
 
 
 def text_frame(text: str) -> bytes:
@@ -77,20 +90,47 @@ FRAMES = FrameCache()
 
 
 class BatchingTransport(asyncio.Transport):
-    """A transport that queues writes and hands them to the real one once per loop turn."""
+    """A transport that queues writes and hands them to the real one once per loop turn.
+
+    Text messages given to :meth:`add_text` wait as text until the turn's end (or
+    until anything else is written) and leave as one frame; other writes keep
+    their place after them.
+    """
 
     def __init__(self, transport: asyncio.Transport, loop: asyncio.AbstractEventLoop) -> None:
         super().__init__()
         self._transport = transport
         self._loop = loop
         self._queued: list[bytes] = []
+        self.texts: list[str] = []
+        """Messages of this turn not framed yet (nothing was written since the first)."""
+        self._text_chars = 0
 
     def write(self, data: bytes | bytearray | memoryview) -> None:
         if not data:
             return
-        if not self._queued:
+        if self.texts:
+            self._frame_texts()
+        elif not self._queued:
             self._loop.call_soon(self.flush)
         self._queued.append(bytes(data))
+
+    def add_text(self, text: str) -> None:
+        """Queue one text message for this turn's frame (the caller checked the socket is open)."""
+        if not self.texts:
+            if not self._queued:
+                self._loop.call_soon(self.flush)
+        elif self._text_chars > BATCH_CHARS:
+            self._frame_texts()
+        self.texts.append(text)
+        self._text_chars += len(text)
+
+    def _frame_texts(self) -> None:
+        texts, self.texts, self._text_chars = self.texts, [], 0
+        if len(texts) == 1:
+            self._queued.append(FRAMES.frame(texts[0], self._loop))
+        else:
+            self._queued.append(text_frame(batch_text(texts)))
 
     def writelines(self, list_of_data: Iterable[bytes | bytearray | memoryview]) -> None:
         for data in list_of_data:
@@ -98,6 +138,8 @@ class BatchingTransport(asyncio.Transport):
 
     def flush(self) -> None:
         """Write what is queued now, in one call (nothing if the socket is closing)."""
+        if self.texts:
+            self._frame_texts()
         if not self._queued:
             return
         queued, self._queued = self._queued, []
@@ -109,7 +151,7 @@ class BatchingTransport(asyncio.Transport):
         self._transport.close()
 
     def abort(self) -> None:
-        self._queued = []
+        self._queued, self.texts, self._text_chars = [], [], 0
         self._transport.abort()
 
     def write_eof(self) -> None:
@@ -141,7 +183,7 @@ class BatchingTransport(asyncio.Transport):
         return self._transport.get_protocol()
 
     def get_write_buffer_size(self) -> int:
-        queued = sum(len(data) for data in self._queued)
+        queued = sum(len(data) for data in self._queued) + self._text_chars
         return self._transport.get_write_buffer_size() + queued
 
     def get_write_buffer_limits(self) -> tuple[int, int]:
@@ -162,6 +204,8 @@ class BatchingWebSocketProtocol(WebSocketsSansIOProtocol):
     the socket takes data; when it does not, the caller uses ASGI's own send.
     """
 
+    transport: BatchingTransport
+
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         batching = BatchingTransport(cast(asyncio.Transport, transport), self.loop)
         super().connection_made(batching)
@@ -175,13 +219,17 @@ class BatchingWebSocketProtocol(WebSocketsSansIOProtocol):
             scope["extensions"][SEND_NOW] = {"send": self.send_now}
 
     def send_now(self, text: str) -> bool:
-        """Queue one text frame now if the socket is open and takes data; False if not.
+        """Queue one text message now if the socket is open and takes data; False if not.
 
-        The frame is made here (once per message and turn, :class:`FrameCache`)
+        The message joins the turn's frame (:meth:`BatchingTransport.add_text`)
         while the connection is plainly open; anything else (a fragmented message
         in progress, an extension, debug logging, bytes of its own to write) goes
         through the websockets protocol object as before.
         """
+        transport = self.transport
+        if transport.texts:  # checked for this turn's first message, nothing written since
+            transport.add_text(text)
+            return True
         if (
             not self.handshake_complete
             or self.close_sent
@@ -198,7 +246,7 @@ class BatchingWebSocketProtocol(WebSocketsSansIOProtocol):
             and not conn.debug
             and not conn.writes
         ):
-            self.transport.write(FRAMES.frame(text, self.loop))
+            transport.add_text(text)
             return True
         try:
             conn.send_text(text.encode())

@@ -44,7 +44,9 @@ export class RoomSocket extends EventTarget {
       } catch {
         return;
       }
-      this.receive(msg);
+      // A frame holds one message, or an array of messages sent together (in order).
+      if (Array.isArray(msg)) msg.forEach((m) => this.receive(m));
+      else this.receive(msg);
     });
     ws.addEventListener('close', () => {
       if (ws !== this.ws) return;
