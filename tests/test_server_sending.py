@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import types
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -24,6 +25,7 @@ from stud.server.actor import TableActor
 from stud.server.connection import ClientConnection
 from stud.server.room import RoomConfig
 from stud.server.storage import TableSpec
+from stud.server.testing import Client, ServerProcess, fresh_database
 from stud.server.transport import (
     BATCH_CHARS,
     SEND_NOW,
@@ -33,6 +35,8 @@ from stud.server.transport import (
 )
 from stud.table import Event, Table, TableSettings
 from stud.table.engine import start_engine_hand
+from test_server_protocol import ARGS as PLAY_ARGS
+from test_server_protocol import factory_args, my_turn, new_table
 
 
 class FakeTransport(asyncio.Transport):
@@ -375,3 +379,43 @@ def test_a_long_turn_is_cut_into_frames_of_bounded_size() -> None:
     assert len(payloads) > 1 and all(len(p) < BATCH_CHARS + 2000 for p in payloads)
     messages = [m for p in payloads for m in orjson.loads(p)]
     assert len(messages) == 1000 and all(m["pad"] == "x" * 1000 for m in messages)
+
+
+def test_a_step_reaches_a_client_as_one_frame_its_state_last(tmp_path: Path) -> None:
+    """Through a real server: a step's events and its state arrive together, in order."""
+    env = {"PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+    with (
+        fresh_database("sqlite", tmp_path) as url,
+        ServerProcess(url, tmp_path, extra_args=PLAY_ARGS + factory_args(), env=env) as server,
+    ):
+        me = Client.guest(server.base)
+        table = new_table(server, me)
+        frames = asyncio.run(_frames_while_bots_play(me, table, steps=12))
+    steps = [f for f in frames if isinstance(f, list) and any(m["type"] == "event" for m in f)]
+    assert len(steps) >= 12
+    for frame in steps:
+        numbers = [m["n"] for m in frame if m["type"] == "event"]
+        assert numbers == sorted(numbers) and len(set(numbers)) == len(numbers)
+        last = frame[-1]
+        assert last["type"] == "state" and last["n"] == numbers[-1], frame
+
+
+async def _frames_while_bots_play(me: Client, table: int, steps: int) -> list[Any]:
+    """The raw frames (each parsed) a seated guest receives while it folds and bots play."""
+    await me.connect()
+    await me.send({"type": "sit", "table": table, "buy_in": 100, "id": "s"})
+    frames: list[Any] = []
+    stepped = 0
+    while stepped < steps:
+        frame = orjson.loads(await asyncio.wait_for(me.ws.recv(), 60))
+        frames.append(frame)
+        messages = frame if isinstance(frame, list) else [frame]
+        stepped += any(m["type"] == "event" for m in messages)
+        for message in messages:
+            if my_turn(message):
+                legal = {a["action"] for a in message["state"]["legal"]}
+                action = next(a for a in ("check", "bring-in", "call", "fold") if a in legal)
+                turn = message["state"]["turn"]["turn"]
+                await me.send({"type": "act", "table": table, "action": action, "turn": turn})
+    await me.close()
+    return frames

@@ -140,6 +140,7 @@ class TableActor(Mailbox):
             outs, self.resumed = self.resumed, []
             await self._step(lambda _now: self.apply(outs))
         await self._step(self._fill_bots)
+        stepped = False  # the last round ran the timers (a round that will not wait yields first)
         while not self.closed:
             if not self.room.owns(self.id):
                 # A shared room's lease on this table lapsed: another process may run it now.
@@ -152,21 +153,24 @@ class TableActor(Mailbox):
             if self.queue.empty() and (timeout is None or timeout > 0):
                 command: Command | None = None
                 # A deadline on the wait itself: no task wrapped around each wait (wait_for's).
-                with contextlib.suppress(TimeoutError):
+                try:
                     async with asyncio.timeout(timeout):
                         command = await self.queue.get()
+                except TimeoutError:
+                    pass
                 if command is not None:
                     await self._handle(command)
+            elif stepped:
+                await asyncio.sleep(0)  # more to do at once: let the other tables run first
             # Take whatever queued up before looking at the clock again.
             while not self.queue.empty():
                 await self._handle(self.queue.get_nowait())
             if not self.room.owns(self.id):
                 continue
-            if not await self._step(self._timers):
+            stepped = await self._step(self._timers)
+            if not stepped:
                 # A step that keeps failing must not spin: back off, let the others run.
                 await asyncio.sleep(FAULT_BACKOFF)
-            else:
-                await asyncio.sleep(0)
 
     async def _handle(self, command: Command) -> None:
         try:
@@ -401,6 +405,9 @@ class TableActor(Mailbox):
         crash is void and each player keeps the stack it had when it began, which
         the ledger still says. So an action waits on no disk write.
         """
+        if not outs:  # nothing happened (a timer pass with nothing due), or a table closed empty
+            await self._close_if_empty()
+            return
         effects: list[tuple[Effect, dict[int, int]]] = []
         for out in outs:
             if not isinstance(out, Effect):
@@ -438,6 +445,9 @@ class TableActor(Mailbox):
         for account in [a for a in self.bots if self.table.seat_of(a) is None]:
             del self.bots[account]
             self.room.release_bot(account)
+        await self._close_if_empty()
+
+    async def _close_if_empty(self) -> None:
         if self.table.closing and not self.closed and not self.table.players():
             await self._closed()
 

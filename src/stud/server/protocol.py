@@ -109,7 +109,8 @@ def parse(text: str | bytes) -> Message:
         raise ProtocolError("bad_json", f"not JSON: {error}") from None
     if not isinstance(data, dict):
         raise ProtocolError("bad_message", "a message is a JSON object")
-    _check_unicode(data)
+    if not text.isascii() or "\\u" in text:  # else no lone surrogate can be in it
+        _check_unicode(data)
     ref = data.get("id")
     if ref is not None and not (
         (isinstance(ref, str) and len(ref) <= 64) or (_is_int(ref) and not isinstance(ref, bool))
