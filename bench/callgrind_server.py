@@ -1,0 +1,147 @@
+"""The server's CPU instructions per action, counted by valgrind's callgrind, per thread.
+
+Wall-clock CPU per action on a shared machine moves with the machine's load
+(docs/protocol.md, "Load"); instructions do not. This runs a real
+``stud.server`` under ``valgrind --tool=callgrind`` (counting only while it
+measures), drives it with bench_server's websocket seats (``--tables`` tables
+of three guests that check or call at once), and prints the instructions per
+action of each server thread: the event loop (thread 1: tables, sockets,
+encoding) and the others (the database writer, SQLite's checkpointer).
+
+``--server-src A B ...`` measures several trees (each an export of a commit
+with its compiled ``.so`` files, or ``src``) *at the same time*, one server
+each: work that runs by the clock (keepalive pings, checkpoints) is charged
+to the actions that happened meanwhile, so a server that valgrind runs
+slowly on a loaded machine shows more of it; trees measured side by side
+share the conditions. Needs valgrind (Debian's ``valgrind``); takes minutes.
+Loopback only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import httpx
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_server import Bench, Seat, open_table
+from stud.server.testing import free_port
+
+
+class Served:
+    """Where the measured server listens (what ``open_table`` and the seats need of it)."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+
+async def drive(server: Served, pid: int, tables: int, actions: int) -> int:
+    """Seat the tables, play until warm, count ``actions`` actions under callgrind."""
+    bench = Bench(3, 5.0)
+    seats = []
+    async with httpx.AsyncClient(base_url=server.base, timeout=600) as http:
+        for t in range(tables):
+            table, clients = await open_table(http, server, bench, t, 3)  # type: ignore[arg-type]
+            for client in clients:
+                seats.append(asyncio.create_task(Seat(client, table, bench).run((0.02, 0.05))))
+    bench.measuring = True
+    while bench.actions < 60:  # warm: every table dealt, the caches filled
+        await asyncio.sleep(0.2)
+    control(pid, "on")
+    start = bench.actions
+    while bench.actions - start < actions:
+        await asyncio.sleep(0.05)
+    control(pid, "off")
+    done = bench.actions - start
+    bench.stop, bench.drain = time.monotonic(), 0
+    for seat in seats:
+        seat.cancel()
+    return done
+
+
+def control(pid: int, state: str) -> None:
+    subprocess.run(["callgrind_control", "-i", state, str(pid)], capture_output=True, check=False)
+
+
+def measure(src: str, tables: int, actions: int) -> dict[str, int]:
+    """Instructions per action by thread (``"1"`` is the event loop) and ``"total"``."""
+    with tempfile.TemporaryDirectory() as folder:
+        port = free_port()
+        env = {**os.environ, "PYTHONPATH": src,
+               "STUD_DATABASE_URL": f"sqlite:///{folder}/stud.sqlite3"}  # fmt: skip
+        out = f"{folder}/callgrind.out"
+        cmd = [
+            "valgrind", "--tool=callgrind", "--instr-atstart=no", "--separate-threads=yes",
+            f"--callgrind-out-file={out}", sys.executable, "-m", "stud.server",
+            "--host", "127.0.0.1", "--port", str(port), "--data-dir", folder,
+            "--no-default-tables", "--no-default-tournaments", "--pause", "0.5",
+            "--turn-seconds", "600", "--signups", "1e9",
+        ]  # fmt: skip
+        with open(f"{folder}/log", "wb") as log:
+            proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT)
+            try:
+                wait_healthy(Served(port), proc, Path(folder) / "log")
+                done = asyncio.run(drive(Served(port), proc.pid, tables, actions))
+            finally:
+                proc.send_signal(2)
+                proc.wait(300)
+        counts = {}
+        for path in Path(folder).glob("callgrind.out-*"):
+            text = path.read_text()
+            thread = re.search(r"^thread: (\d+)", text, re.M)
+            total = re.search(r"^totals: (\d+)", text, re.M)
+            if thread and total and int(total.group(1)):
+                counts[thread.group(1)] = int(total.group(1)) // done
+        counts["total"] = sum(counts.values())
+        return counts
+
+
+def wait_healthy(server: Served, proc: subprocess.Popen[bytes], log: Path) -> None:
+    deadline = time.monotonic() + 600  # valgrind starts Python slowly on a loaded machine
+    while True:
+        try:
+            if httpx.get(server.base + "/api/health", timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            raise SystemExit(f"the server did not start:\n{log.read_text()[-3000:]}")
+        time.sleep(0.5)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--server-src", nargs="+", default=["src"], metavar="DIR")
+    parser.add_argument("--tables", type=int, default=20)
+    parser.add_argument("--actions", type=int, default=300, help="actions counted (300)")
+    args = parser.parse_args()
+    srcs = [str(Path(src).resolve()) for src in args.server_src]
+    with ThreadPoolExecutor(len(srcs)) as pool:
+        results = list(pool.map(lambda s: measure(s, args.tables, args.actions), srcs))
+    first = results[0]["total"]
+    for src, counts in zip(srcs, results, strict=True):
+        threads = ", ".join(
+            f"{'event loop' if k == '1' else 'thread ' + k} {v:,}"
+            for k, v in sorted(counts.items())
+            if k != "total"
+        )
+        print(f"{src}: {counts['total']:,} instructions per action "
+              f"(x{counts['total'] / first:.2f} of the first; {threads})")  # fmt: skip
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
