@@ -37,7 +37,8 @@ reconnects may be sent a thousand missed events in one turn): past it, the next 
 
 SEND_NOW = "stud.send_now"
 """The ASGI scope extension under which :class:`BatchingWebSocketProtocol` offers ``send``:
-a callable taking a message's text, True if it queued the frame at once."""
+a callable taking a message's text, True if it queued the message at once (for the turn's
+frame)."""
 
 
 def batch_text(texts: list[str]) -> str:
