@@ -156,9 +156,22 @@ async def open_table(
     )  # fmt: skip
     table = int(response.json()["id"])
     for client in clients:
-        await client.connect()
+        await connect(client)
         await client.send({"type": "sit", "table": table, "buy_in": 400})
     return table, clients
+
+
+async def connect(client: Client) -> None:
+    """Open a client's websocket, tried again when its handshake times out (a loaded machine
+    can take more than the client's 10 s to answer hundreds of them at once)."""
+    for attempt in range(4):
+        try:
+            await client.connect()
+            return
+        except (TimeoutError, OSError):
+            if attempt == 3:
+                raise
+            await asyncio.sleep(1.0 + attempt)
 
 
 async def probe(server: ServerProcess, bench: Bench, rtts: list[float]) -> None:
