@@ -21,7 +21,7 @@ from typing import TypeVar
 from stud.server.actor import Command
 from stud.server.cluster import fence
 from stud.server.cluster.lease import Leases
-from stud.server.cluster.remote import Actor
+from stud.server.cluster.remote import Actor, Owner
 
 log = logging.getLogger("stud.server.cluster")
 
@@ -53,9 +53,18 @@ class Claims:
         self.claiming: set[int] = set()
         """What is being taken now (its lease held, its actor not open yet)."""
 
-    def held(self, item_id: int) -> None:
-        """Somebody holds it: it is not free (its wait starts again when it is)."""
-        self._free_since.pop(item_id, None)
+    def free(self, found: Mapping[int, Owner | None], owners: dict[int, Owner]) -> list[int]:
+        """What nobody holds, of the leases ``found`` in Redis; ``owners`` learns who holds
+        the others (a held one's wait for being free starts again when it is)."""
+        free = []
+        for item_id, owner in found.items():
+            if owner is None:
+                owners.pop(item_id, None)
+                free.append(item_id)
+            else:
+                owners[item_id] = owner
+                self._free_since.pop(item_id, None)
+        return free
 
     def due(self, item_id: int, seen_at: float, now: float, fewer: int) -> bool:
         """Whether this process may take it now: free since when, first seen when, with

@@ -228,12 +228,7 @@ class ClusterRoom(Room):
         owners = await self.leases.owners(tables)
         self._loads = await self.nodes.live(len(self.actors))
         now = time.monotonic()
-        for table_id, owner in owners.items():
-            if owner is not None:
-                self.owners[table_id] = owner
-                self.claims.held(table_id)
-                continue
-            self.owners.pop(table_id, None)
+        for table_id in self.claims.free(owners, self.owners):
             if table_id in self.actors:
                 continue
             fewer = fewer_loaded(self._loads, self.node, len(self.actors))
