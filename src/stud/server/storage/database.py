@@ -71,6 +71,21 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+IDLE_IN_TRANSACTION_SECONDS = 2.0
+"""How long PostgreSQL lets a transaction wait for its client before it ends the session.
+
+A process paused or cut off in the middle of a write (a stop signal, a network
+partition) keeps its transaction open, and with it the row locks it took: in a
+shared room, the lock on a table's or tournament's lease token (its fence), which
+the process taking it over must lock to store its own token; without this bound
+that takeover, and every write queued behind it on the new owner's writer thread,
+would wait for as long as the pause lasts. Ended here, the paused write is
+rolled back; when the process wakes, its write is run again and refused by the
+fence. A writer never waits this long between two statements of a transaction
+(if it did, its batch is run again, as after any failure).
+"""
+
+
 def make_engine(url: str) -> Engine:
     """An engine for ``url`` with SQLite set up for WAL."""
     parsed = make_url(url)
@@ -84,7 +99,12 @@ def make_engine(url: str) -> Engine:
         )
         event.listen(engine, "connect", _sqlite_pragmas)
         return engine
-    return create_engine(url, pool_size=4, max_overflow=4, pool_pre_ping=True)
+    # A session whose transaction waits for its client longer than this is ended by the
+    # server, and its row locks with it (see IDLE_IN_TRANSACTION_SECONDS).
+    idle = f"-c idle_in_transaction_session_timeout={int(IDLE_IN_TRANSACTION_SECONDS * 1000)}"
+    return create_engine(
+        url, pool_size=4, max_overflow=4, pool_pre_ping=True, connect_args={"options": idle}
+    )
 
 
 class Database:
