@@ -291,7 +291,7 @@ def test_an_owner_stopped_in_the_middle_of_a_write_does_not_hold_up_the_takeover
 
         def paused_owner() -> None:
             try:
-                with a.engine.begin() as conn:
+                with a.write_engine.begin() as conn:
                     fence.check(conn, table, 1)  # the row lock, as each of its writes takes
                     locked.set()
                     time.sleep(IDLE_IN_TRANSACTION_SECONDS + 3)  # stopped mid-transaction
