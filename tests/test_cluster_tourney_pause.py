@@ -145,17 +145,19 @@ def check_stale_token_fenced(db: Database, tournament: int, stale: int) -> None:
         stale_db.close()
 
 
+@pytest.fixture
+def db(cluster: Cluster) -> Iterator[Database]:
+    """The room's database, as the test reads it."""
+    database = Database(cluster.database_url)
+    database.start()
+    yield database
+    database.close()
+
+
 def test_a_paused_tournament_owner_is_fenced_out_and_gives_the_tournament_up(
-    cluster: Cluster,
+    cluster: Cluster, db: Database
 ) -> None:
-    a = cluster.add()
-    b = cluster.add()
-    db = Database(cluster.database_url)
-    db.start()
-    try:
-        run(db, a, b)
-    finally:
-        db.close()
+    run(db, cluster.add(), cluster.add())
 
 
 def run(db: Database, a: ServerProcess, b: ServerProcess) -> None:
