@@ -266,3 +266,57 @@ def test_a_tournament_and_its_tables_are_fenced_by_the_tournament_s_token(pg_url
     finally:
         a.close()
         b.close()
+
+
+def test_an_owner_stopped_in_the_middle_of_a_write_does_not_hold_up_the_takeover(
+    pg_url: str,
+) -> None:
+    """A process paused (or cut off) inside a transaction holds the fence's row lock: the
+    server ends that transaction, the new owner's claim goes through while the old one is
+    still paused, and the old one's write is refused when it wakes."""
+    from sqlalchemy import text
+    from sqlalchemy.exc import DBAPIError
+
+    from stud.server.storage.database import IDLE_IN_TRANSACTION_SECONDS
+
+    tokens_a: dict[int, int] = {}
+    a, b = open_db(pg_url, tokens_a), open_db(pg_url, {})
+    try:
+        store = a.store
+        table = a.write_sync(lambda c: store.create_table(c, SPEC, None)).id
+        tokens_a[table] = 1
+        a.write_sync(lambda c: fence.claim(c, store, table, 1, "a", time.time()))
+        locked, woke = threading.Event(), threading.Event()
+        outcome: dict[str, object] = {}
+
+        def paused_owner() -> None:
+            try:
+                with a.write_engine.begin() as conn:
+                    fence.check(conn, table, 1)  # the row lock, as each of its writes takes
+                    locked.set()
+                    time.sleep(IDLE_IN_TRANSACTION_SECONDS + 3)  # stopped mid-transaction
+                    woke.set()
+                    store.start_hand(conn, table, 1, "stud", [])
+                outcome["a"] = "committed"
+            except DBAPIError as error:
+                outcome["a"] = error
+
+        thread = threading.Thread(target=paused_owner)
+        thread.start()
+        assert locked.wait(10)
+        # B takes the table while A is still paused: the server ended A's transaction.
+        recovered = b.write_sync(lambda c: fence.claim(c, b.store, table, 2, "b", time.time()))
+        assert not woke.is_set(), "the takeover waited for the paused owner"
+        assert recovered["voided"] == 0
+        thread.join(30)
+        assert isinstance(outcome["a"], DBAPIError), outcome
+        assert "idle-in-transaction timeout" in str(outcome["a"])
+        # A, awake, runs its write again (as its writer does after a failed batch): refused.
+        with pytest.raises(fence.Fenced):
+            a.write_sync(lambda c: store.start_hand(c, table, 1, "stud", []))
+        assert b.read_sync(lambda c: fence.stored_token(c, table)) == 2
+        hands = b.read_sync(lambda c: c.execute(text("SELECT count(*) FROM hands")).scalar())
+        assert hands == 0
+    finally:
+        a.close()
+        b.close()
