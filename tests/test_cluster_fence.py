@@ -176,7 +176,8 @@ def test_two_buy_ins_at_once_cannot_spend_one_balance_twice(pg_url: str) -> None
 
 
 def test_leases_are_exclusive_lapse_and_carry_growing_tokens(redis_url: str) -> None:
-    times = LeaseTimes(ttl=0.4, renew=0.1, scan=0.1, margin=0.05)
+    # Long enough that a loaded machine cannot lapse the lease between two of its steps.
+    times = LeaseTimes(ttl=1.5, renew=0.1, scan=0.1, margin=0.2)
 
     async def run() -> None:
         client = aioredis.from_url(redis_url)
@@ -263,6 +264,60 @@ def test_a_tournament_and_its_tables_are_fenced_by_the_tournament_s_token(pg_url
         data = dict(stored["snapshot"], state="finished", finished_at=time.time())
         b.write_sync(lambda c: tourneys.save(c, tid, data))
         assert b.write_sync(lambda c: fence.claim_tournament(c, tid, 3, "b", time.time())) is None
+    finally:
+        a.close()
+        b.close()
+
+
+def test_an_owner_stopped_in_the_middle_of_a_write_does_not_hold_up_the_takeover(
+    pg_url: str,
+) -> None:
+    """A process paused (or cut off) inside a transaction holds the fence's row lock: the
+    server ends that transaction, the new owner's claim goes through while the old one is
+    still paused, and the old one's write is refused when it wakes."""
+    from sqlalchemy import text
+    from sqlalchemy.exc import DBAPIError
+
+    from stud.server.storage.database import IDLE_IN_TRANSACTION_SECONDS
+
+    tokens_a: dict[int, int] = {}
+    a, b = open_db(pg_url, tokens_a), open_db(pg_url, {})
+    try:
+        store = a.store
+        table = a.write_sync(lambda c: store.create_table(c, SPEC, None)).id
+        tokens_a[table] = 1
+        a.write_sync(lambda c: fence.claim(c, store, table, 1, "a", time.time()))
+        locked, woke = threading.Event(), threading.Event()
+        outcome: dict[str, object] = {}
+
+        def paused_owner() -> None:
+            try:
+                with a.write_engine.begin() as conn:
+                    fence.check(conn, table, 1)  # the row lock, as each of its writes takes
+                    locked.set()
+                    time.sleep(IDLE_IN_TRANSACTION_SECONDS + 3)  # stopped mid-transaction
+                    woke.set()
+                    store.start_hand(conn, table, 1, "stud", [])
+                outcome["a"] = "committed"
+            except DBAPIError as error:
+                outcome["a"] = error
+
+        thread = threading.Thread(target=paused_owner)
+        thread.start()
+        assert locked.wait(10)
+        # B takes the table while A is still paused: the server ended A's transaction.
+        recovered = b.write_sync(lambda c: fence.claim(c, b.store, table, 2, "b", time.time()))
+        assert not woke.is_set(), "the takeover waited for the paused owner"
+        assert recovered["voided"] == 0
+        thread.join(30)
+        assert isinstance(outcome["a"], DBAPIError), outcome
+        assert "idle-in-transaction timeout" in str(outcome["a"])
+        # A, awake, runs its write again (as its writer does after a failed batch): refused.
+        with pytest.raises(fence.Fenced):
+            a.write_sync(lambda c: store.start_hand(c, table, 1, "stud", []))
+        assert b.read_sync(lambda c: fence.stored_token(c, table)) == 2
+        hands = b.read_sync(lambda c: c.execute(text("SELECT count(*) FROM hands")).scalar())
+        assert hands == 0
     finally:
         a.close()
         b.close()

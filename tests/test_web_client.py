@@ -292,8 +292,11 @@ Chooser = Callable[[list[dict[str, Any]], dict[str, Any]], str | None]
 
 
 def passive(buttons: list[dict[str, Any]], _state: dict[str, Any]) -> str | None:
-    """Check, else call, else bring in: see every hand to the showdown."""
-    for action in ("check", "call", "bring-in"):
+    """Check, else call, else bring in: see every hand to the showdown.
+
+    A bring-in as large as the small bet is a complete (the only button the bring-in has then).
+    """
+    for action in ("check", "call", "bring-in", "complete"):
         for b in buttons:
             if b["action"] == action:
                 return str(b["selector"])

@@ -11,6 +11,7 @@ hands and the hands' ids (the number now shown everywhere) differ.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -341,12 +342,32 @@ def test_buy_in_range_top_up_and_automatic_rebuy(
                 return False
             return True
 
-        for _ in range(12):  # a bring-in all in can win a showdown: the fall takes longer
+        # Folding loses the ante each hand, but a bring-in all in that wins a showdown against
+        # three callers can multiply the stack: play on while it is at the minimum or above.
+        for _ in range(40):
             play(tab, table, hands=1, choose=fold_first)
-            if rebought(5):
-                break
+            now = state(tab, table)
+            if now["hand"] is not None:  # the next hand already: its ante is in, look again
+                if rebought(5):
+                    break
+                continue
+            done = "(you) rebuys" in page.inner_text(".log")
+            if now["seats"][now["you"]]["stack"] >= 20 and not done:
+                continue  # at the minimum or above: no rebuy is due
+            assert rebought(5), (
+                "below the minimum between hands but not bought back:\n"
+                + page.inner_text(".log")
+                + "\n"
+                + json.dumps(now)
+            )
+            break
         else:
-            raise AssertionError("never fell below the minimum in twelve hands")
+            raise AssertionError(
+                "still at the minimum or above after forty hands:\n"
+                + page.inner_text(".log")
+                + "\n"
+                + json.dumps(state(tab, table))
+            )
         assert re.search(r"\(you\) rebuys \d+ \(stack 30\)", page.inner_text(".log"))
         assert state(tab, table)["you"] is not None
         # Every chip is accounted for: the start, plus what each hand won or lost.

@@ -16,11 +16,23 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
+from functools import partial
 from typing import Any
+
+from stud.server.storage import Account, Database
 
 log = logging.getLogger("stud.server.cluster")
 
 BOTS_KEY = "{}bots"
+NAMES_KEY = "{}botnames"
+"""The counter of bot names (``Bot <n>``), one for the room."""
+
+# Raise the bot-name counter to at least the names the database already has.
+RAISE_FLOOR = """
+local now = tonumber(redis.call('GET', KEYS[1]) or '0')
+if now < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], ARGV[1]) end
+return 1
+"""
 
 # Take up to ARGV[2] idle bots for ARGV[1]; a holder whose heartbeat (ARGV[3] .. holder) is
 # gone is dead and its bots idle.
@@ -56,15 +68,19 @@ class BotPool:
     def __init__(self, redis: Any, prefix: str, node: str, heartbeat: Callable[[str], str]) -> None:
         self.redis = redis
         self.key = BOTS_KEY.format(prefix)
+        self.names_key = NAMES_KEY.format(prefix)
         self.node = node
         self.heartbeat_prefix = heartbeat("")
         self._take = redis.register_script(TAKE)
         self._release = redis.register_script(RELEASE)
+        self._raise_floor = redis.register_script(RAISE_FLOOR)
         self._ops: asyncio.Queue[tuple[str, int]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
 
     async def start(self, known: list[int]) -> None:
-        """Every bot account the database has is in the pool (idle unless already held)."""
+        """Every bot account the database has is in the pool (idle unless already held), and
+        new bots' names come after theirs."""
+        await self._raise_floor(keys=[self.names_key], args=[len(known)])
         async with self.redis.pipeline(transaction=False) as pipe:
             for account_id in known:
                 pipe.hsetnx(self.key, str(account_id), "")
@@ -82,6 +98,30 @@ class BotPool:
         await self._ops.join()
         ids = await self._take(keys=[self.key], args=[self.node, count, self.heartbeat_prefix])
         return [int(i) for i in ids]
+
+    async def accounts(self, count: int, db: Database, names: dict[int, str]) -> list[Account]:
+        """``count`` of the room's bots, idle ones first, new accounts only for the rest;
+        ``names`` (account -> name) learns theirs."""
+        taken = []
+        for account_id in await self.take(count):
+            if account_id not in names:
+                account = await db.read(partial(db.store.account, account_id=account_id))
+                names[account_id] = account.name if account else f"Bot #{account_id}"
+            taken.append(Account(account_id, names[account_id], "bot"))
+        new_names = [await self.new_name() for _ in range(count - len(taken))]
+        if new_names:
+            store = db.store
+            made = await db.write(
+                lambda c: [store.create_account(c, name, "bot") for name in new_names]
+            )
+            await self.add([a.id for a in made])
+            names.update({a.id: a.name for a in made})
+            taken += made
+        return taken
+
+    async def new_name(self) -> str:
+        """A bot name unique across the room's processes (one counter in Redis)."""
+        return f"Bot {int(await self.redis.incr(self.names_key))}"
 
     async def add(self, account_ids: list[int]) -> None:
         """New bot accounts, held by this process."""

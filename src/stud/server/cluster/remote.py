@@ -1,152 +1,149 @@
-"""Tables and tournaments run by another process, as the connections of this one see them,
-and back.
+"""Commands for a table or tournament another process runs: the stand-in a connection
+calls, the replies, and what differs between tables and tournaments.
 
-:class:`RemoteTable` stands for a table another process owns: a connection
-calls it as it would the table's actor, and the command travels to the owner.
-:class:`RemoteWatcher` stands, in the owner's actor, for a client connected to
-another process: the actor sends it its own messages exactly as it does a
-local connection (one view per account, :mod:`stud.server.audience`), and they
-travel back to the client's process, which hands each to that connection.
-:class:`RemoteTourney` and :class:`RemoteTourneyWatcher` do the same for a
-tournament and its tables (:mod:`stud.server.cluster.tourneys`).
+:class:`Remote` stands for a table or tournament another process owns: a
+connection calls it as it would the actor, the command travels to the owner's
+inbox (:mod:`.bus`) and the reply comes back (:class:`Replies`), or the client is
+told ``unavailable`` when nobody runs it or the owner does not answer in
+:data:`REPLY_SECONDS`. :class:`RemoteWatcher` stands, in the owner's actor, for a
+client connected to another process: the actor sends it its own messages exactly
+as it does a local connection (one view per account, :mod:`stud.server.audience`).
+A :class:`Kind` says how tables and tournaments differ (their bus messages, which
+commands watch); :mod:`.relay` carries both the same way.
 """
 
 from __future__ import annotations
 
 import asyncio
 import itertools
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
 
 from stud.server.actor import Command
 from stud.server.channel import Watcher
 from stud.table import TableError
 
 if TYPE_CHECKING:
-    from stud.server.cluster.room import ClusterRoom
-    from stud.server.cluster.tourneys import ClusterDesk
+    from stud.server.cluster.relay import Relay
 
 REPLY_SECONDS = 10.0
 """How long a command waits for the owner's reply before the client is told to try again."""
 
+Owner = tuple[str, int]
+"""A lease's holder: the process and its token."""
+
+
+class Actor(Protocol):
+    """What a relay hands an owner's commands to (a table's or a tournament's actor)."""
+
+    def tell(self, command: Command) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Kind:
+    """What a relay carries, and how its commands watch: tables, or tournaments."""
+
+    noun: str
+    """How the client's errors name it."""
+    tag: str
+    """Before the bus kinds ``cmd``, ``out`` and ``dropped`` of its messages."""
+    id_key: str
+    """The id's key in those messages."""
+    watches: frozenset[str]
+    """Commands that start a watch (followed, to watch again with the next owner)."""
+    unwatches: frozenset[str]
+    """Commands that end a watch of what they name."""
+    forgets: frozenset[str]
+    """Commands after which the owner forgets the client's remote watcher."""
+    answers: Mapping[str, Callable[[Any], Any]]
+    """Commands the owner answers from the actor at once, without queueing them."""
+    rewatch: Callable[[Watcher, int | None], Command]
+    """The command that watches ``what`` (None: the whole) again with a new owner."""
+
+    def what(self, command: Command) -> int | None:
+        """What of it a command watches: a tournament's table number, else the whole."""
+        number = command.args.get("table_number")
+        return number if isinstance(number, int) else None
+
+    def message_kind(self, name: str) -> str:
+        return self.tag + name
+
+
+def _table_rewatch(watcher: Watcher, _what: int | None) -> Command:
+    return Command("watch", watcher.account_id, args={}, watcher=watcher)
+
+
+def _tournament_rewatch(watcher: Watcher, what: int | None) -> Command:
+    if what is None:
+        return Command("watch_tournament", watcher.account_id, watcher=watcher)
+    args = {"table_number": what, "since": None}
+    return Command("watch", watcher.account_id, args=args, watcher=watcher)
+
+
+TABLES = Kind(
+    noun="table", tag="", id_key="t",
+    watches=frozenset({"watch"}), unwatches=frozenset({"unwatch"}),
+    forgets=frozenset({"unwatch", "disconnect"}),
+    answers={"spectate": lambda actor: actor.entry()},
+    rewatch=_table_rewatch,
+)  # fmt: skip
+TOURNAMENTS = Kind(
+    noun="tournament", tag="t", id_key="T",
+    watches=frozenset({"watch", "watch_tournament"}),
+    unwatches=frozenset({"unwatch", "unwatch_tournament"}),
+    forgets=frozenset({"disconnect"}), answers={}, rewatch=_tournament_rewatch,
+)  # fmt: skip
+
 
 class RemoteWatcher:
-    """A connection of another process, watching a table this process runs."""
+    """A connection of another process, watching something this process runs."""
 
-    __slots__ = ("account_id", "key", "node", "room", "table_id")
+    __slots__ = ("account_id", "item_id", "key", "node", "relay")
 
     def __init__(
-        self, room: ClusterRoom, node: str, key: int, account_id: int | None, table_id: int
+        self, relay: Relay, node: str, key: int, account_id: int | None, item_id: int
     ) -> None:
-        self.room = room
+        self.relay = relay
         self.node = node
         self.key = key
         self.account_id = account_id
-        self.table_id = table_id
+        self.item_id = item_id
 
     def send(self, text: str) -> None:
-        token = self.room.leases.book.tokens.get(self.table_id, 0)
-        self.room.bus.send(self.node, {"k": "out", "t": self.table_id, "tok": token,
-                                       "c": self.key, "m": text})  # fmt: skip
+        self.relay.send_out(self.node, self.item_id, self.key, text)
 
 
-class RemoteTable:
-    """A table that another process runs, called like its actor."""
+class Remote:
+    """A table or tournament another process runs, called like its actor."""
 
-    def __init__(self, room: ClusterRoom, table_id: int, owner: str | None) -> None:
-        self.room = room
-        self.id = table_id
+    def __init__(self, relay: Relay, item_id: int, owner: str | None) -> None:
+        self.relay = relay
+        self.id = item_id
         self.owner = owner
         """None while nobody runs it (its owner died, another is taking it over)."""
 
-    def _message(self, command: Command, request: int | None) -> dict[str, Any]:
-        watcher = command.watcher
-        key = None if watcher is None else self.room.connection_key(watcher)
-        return {
-            "k": "cmd", "from": self.room.node, "req": request, "t": self.id,
-            "c": command.kind, "a": command.account_id, "args": command.args, "w": key,
-            "wa": None if watcher is None else watcher.account_id,
-        }  # fmt: skip
-
     def tell(self, command: Command) -> None:
-        self.room.before_remote(self.id, command)
+        self.relay.before_remote(self.id, command)
         if self.owner is not None:
-            self.room.bus.send(self.owner, self._message(command, None))
+            self.relay.send_command(self.owner, self.id, command, None)
 
     async def call(self, command: Command) -> Any:
-        self.room.before_remote(self.id, command)
+        relay = self.relay
+        relay.before_remote(self.id, command)
+        noun = relay.kind.noun
         if self.owner is None:
-            if command.kind in ("watch", "unwatch"):
+            if command.kind in relay.kind.watches | relay.kind.unwatches:
                 return None  # a watch goes to the new owner as soon as there is one
-            raise TableError("unavailable", "the table is moving to another server: try again")
-        request, future = self.room.replies.open()
-        self.room.bus.send(self.owner, self._message(command, request))
-        try:
-            return await asyncio.wait_for(future, REPLY_SECONDS)
-        except TimeoutError:
-            raise TableError(
-                "unavailable", "the table's server did not answer (it may be moving): try again"
-            ) from None
-        finally:
-            self.room.replies.close(request)
-
-
-class RemoteTourneyWatcher:
-    """A connection of another process, watching a tournament (or its tables) run here."""
-
-    __slots__ = ("account_id", "desk", "key", "node", "tournament_id")
-
-    def __init__(
-        self, desk: ClusterDesk, node: str, key: int, account_id: int | None, tournament_id: int
-    ) -> None:
-        self.desk = desk
-        self.node = node
-        self.key = key
-        self.account_id = account_id
-        self.tournament_id = tournament_id
-
-    def send(self, text: str) -> None:
-        token = self.desk.book.tokens.get(self.tournament_id, 0)
-        self.desk.cluster.bus.send(self.node, {"k": "tout", "T": self.tournament_id,
-                                               "tok": token, "c": self.key, "m": text})  # fmt: skip
-
-
-class RemoteTourney:
-    """A tournament another process runs, called like its actor."""
-
-    def __init__(self, desk: ClusterDesk, tournament_id: int, owner: str | None) -> None:
-        self.desk = desk
-        self.id = tournament_id
-        self.owner = owner
-
-    def _message(self, command: Command, request: int | None) -> dict[str, Any]:
-        watcher = command.watcher
-        key = None if watcher is None else self.desk.cluster.connection_key(watcher)
-        return {
-            "k": "tcmd", "from": self.desk.cluster.node, "req": request, "T": self.id,
-            "c": command.kind, "a": command.account_id, "args": command.args, "w": key,
-            "wa": None if watcher is None else watcher.account_id,
-        }  # fmt: skip
-
-    def tell(self, command: Command) -> None:
-        self.desk.before_remote(self.id, command)
-        if self.owner is not None:
-            self.desk.cluster.bus.send(self.owner, self._message(command, None))
-
-    async def call(self, command: Command) -> Any:
-        self.desk.before_remote(self.id, command)
-        if self.owner is None:
-            if command.kind in ("watch", "watch_tournament", "unwatch", "unwatch_tournament"):
-                return None  # a watch goes to the new owner as soon as there is one
-            raise TableError("unavailable", "the tournament is moving to another server: try again")
-        replies = self.desk.cluster.replies
+            raise TableError("unavailable", f"the {noun} is moving to another server: try again")
+        replies = relay.room.replies
         request, future = replies.open()
-        self.desk.cluster.bus.send(self.owner, self._message(command, request))
+        relay.send_command(self.owner, self.id, command, request)
         try:
             return await asyncio.wait_for(future, REPLY_SECONDS)
         except TimeoutError:
             raise TableError(
-                "unavailable",
-                "the tournament's server did not answer (it may be moving): try again",
+                "unavailable", f"the {noun}'s server did not answer (it may be moving): try again"
             ) from None
         finally:
             replies.close(request)
@@ -190,11 +187,12 @@ def reply_message(request: int, future: asyncio.Future[Any]) -> dict[str, Any]:
 
 
 __all__ = [
-    "RemoteTable",
-    "RemoteTourney",
-    "RemoteTourneyWatcher",
+    "TABLES",
+    "TOURNAMENTS",
+    "Actor",
+    "Kind",
+    "Remote",
     "RemoteWatcher",
     "Replies",
-    "Watcher",
     "reply_message",
 ]

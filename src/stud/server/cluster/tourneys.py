@@ -34,8 +34,10 @@ import orjson
 from stud.server.actor import Command
 from stud.server.channel import Watcher
 from stud.server.cluster import fence
+from stud.server.cluster.claims import Claims, fewer_loaded
 from stud.server.cluster.lease import EVENT_EPOCH, LeaseBook, Leases
-from stud.server.cluster.remote import RemoteTourney, RemoteTourneyWatcher, reply_message
+from stud.server.cluster.relay import Relay
+from stud.server.cluster.remote import TOURNAMENTS, Remote
 from stud.server.storage import Account
 from stud.server.storage import tourneys as db_tourneys
 from stud.server.tourney_actor import TournamentActor
@@ -58,13 +60,6 @@ LIST_KEY = "{}tourneys"
 REFRESH = 2.0
 """How often the room's tournaments are read again from PostgreSQL (and the defaults checked)."""
 
-KINDS = frozenset({"tcmd", "tout", "tdropped", "tseat", "topened"})
-"""The bus messages of tournaments (:meth:`ClusterDesk.on_message`)."""
-
-
-Watched = set[int | None]
-"""What a connection follows of a tournament: its page (None) and table numbers."""
-
 
 class ClusterDesk(TournamentDesk):
     """This process's share of the room's tournaments."""
@@ -79,15 +74,9 @@ class ClusterDesk(TournamentDesk):
         self.owners: dict[int, tuple[str, int]] = {}
         self.archived: set[int] = set()
         """Finished tournaments shown here (read from PostgreSQL; they never write again)."""
-        self._free_since: dict[int, float] = {}
-        self._floors: dict[int, int] = {}
-        self._claiming: set[int] = set()
-        self._connections: dict[int, Watcher] = {}
-        self._following: dict[int, dict[int, tuple[Watcher, Watched]]] = {}
-        self._followed: dict[int, tuple[str, int] | None] = {}
-        self._remote_watchers: dict[tuple[str, int, int], RemoteTourneyWatcher] = {}
-        self._newest_token: dict[int, int] = {}
-        self._missing: set[str] = set()
+        self.relay = Relay(room, TOURNAMENTS, self.book, self.actors, self.owns, self.owners)
+        """Commands for tournaments other processes run, and theirs for those run here."""
+        self.claims = Claims("tournament", lambda: self.leases)
         self._changed: set[int] = set()
         self._loops: list[asyncio.Task[None]] = []
         self._refreshing = asyncio.Lock()
@@ -171,30 +160,14 @@ class ClusterDesk(TournamentDesk):
         if self.actors.get(tournament_id) is actor:
             del self.actors[tournament_id]
         self.book.drop(tournament_id)
-        for watcher in actor.watchers:
-            self._keep_following(tournament_id, watcher, None)
+        watching: list[tuple[Watcher, int | None]] = [(w, None) for w in actor.watchers]
         for number, channel in actor.channels.items():
-            for watcher in channel.watchers:
-                self._keep_following(tournament_id, watcher, number)
-        self._followed[tournament_id] = None
+            watching += [(watcher, number) for watcher in channel.watchers]
+        self.relay.lost(tournament_id, watching)
         self.owners.pop(tournament_id, None)
 
-    def _keep_following(self, tournament_id: int, watcher: Watcher, what: int | None) -> None:
-        if isinstance(watcher, RemoteTourneyWatcher):
-            key = (watcher.node, watcher.key, tournament_id)
-            self._remote_watchers.pop(key, None)
-        else:
-            self._follow(tournament_id, watcher, what)
-
     async def _renew(self) -> None:
-        for tournament_id in await self.leases.renew():
-            actor = self.actors.get(tournament_id)
-            if actor is not None:
-                actor.tell(Command("wake"))  # it sees the lease is gone and stops
-        now = time.monotonic()
-        for tournament_id, actor in list(self.actors.items()):
-            if tournament_id in self.book.tokens and not self.book.holds(tournament_id, now):
-                actor.tell(Command("wake"))
+        await self.claims.renew(self.actors)
         # Tournaments over: nothing more to run; shown here, and read by the others.
         for tournament_id, actor in list(self.actors.items()):
             if actor.over and tournament_id in self.book.tokens:
@@ -223,55 +196,36 @@ class ClusterDesk(TournamentDesk):
         changed, self._changed = self._changed, set()
         await self._publish_lines(sorted(changed))
         owners = await self.leases.owners(sorted(self.known))
-        loads = self.cluster.loads()
-        mine = loads.get(self.cluster.node, 0)
-        fewer = sum(1 for node, n in loads.items() if node != self.cluster.node and n < mine)
+        loads, node = self.cluster.loads(), self.cluster.node
+        fewer = fewer_loaded(loads, node, loads.get(node, 0))
         now = time.monotonic()
-        for tournament_id, owner in owners.items():
-            if owner is not None:
-                self.owners[tournament_id] = owner
-                self._free_since.pop(tournament_id, None)
-                continue
-            self.owners.pop(tournament_id, None)
+        for tournament_id in self.claims.free(owners, self.owners):
             if tournament_id in self.book.tokens:
                 continue
-            free_since = self._free_since.setdefault(tournament_id, now)
-            if now - self.known.get(tournament_id, 0.0) < self.cluster.new_table_grace:
-                continue
-            if now - free_since < self.cluster.claim_step * fewer:
-                continue
-            await self._claim(tournament_id)
-        self._follow_moves()
-        self._sweep_dead_watchers(set(loads))
+            if self.claims.due(tournament_id, self.known.get(tournament_id, 0.0), now, fewer):
+                await self._claim(tournament_id)
+        self.relay.follow_moves()
+        self.relay.sweep_dead_watchers(set(loads))
 
     async def _claim(self, tournament_id: int) -> TournamentActor | None:
         """Take a free tournament: lease, token and voided hands in PostgreSQL, then restore it
         from its last snapshot (as a restarted single process does) and run it here."""
-        if tournament_id in self._claiming:
-            return None
-        self._claiming.add(tournament_id)
-        try:
-            return await self._take(tournament_id)
-        finally:
-            self._claiming.discard(tournament_id)
+        return await self.claims.once(tournament_id, lambda: self._take(tournament_id))
 
     async def _take(self, tournament_id: int) -> TournamentActor | None:
         db, node = self.room.db, self.cluster.node
-        token = await self.leases.acquire(tournament_id, self._floors.get(tournament_id, 0))
+        token = await self.claims.acquire(tournament_id)
         if token is None:
             return None
         try:
             row = await db.write(
                 lambda c: fence.claim_tournament(c, tournament_id, token, node, time.time())
             )
-        except Exception as error:
-            await self.leases.release(tournament_id)
-            if isinstance(error, fence.Fenced):
-                self._floors[tournament_id] = await db.read(
-                    lambda c: fence.stored_token(c, tournament_id, tournament=True)
-                )
-            else:
-                log.exception("tournament %s: taking it over failed", tournament_id)
+        except Exception as error:  # a stale token (Redis lost its counters), or a fault
+            stored = partial(
+                db.read, lambda c: fence.stored_token(c, tournament_id, tournament=True)
+            )
+            await self.claims.refused(tournament_id, error, stored)
             return None
         if row is None:  # over meanwhile: shown from PostgreSQL, nothing to run
             await self.leases.release(tournament_id)
@@ -284,23 +238,9 @@ class ClusterDesk(TournamentDesk):
         await self._restore(row)
         actor = self.actors[tournament_id]
         self.owners[tournament_id] = (node, token)
-        self._newest_token[tournament_id] = token
-        # Connections here that followed it elsewhere now watch it here.
-        for key, (watcher, watched) in self._following.pop(tournament_id, {}).items():
-            for what in watched:
-                actor.tell(self._watch_command(watcher, what))
-            if not any(key in f for f in self._following.values()):
-                self._connections.pop(key, None)
-        self._followed.pop(tournament_id, None)
+        self.relay.took(tournament_id, token, actor)
         await self._publish_lines([tournament_id])
         return actor
-
-    @staticmethod
-    def _watch_command(watcher: Watcher, what: int | None) -> Command:
-        if what is None:
-            return Command("watch_tournament", watcher.account_id, watcher=watcher)
-        args = {"table_number": what, "since": None}
-        return Command("watch", watcher.account_id, args=args, watcher=watcher)
 
     # -- opening tournaments ---------------------------------------------------------------
 
@@ -361,8 +301,7 @@ class ClusterDesk(TournamentDesk):
             return actor
         if tournament_id not in self.known:
             return None
-        owner = self.owners.get(tournament_id)
-        return RemoteTourney(self, tournament_id, None if owner is None else owner[0])
+        return self.relay.remote(tournament_id)
 
     def _handle_of(self, tournament_id: int) -> TourneyHandle:
         handle = self.handle(tournament_id)
@@ -372,7 +311,7 @@ class ClusterDesk(TournamentDesk):
 
     async def details(self, tournament_id: int, account: int | None) -> dict[str, Any]:
         handle = self._handle_of(tournament_id)
-        if isinstance(handle, RemoteTourney) and handle.owner is None:
+        if isinstance(handle, Remote) and handle.owner is None:
             await self._refresh()  # it may have just finished: then it is shown from here
             handle = self._handle_of(tournament_id)
         if isinstance(handle, TournamentActor):
@@ -404,140 +343,18 @@ class ClusterDesk(TournamentDesk):
         self.cluster.bus.broadcast({"k": "tseat", "from": self.cluster.node, "a": account_id,
                                     "m": text})  # fmt: skip
 
-    # -- connections that follow a tournament another process runs -------------------------
-
-    def _follow(self, tournament_id: int, watcher: Watcher, what: int | None) -> None:
-        key = self.cluster.connection_key(watcher)
-        self._connections[key] = watcher
-        follows = self._following.setdefault(tournament_id, {})
-        follows.setdefault(key, (watcher, set()))[1].add(what)
-
-    def _unfollow(
-        self, tournament_id: int, key: int, what: int | None, *, everything: bool = False
-    ) -> None:
-        """Stop following ``what`` (or everything) of a tournament for one connection."""
-        follows = self._following.get(tournament_id, {})
-        entry = follows.get(key)
-        if entry is not None:
-            if everything:
-                entry[1].clear()
-            else:
-                entry[1].discard(what)
-            if not entry[1]:
-                del follows[key]
-        if not any(key in f for f in self._following.values()):
-            self._connections.pop(key, None)
-
-    def before_remote(self, tournament_id: int, command: Command) -> None:
-        """Note what each local connection follows of a remote tournament (to re-watch it
-        with the next owner if it moves)."""
-        watcher = command.watcher
-        if watcher is None:
-            return
-        key = self.cluster.connection_key(watcher)
-        number = command.args.get("table_number")
-        what = number if isinstance(number, int) else None
-        if command.kind in ("watch", "watch_tournament"):
-            self._follow(tournament_id, watcher, what)
-            self._followed[tournament_id] = self.owners.get(tournament_id)
-        elif command.kind in ("unwatch", "unwatch_tournament"):
-            self._unfollow(tournament_id, key, what)
-        elif command.kind == "disconnect":
-            self._unfollow(tournament_id, key, None, everything=True)
-
-    def _follow_moves(self) -> None:
-        """Re-watch, with its new owner, each followed tournament that changed hands."""
-        for tournament_id, follows in list(self._following.items()):
-            if not follows:
-                del self._following[tournament_id]
-                continue
-            owner = self.owners.get(tournament_id)
-            if owner is None or owner == self._followed.get(tournament_id):
-                continue
-            self._followed[tournament_id] = owner
-            if owner[0] == self.cluster.node:
-                continue  # _take attached them
-            remote = RemoteTourney(self, tournament_id, owner[0])
-            for watcher, watched in list(follows.values()):
-                for what in list(watched):
-                    remote.tell(self._watch_command(watcher, what))
-
-    def _sweep_dead_watchers(self, live: set[str]) -> None:
-        """Watchers of a process gone from two scans in a row: disconnected (if it was only
-        slow, it is told, and its connections watch again)."""
-        nodes = {node for node, _, _ in self._remote_watchers}
-        missing = nodes - live
-        dead, self._missing = missing & self._missing, missing
-        for node in dead:
-            tournaments: set[int] = set()
-            for key in [k for k in self._remote_watchers if k[0] == node]:
-                watcher = self._remote_watchers.pop(key)
-                tournaments.add(watcher.tournament_id)
-                actor = self.actors.get(watcher.tournament_id)
-                if actor is not None:
-                    actor.tell(Command("disconnect", watcher.account_id, watcher=watcher))
-            for tournament_id in tournaments:
-                self.cluster.bus.send(node, {"k": "tdropped", "T": tournament_id})
-
     # -- messages from the other processes -------------------------------------------------
 
-    def on_message(self, item: dict[str, Any]) -> None:
-        kind = item.get("k")
-        if kind == "tout":
-            self._deliver(item)
-        elif kind == "tcmd":
-            self._command(item)
-        elif kind == "tdropped":
-            self._followed[int(item["T"])] = None
-        elif kind == "tseat" and item.get("from") != self.cluster.node:
+    def on_message(self, item: dict[str, Any]) -> bool:
+        """Handle a tournament's bus message; False if it is not one."""
+        if self.relay.on_message(item):
+            return True
+        kind, mine = item.get("k"), item.get("from") == self.cluster.node
+        if kind == "tseat" and not mine:
             for connection in self.room.connections_of(int(item["a"])):
                 connection.send(str(item["m"]))
-        elif kind == "topened" and item.get("from") != self.cluster.node:
+        elif kind == "topened" and not mine:
             tournament_id = int(item["T"])
             self.known.setdefault(tournament_id, time.monotonic())
             self.owners[tournament_id] = (str(item["from"]), int(item["tok"]))
-
-    def _deliver(self, item: dict[str, Any]) -> None:
-        """A tournament's message for one local connection (none from a superseded owner)."""
-        tournament_id, token = int(item["T"]), int(item["tok"])
-        if token < self._newest_token.get(tournament_id, 0):
-            return
-        self._newest_token[tournament_id] = token
-        watcher = self._connections.get(int(item["c"]))
-        if watcher is not None:
-            watcher.send(str(item["m"]))
-
-    def _command(self, item: dict[str, Any]) -> None:
-        """A command from a connection of another process, for a tournament run here."""
-        sender, request, tournament_id = str(item["from"]), item.get("req"), int(item["T"])
-        actor = self.actors.get(tournament_id)
-        if actor is None or not self.owns(tournament_id):
-            bus = self.cluster.bus
-            if item.get("c") in ("watch", "watch_tournament"):  # taken, not restored yet
-                bus.send(sender, {"k": "tdropped", "T": tournament_id})  # it watches again
-                if request is not None:
-                    bus.send(sender, {"k": "reply", "req": request, "ok": None})
-            elif request is not None:
-                refusal = ["unavailable", "the tournament is moving: try again"]
-                bus.send(sender, {"k": "reply", "req": request, "err": refusal})
-            return
-        kind = str(item["c"])
-        watcher: RemoteTourneyWatcher | None = None
-        if item.get("w") is not None:
-            key = (sender, int(item["w"]), tournament_id)
-            watcher = self._remote_watchers.get(key)
-            if watcher is None:
-                account = None if item.get("wa") is None else int(item["wa"])
-                watcher = RemoteTourneyWatcher(self, sender, int(item["w"]), account, tournament_id)
-                if kind in ("watch", "watch_tournament"):
-                    self._remote_watchers[key] = watcher
-            if kind == "disconnect":
-                self._remote_watchers.pop(key, None)
-        account_id = None if item.get("a") is None else int(item["a"])
-        command = Command(kind, account_id, args=dict(item.get("args") or {}), watcher=watcher)
-        if request is not None:
-            done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-            command.done = done
-            bus = self.cluster.bus
-            done.add_done_callback(lambda f: bus.send(sender, reply_message(int(request), f)))
-        actor.tell(command)
+        return kind in ("tseat", "topened")

@@ -71,8 +71,25 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
-def make_engine(url: str) -> Engine:
-    """An engine for ``url`` with SQLite set up for WAL."""
+IDLE_IN_TRANSACTION_SECONDS = 5.0
+"""How long PostgreSQL lets a write transaction wait for its client before it ends it.
+
+A process paused or cut off in the middle of a write (a stop signal, a network
+partition) keeps its transaction open, and with it the row locks it took: in a
+shared room, the lock on a table's or tournament's lease token (its fence), which
+the process taking it over must lock to store its own token; without this bound
+that takeover, and every write queued behind it on the new owner's writer thread,
+would wait for as long as the pause lasts. Ended here, the paused write is
+rolled back; when the process wakes, its write is run again and refused by the
+fence. A writer does not wait that long between two statements of a transaction
+unless its process is starved (then its batch is run again, as after any
+failure). Reads have no such bound: nothing waits on their locks.
+"""
+
+
+def make_engine(url: str, *, idle_in_transaction: float | None = None) -> Engine:
+    """An engine for ``url`` with SQLite set up for WAL; on PostgreSQL, the server ends a
+    transaction left waiting ``idle_in_transaction`` seconds for its client, if given."""
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite":
         # Pooled connections: opening one (and setting its pragmas) costs more than a write.
@@ -84,7 +101,12 @@ def make_engine(url: str) -> Engine:
         )
         event.listen(engine, "connect", _sqlite_pragmas)
         return engine
-    return create_engine(url, pool_size=4, max_overflow=4, pool_pre_ping=True)
+    if idle_in_transaction is None:
+        return create_engine(url, pool_size=4, max_overflow=4, pool_pre_ping=True)
+    idle = f"-c idle_in_transaction_session_timeout={int(idle_in_transaction * 1000)}"
+    return create_engine(
+        url, pool_size=2, max_overflow=4, pool_pre_ping=True, connect_args={"options": idle}
+    )
 
 
 class Database:
@@ -95,6 +117,13 @@ class Database:
         self.engine = make_engine(url)
         self.store = Store()
         self.backend = self.engine.dialect.name
+        self.write_engine = (
+            self.engine
+            if self.backend == "sqlite"
+            else make_engine(url, idle_in_transaction=IDLE_IN_TRANSACTION_SECONDS)
+        )
+        """What writes go through: on PostgreSQL, its own connections, whose transactions
+        the server ends if they wait too long for this process (IDLE_IN_TRANSACTION_SECONDS)."""
         self._batch_limit = batch_limit
         self._queue: queue.SimpleQueue[tuple[Op, Future[Any]] | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
@@ -141,6 +170,7 @@ class Database:
         if self._checkpoints is not None:
             self._checkpoints.join(timeout=10)
         self.engine.dispose()
+        self.write_engine.dispose()
 
     def _checkpointer(self) -> None:
         """Copy the SQLite WAL into the database now and then, beside the writer (PASSIVE).
@@ -170,7 +200,7 @@ class Database:
 
     def write_sync(self, op: Callable[[Connection], T]) -> T:
         """Run ``op`` in its own transaction on the calling thread (startup, tests)."""
-        with self.engine.begin() as conn:
+        with self.write_engine.begin() as conn:
             return op(conn)
 
     def read_sync(self, op: Callable[[Connection], T]) -> T:
@@ -216,13 +246,13 @@ class Database:
         if not live:
             return
         try:
-            with self.engine.begin() as conn:
+            with self.write_engine.begin() as conn:
                 results = [op(conn) for op, _ in live]
         except Exception:
             # Something in the batch failed: run each write alone so only it fails.
             for op, fut in live:
                 try:
-                    with self.engine.begin() as conn:
+                    with self.write_engine.begin() as conn:
                         result = op(conn)
                 except Exception as error:
                     fut.set_exception(error)

@@ -93,7 +93,9 @@ export function followTourneyTable(view) {
   const onFinish = (e) => {
     if (e.detail.id !== tid) return;
     view.tourneyFinish = finishText(e.detail.entrant, e.detail.view.entrants.length);
-    if (view.model.state) view.renderHeader();
+    // The header's line and the action bar's words both say it (the bar may already show
+    // the watcher's hint: the table's state can reach us before the tournament's finish).
+    if (view.model.state) view.render();
     if (!view.tile) finishDialog(tid, e.detail.entrant, e.detail.view);
   };
   hub.addEventListener('finished', onFinish);
