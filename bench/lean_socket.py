@@ -124,7 +124,7 @@ class LeanSocket(asyncio.Protocol):
         cookie: str | None,
         on_text: Callable[[bytes, float], None],
         on_lost: Callable[[], None],
-        path: str = "/ws",
+        path: str = "/ws?batch=1",
     ) -> None:
         self._key = base64.b64encode(os.urandom(16))
         cookie_line = f"Cookie: stud_session={cookie}\r\n" if cookie else ""

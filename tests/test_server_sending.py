@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+import pytest
 from websockets.frames import Frame, Opcode
 
 from stud.server.actor import TableActor
@@ -381,16 +382,24 @@ def test_a_long_turn_is_cut_into_frames_of_bounded_size() -> None:
     assert len(messages) == 1000 and all(m["pad"] == "x" * 1000 for m in messages)
 
 
-def test_a_step_reaches_a_client_as_one_frame_its_state_last(tmp_path: Path) -> None:
-    """Through a real server: a step's events and its state arrive together, in order."""
+@pytest.mark.parametrize("batch", [True, False])
+def test_a_step_reaches_a_client_as_one_frame_its_state_last(tmp_path: Path, batch: bool) -> None:
+    """Through a real server: a step's events and its state arrive together, in order, to a
+    client that asked for batches (``/ws?batch=1``); any other client gets a frame per message."""
     env = {"PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
     with (
         fresh_database("sqlite", tmp_path) as url,
         ServerProcess(url, tmp_path, extra_args=PLAY_ARGS + factory_args(), env=env) as server,
     ):
         me = Client.guest(server.base)
+        if not batch:
+            me.ws_url = me.ws_url.split("?")[0]
         table = new_table(server, me)
         frames = asyncio.run(_frames_while_bots_play(me, table, steps=12))
+    if not batch:
+        assert all(isinstance(f, dict) for f in frames), "a frame of several messages"
+        assert sum(f["type"] == "event" for f in frames) >= 12
+        return
     steps = [f for f in frames if isinstance(f, list) and any(m["type"] == "event" for m in f)]
     assert len(steps) >= 12
     for frame in steps:

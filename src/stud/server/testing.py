@@ -182,7 +182,7 @@ class Client:
 
     def __init__(self, server_base: str, cookie: str | None = None) -> None:
         self.base = server_base
-        self.ws_url = server_base.replace("http://", "ws://") + "/ws"
+        self.ws_url = server_base.replace("http://", "ws://") + "/ws?batch=1"
         self.cookie = cookie
         self.messages: list[dict[str, Any]] = []
         self.texts: list[str] = []

@@ -10,10 +10,11 @@ The bytes on the wire are the same frames in the same order, and every write
 of the connection (handshake, pings, close) goes through the same queue, so
 none can overtake another; a close writes what is queued before it closes.
 
-The messages a connection is sent during one turn leave in one frame: a JSON
-array of them, in order (docs/protocol.md, "Websocket: server → client"); a
-table's step (its events, then the state) is one frame per watcher, not one
-per message. A turn with a single message sends it as it is. A server's text
+The messages a connection that asked for batches (``/ws?batch=1``) is sent
+during one turn leave in one frame: a JSON array of them, in order
+(docs/protocol.md, "Websocket: server → client"); a table's step (its events,
+then the state) is one frame per watcher, not one per message. A turn with a
+single message sends it as it is, and so does every message to other clients. A server's text
 frame is the same bytes for every client (unmasked, and the room negotiates
 no compression): a lone message sent to many clients in one turn (a chat line,
 a spectators' state) is framed once.
@@ -39,6 +40,17 @@ SEND_NOW = "stud.send_now"
 """The ASGI scope extension under which :class:`BatchingWebSocketProtocol` offers ``send``:
 a callable taking a message's text, True if it queued the message at once (for the turn's
 frame)."""
+
+
+BATCH_QUERY = "batch=1"
+"""In a websocket URL's query (``/ws?batch=1``): the client reads frames of several messages."""
+
+
+def wants_batches(scope: Any) -> bool:
+    """Whether the client asked for a turn's messages in one frame (docs/protocol.md)."""
+    query = scope.get("query_string") or b""
+    text = query.decode("latin-1") if isinstance(query, bytes) else str(query)
+    return BATCH_QUERY in text.split("&")
 
 
 def batch_text(texts: list[str]) -> str:
@@ -206,6 +218,8 @@ class BatchingWebSocketProtocol(WebSocketsSansIOProtocol):
     """
 
     transport: BatchingTransport
+    batching = False
+    """The client asked for batches (:func:`wants_batches`); others get a frame per message."""
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         batching = BatchingTransport(cast(asyncio.Transport, transport), self.loop)
@@ -218,6 +232,7 @@ class BatchingWebSocketProtocol(WebSocketsSansIOProtocol):
             if scope.get("extensions") is None:
                 scope["extensions"] = {}
             scope["extensions"][SEND_NOW] = {"send": self.send_now}
+            self.batching = wants_batches(scope)
 
     def send_now(self, text: str) -> bool:
         """Queue one text message now if the socket is open and takes data; False if not.
@@ -229,6 +244,7 @@ class BatchingWebSocketProtocol(WebSocketsSansIOProtocol):
         """
         transport = self.transport
         if transport.texts:  # checked for this turn's first message, nothing written since
+            # (only a batching connection has texts waiting)
             transport.add_text(text)
             return True
         if (
@@ -247,7 +263,10 @@ class BatchingWebSocketProtocol(WebSocketsSansIOProtocol):
             and not conn.debug
             and not conn.writes
         ):
-            transport.add_text(text)
+            if self.batching:
+                transport.add_text(text)
+            else:
+                transport.write(FRAMES.frame(text, self.loop))
             return True
         try:
             conn.send_text(text.encode())

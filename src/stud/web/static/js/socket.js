@@ -137,5 +137,5 @@ export class RoomSocket extends EventTarget {
 
 function defaultUrl() {
   const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
-  return `${scheme}//${location.host}/ws`;
+  return `${scheme}//${location.host}/ws?batch=1`; // a turn's messages in one frame
 }
