@@ -172,14 +172,15 @@ def measure(
     """Each loop's steps/s in every repeat; a repeat alternates the loops in short slices."""
     rates: list[list[float]] = [[] for _ in loops]
     for _ in range(repeats):
-        totals = [[0, 0.0] for _ in loops]
+        played = [0] * len(loops)
+        spent = [0.0] * len(loops)
         for _ in range(slices):
             for index, play in enumerate(loops):
-                steps, spent = rate(play, seconds / slices)
-                totals[index][0] += steps
-                totals[index][1] += spent
-        for index, (steps, spent) in enumerate(totals):
-            rates[index].append(steps / spent)
+                steps, seconds_spent = rate(play, seconds / slices)
+                played[index] += steps
+                spent[index] += seconds_spent
+        for index, steps in enumerate(played):
+            rates[index].append(steps / spent[index])
     return rates
 
 
