@@ -15,7 +15,7 @@ from typing import Any, Final
 
 from stud.envcore.encoder import NO_TURN, Encoder, FloatArray
 from stud.envcore.offsets import ACTION_COUNT
-from stud.envcore.recycle import FLAT, NAMED, Ring, Slot
+from stud.envcore.recycle import FLAT, NAMED, PAIRED, Ring, Slot
 from stud.envcore.turns import EMPTY, NO_MASK, MaskArray, Turn, Turns, describe
 from stud.game import Acted, Action, Hand, IllegalActionError, TableConfig
 
@@ -54,8 +54,8 @@ class Core:
         """The seat to act; OVER when none (no hand, or the hand is over)."""
         self.piece = NO_TURN
         """The observation's turn piece of the seat to act (see :meth:`Encoder.observe`)."""
-        self._rings: list[Ring | None] = [None, None]
-        """The observation rings by kind (FLAT, NAMED), made when first used."""
+        self._rings: list[Ring | None] = [None, None, None]
+        """The observation rings by kind (FLAT, NAMED, PAIRED), made when first used."""
 
     def start(self, hand: Hand) -> int:
         """Follow a new hand of this table from its first events; the seat to act, or OVER."""
@@ -153,7 +153,9 @@ class Core:
     def flat(self, seat: int) -> dict[str, FloatArray | MaskArray]:
         """``seat``'s flat observation as PettingZoo has it: the vector and the mask.
 
-        The vector is recycled (see :mod:`.recycle`); the two-key dict is new
-        each time, which costs less than checking that nobody kept the last one.
+        The dict is reused like the vector (see :mod:`.recycle`): a new one
+        only when the caller kept the last one handed out from its slot.
         """
-        return {"observation": self._written(seat, FLAT).flat, "action_mask": self.mask_of(seat)}
+        pair = self._written(seat, PAIRED).pair
+        pair["action_mask"] = self.mask_of(seat)
+        return pair

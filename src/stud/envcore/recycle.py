@@ -11,9 +11,12 @@ so a view the caller made of a view holds the vector). An observation the
 caller keeps (a replay buffer, the previous step's) is never written again:
 its slot in the ring gets new arrays and the kept ones are the caller's.
 
-The flat form's two-key dict (``observation`` and ``action_mask``) is a
-new dict each time (:meth:`stud.envcore.Core.flat`): making one costs less
-than checking that nobody kept the last one.
+The flat form's two-key dict (``observation`` and ``action_mask``) is
+reused the same way: only when nothing outside holds it either, and it
+still has exactly its two keys with this slot's vector under
+``observation`` (a caller that took the vector out, or put another array
+in, and kept the vector would otherwise leave the vector's count unchanged;
+that slot is replaced). Each reuse sets the mask again.
 
 Each reuse writes every value of the vector, so numbers the caller wrote
 into an observation it then dropped do not survive; only changing an
@@ -31,6 +34,7 @@ import numpy as np
 
 from stud.envcore.encoder import FloatArray
 from stud.envcore.offsets import SIZE
+from stud.envcore.turns import NO_MASK
 from stud.envcore.views import views
 
 RING: Final = 4
@@ -41,10 +45,12 @@ FLAT: Final = 0
 """A ring of bare vectors."""
 NAMED: Final = 1
 """A ring of vectors with the dict form's views."""
+PAIRED: Final = 2
+"""A ring of vectors each in the flat form's dict, the dict reused too."""
 
 
 class Slot:
-    """One observation's arrays: the vector (it owns its memory) and, for NAMED, its dict views."""
+    """One observation's arrays: the vector (it owns its memory), its dict views or its pair."""
 
     def __init__(self, kind: int, count: Callable[[Any], int]) -> None:
         named = kind == NAMED
@@ -53,13 +59,30 @@ class Slot:
         """The vector's bytes: every observation is written here in one copy."""
         self.named: dict[str, Any] = views(self.flat) if named else {}
         """The dict form's views (without the mask); a copy of it is handed out."""
+        self.pair: dict[str, Any] = (
+            {"observation": self.flat, "action_mask": NO_MASK} if kind == PAIRED else {}
+        )
+        """The flat form's dict (empty unless paired): handed out itself, its mask set each time."""
+        self._paired = kind == PAIRED
         self._arrays: list[FloatArray] = [self.flat, *self.named.values()]
         self._count = count
         self.baseline = self.references()
+        self._pair_baseline = self._pair_references()
+
+    def _pair_references(self) -> int:
+        """The pair's reference count, read the same way for the baseline and each check."""
+        return self._count(self.pair)
 
     def free(self) -> bool:
         """Whether nothing outside holds any of it, so it may be written and handed out again."""
-        return self.references() == self.baseline
+        if self.references() != self.baseline:
+            return False
+        if not self._paired:
+            return True
+        if self._pair_references() != self._pair_baseline:
+            return False
+        pair = self.pair
+        return len(pair) == 2 and pair.get("observation") is self.flat and "action_mask" in pair
 
     def references(self) -> int:
         """The reference counts of its arrays, summed: above the baseline, someone holds one."""
