@@ -16,7 +16,7 @@ from typing import Any, Final
 from stud.envcore.encoder import NO_TURN, Encoder, FloatArray
 from stud.envcore.offsets import ACTION_COUNT
 from stud.envcore.recycle import FLAT, NAMED, PAIRED, Ring, Slot
-from stud.envcore.turns import EMPTY, NO_MASK, MaskArray, Turns, describe
+from stud.envcore.turns import EMPTY, NO_MASK, MaskArray, Turn, Turns, describe
 from stud.game import Acted, Action, Hand, IllegalActionError, TableConfig
 
 OVER: Final = -1
@@ -46,6 +46,8 @@ class Core:
         self.hand: Hand | None = None
         self.by_index: tuple[Action | None, ...] = EMPTY
         """The engine action of each index for the seat to act, None where illegal."""
+        self._turn: Turn | None = None
+        """The seat to act's turn (None when none is to act)."""
         self.mask: MaskArray = NO_MASK
         """The action mask of the seat to act."""
         self.acting = OVER
@@ -83,7 +85,11 @@ class Core:
             raise self._illegal(index)
         events = hand.act(chosen)
         if len(events) == 1 and type(events[0]) is _ACTED:  # the usual case: no card dealt
-            self.encoder.acted(events[0], self.acting)
+            turn = self._turn
+            assert turn is not None  # set with by_index
+            kind = turn.kinds[index]
+            assert kind is not None  # the index is legal
+            self.encoder.acted(self.acting, kind, turn.tos[index])
         else:
             self.encoder.apply(events, hand)
         return self._next_turn(hand)
@@ -99,6 +105,7 @@ class Core:
     def _next_turn(self, hand: Hand) -> int:
         if hand.is_over:
             self.by_index = EMPTY
+            self._turn = None
             self.mask = NO_MASK
             self.acting = OVER
             self.piece = NO_TURN
@@ -107,6 +114,7 @@ class Core:
         assert seat is not None  # a dealt hand always knows whose turn it is
         turn = self._turns.of(hand.legal_actions())
         self.by_index = turn.by_index
+        self._turn = turn
         self.mask = turn.mask
         self.acting = seat
         self.piece = turn.piece(self.encoder.bet(seat), self._big)

@@ -245,7 +245,7 @@ class Encoder:
             kind = type(event)
             if kind is _ACTED:
                 acted = cast(Acted, event)
-                self.acted(acted, acted.seat)
+                self.acted(acted.seat, acted.kind, acted.to)
             elif kind is _CARDS_DEALT:
                 self._dealt(cast(CardsDealt, event), hand)
             elif kind is _ANTE_POSTED:
@@ -267,17 +267,18 @@ class Encoder:
                 for seat, stack in enumerate(cast(HandEnded, event).stacks):
                     self._set_stack(seat, stack)
 
-    def acted(self, event: Acted, seat: int) -> None:
-        """Apply one Acted event of ``seat`` (what most actions cause alone).
+    def acted(self, seat: int, kind: ActionKind, to: int) -> None:
+        """Apply one action of ``seat``: its kind and the street total it brought the seat to.
 
-        The caller passes the seat (it knows whose turn it was): one attribute
-        read of the event fewer on the hottest path.
+        What most actions cause alone (an Acted event). The chips it put in
+        are ``to`` less the seat's wager on the street so far (the engine's
+        ``Action.to`` is that total: for a call the level called, or the
+        all-in total), so the caller may pass the fields of the action it
+        played (native values) instead of reading them off the event.
         """
-        kind = event.kind
         row = self._row[seat]
         big = self._big
-        amount = event.amount
-        to = event.to
+        amount = 0 if kind is _FOLD or kind is _CHECK else to - self._bet[seat]
         if amount:
             stack = self._stack[seat] - amount
             self._stack[seat] = stack

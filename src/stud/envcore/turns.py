@@ -98,6 +98,12 @@ class Turn:
         """The engine's legal actions, in its order."""
         self.by_index: tuple[Action | None, ...] = tuple(by_index)
         """The engine action of each index, None where illegal."""
+        self.kinds: tuple[ActionKind | None, ...] = tuple(
+            None if a is None else a.kind for a in by_index
+        )
+        """The kind of each index's action (None where illegal): read natively each step."""
+        self.tos: tuple[int, ...] = tuple(0 if a is None else a.to for a in by_index)
+        """The street total each index's action brings the seat to (0 where illegal)."""
         self.mask = mask
         """The action mask (shared and read-only)."""
         self.amounts = amounts
