@@ -4,8 +4,10 @@ What the look-ahead rests on: the run-outs grouped by the next street's
 cards are still valid deals (no card twice, only unseen cards), each group
 shares its next cards; the range weights never collapse onto a handful of
 run-outs; a hand's percentile within a weighted range is what it should be;
-the bring-in's choice is read apart from a steal; and a betting line that
-shows strength makes the read fold rate shrink for the range it narrowed.
+the bring-in's choice is read apart from a steal; a betting line that
+shows strength makes the read fold rate shrink for the range it narrowed;
+and down cards dealt from a 3rd-street range give what weighing uniform
+deals by it gives, with every run-out counting.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from stud.bots.estimate import (
     Estimator,
     Range,
     _percentile,
+    _place,
     _share_next,
     _tempered,
 )
@@ -66,6 +69,41 @@ def test_percentiles_within_a_weighted_range() -> None:
     heavy_top = _percentile(values, np.array([1.0, 1.0, 1.0, 5.0]))
     assert heavy_top[3] == pytest.approx(1 - 2.5 / 8)  # most of the range is the top hand
     assert heavy_top[0] < even[0]
+
+
+def test_placed_down_cards_keep_valid_deals_and_the_kept_columns() -> None:
+    rng = np.random.default_rng(3)
+    live = np.array(sorted(rng.choice(52, size=40, replace=False)), dtype=np.int64)
+    drawn = np.stack([rng.permutation(live)[:20] for _ in range(512)])
+    kept_before = drawn[:, [0, 9]].copy()
+    cards = np.stack([rng.choice(live, size=2, replace=False) for _ in range(512)])
+    _place(drawn, [4, 5], cards, [0, 9])
+    assert (drawn[:, [0, 9]] == kept_before).all()  # the kept columns never move
+    for row in drawn:
+        assert len(set(row.tolist())) == len(row)
+        assert set(row.tolist()) <= set(live.tolist())
+    clash = (kept_before[:, :, None] == cards[:, None, :]).any(axis=(1, 2))
+    assert 0 < clash.sum() < 512 // 4
+    assert (drawn[~clash][:, [4, 5]] == cards[~clash]).all()
+
+
+@pytest.mark.parametrize("game", ["stud", "razz"])
+def test_down_cards_dealt_from_the_range_match_weighing_by_it(game: str) -> None:
+    for seed in range(3):
+        hand = Hand(_config(game, 3), deck=Deck(seed=seed))
+        seen = read_view(hand.view(hand.to_act))
+        ranges = [Range(opp, 6.0, 0.0) for opp in seen.opponents]
+        weighed = Estimator(game, np.random.default_rng(seed), 4096)
+        dealt = Estimator(game, np.random.default_rng(seed), 4096, sample_starts=True)
+        by_weight = weighed.against(seen, ranges, paths=8).now
+        by_deal = dealt.against(seen, ranges, paths=8).now
+        assert by_deal.effective == pytest.approx(4096)  # every run-out counts
+        assert by_weight.effective < 4096 / 3
+        # Within a few standard errors of the weighted estimate (its effective size).
+        error = 0.5 / np.sqrt(by_weight.effective)
+        assert abs(by_deal.share - by_weight.share) < 4 * error
+        wider = dealt.against(seen, [Range(opp, 0.0, 0.0) for opp in seen.opponents]).now
+        assert by_deal.share < wider.share  # the narrow ranges are really narrower
 
 
 def _config(game: str, seats: int) -> TableConfig:

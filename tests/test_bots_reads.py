@@ -135,7 +135,8 @@ def test_reads_follow_players_from_seat_to_seat_and_last_across_hands() -> None:
     assert maniac_stats.steals == maniac_stats.steal_chances > 5
     assert maniac_stats.bring_in_completes == maniac_stats.bring_ins > 0
     assert maniac_stats.steal_rate > 0.6 and maniac_stats.bring_in_rate > 0.3
-    assert maniac_stats.faced_back > 10 and maniac_stats.folds_back == 0
+    # Raised after its own wagers (how often depends on the strong bot), it never folds.
+    assert maniac_stats.faced_back >= 3 and maniac_stats.folds_back == 0
     assert maniac_stats.fold_back < 0.2 < 0.7 < nit_stats.fold_third
 
 

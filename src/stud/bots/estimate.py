@@ -132,12 +132,20 @@ class Estimator:
         samples: int = 160,
         *,
         min_effective: float = 0.0,
+        sample_starts: bool = False,
     ) -> None:
         self.game = game
         self.rng = rng
         self.samples = samples
         self.min_effective = min_effective
         """Temper the weights until this share of the run-outs is effective (0: never)."""
+        self.sample_starts = sample_starts
+        """Deal each opponent's first two down cards from its 3rd-street range (not weigh them).
+
+        A tight player's range (a re-raise from the top 5%) weighs all but a few
+        uniform run-outs to nothing, and tempering then widens it back; dealt
+        from the range itself, every run-out counts (importance sampling with
+        the range as the proposal)."""
         self._start = start_table(game)
         self._master = np.argsort(rng.random((BANK, 52)), axis=1).astype(np.int8)
         self._banks: dict[int, npt.NDArray[np.int8]] = {}
@@ -254,6 +262,24 @@ class Estimator:
         pool[:, :need] = self._draw(live, need, n)
         if groups > 1:
             _share_next(pool[:, :need], next_cols, groups)
+        dealt_from_range = [False] * len(opps)
+        if self.sample_starts:
+            keep = list(next_cols) if groups > 1 else []
+            for i, (r, h, cols) in enumerate(zip(ranges, hidden, now_cols, strict=True)):
+                if r.start > 0 and h >= 2 and r.opponent.up:
+                    pairs = self._start_pairs(live, r.opponent.up[0], r.start, n)
+                    for _ in range(8):
+                        # A pair holding a card another column keeps is redrawn: the
+                        # range given those cards (rejection sampling).
+                        clash = _clashes(pool[:, keep], pairs)
+                        if not clash.any():
+                            break
+                        pairs[clash] = self._start_pairs(
+                            live, r.opponent.up[0], r.start, int(clash.sum())
+                        )
+                    _place(pool[:, :need], cols[:2], pairs, keep)
+                    keep += cols[:2]
+                    dealt_from_range[i] = True
         pool[:, need:] = fixed
         players = len(opps) + 1
         flat = pool[:, layout].reshape(n * players, 7)
@@ -263,7 +289,7 @@ class Estimator:
         for i, (r, h, cols) in enumerate(zip(ranges, hidden, now_cols, strict=True)):
             now_cards = pool[:, cols]
             power = strength(self.game, now_cards)
-            logw += self._log_weight(r, now_cards, h, power, places[i])
+            logw += self._log_weight(r, now_cards, h, power, places[i], dealt_from_range[i])
             opp = r.opponent
             if len(opp.up) == 1 and h >= 2:
                 # 3rd street: the start tables rank three-card hands better than ``strength``.
@@ -287,17 +313,38 @@ class Estimator:
             np.asarray(share, dtype=np.float64), weights, strengths, low_share, groups, places
         )
 
+    def _start_pairs(self, live: IntArray, door: int, exponent: float, n: int) -> IntArray:
+        """``n`` pairs of down cards (n, 2) drawn from the ``live`` cards by their start's weight.
+
+        A pair's weight is its start's percentile (with the ``door`` card) to
+        the power ``exponent``: the 3rd-street range of :meth:`_log_weight`.
+        """
+        size = len(live)
+        pct = self._start[live[:, None], live[None, :], door].astype(np.float64)
+        weights = np.power(pct, exponent).ravel()
+        weights /= weights.sum()
+        picked = self.rng.choice(size * size, size=n, p=weights)
+        return np.stack((live[picked // size], live[picked % size]), axis=1)
+
     def _log_weight(
-        self, r: Range, now: IntArray, hidden: int, power: FloatArray, place: FloatArray
+        self,
+        r: Range,
+        now: IntArray,
+        hidden: int,
+        power: FloatArray,
+        place: FloatArray,
+        dealt_from_range: bool = False,
     ) -> FloatArray:
         """Log-likelihood of the opponent's play for each run-out of its hidden cards.
 
         ``place`` receives, where later streets' play narrows the range, each
         run-out's percentile within the range as it was before that play.
+        ``dealt_from_range``: the down cards were dealt from the 3rd-street range
+        already (:attr:`Estimator.sample_starts`), which is then not weighed again.
         """
         out = np.zeros(now.shape[0])
         opp = r.opponent
-        if r.start > 0 and opp.up and hidden >= 2:
+        if r.start > 0 and opp.up and hidden >= 2 and not dealt_from_range:
             # ``now`` holds the hidden cards first: any two of them stand for the first two downs.
             pct = self._start[now[:, 0], now[:, 1], opp.up[0]]
             out += r.start * np.log(np.maximum(pct, 1e-3))
@@ -344,6 +391,30 @@ def _share_next(drawn: IntArray, columns: list[int], groups: int) -> None:
         where = np.argmax(match, axis=1)
         drawn[rows[found], where[found]] = current[found]
         drawn[:, col] = wanted
+
+
+def _clashes(kept: IntArray, cards: IntArray) -> npt.NDArray[np.bool_]:
+    """The rows where one of ``cards`` (n, k) is among the ``kept`` ones (n, m)."""
+    return np.asarray((kept[:, :, None] == cards[:, None, :]).any(axis=(1, 2)), dtype=np.bool_)
+
+
+def _place(drawn: IntArray, columns: list[int], cards: IntArray, keep: list[int]) -> None:
+    """Put ``cards`` (n, k) in ``columns`` of each run-out, keeping every row a valid deal.
+
+    A wanted card found elsewhere in its row swaps places with the card in the
+    column; a row whose wanted card sits in one of the ``keep`` columns (the
+    next street's shared cards, another opponent's placed cards) keeps its
+    cards as dealt (rare: such pairs are redrawn first).
+    """
+    ok = np.flatnonzero(~_clashes(drawn[:, keep], cards))
+    for k, col in enumerate(columns):
+        wanted = cards[ok, k]
+        current = drawn[ok, col].copy()
+        match = drawn[ok] == wanted[:, None]
+        found = match.any(axis=1)
+        where = np.argmax(match, axis=1)
+        drawn[ok[found], where[found]] = current[found]
+        drawn[ok, col] = wanted
 
 
 @dataclass(frozen=True, slots=True)

@@ -58,7 +58,13 @@ MAX_EXPONENT = 6.0
 """The sharpest narrowing of a range by one street's play (a top-15% range, about)."""
 
 
-def range_exponent(rate: float) -> float:
+MAX_START_EXPONENT = 38.0
+"""The sharpest narrowing by 3rd street's play (a top-5% range): those down cards are dealt
+from the range (:attr:`stud.bots.estimate.Estimator.sample_starts`), not weighed, so a
+narrow range costs no run-outs."""
+
+
+def range_exponent(rate: float, cap: float = MAX_EXPONENT) -> float:
     """The exponent ``a`` of ``percentile ** a`` for a player who acts so with a ``rate`` share.
 
     A player taking an action with its top ``q`` of hands holds, on average, a
@@ -67,10 +73,10 @@ def range_exponent(rate: float) -> float:
     player who always does it (the action says nothing), 6 for the top 25%.
     """
     q = min(1.0, max(0.05, rate))
-    return min(MAX_EXPONENT, 2.0 * (1.0 - q) / q)
+    return min(cap, 2.0 * (1.0 - q) / q)
 
 
-def call_exponent(fold: float, raises: float) -> float:
+def call_exponent(fold: float, raises: float, cap: float = MAX_EXPONENT) -> float:
     """The exponent for a call by a player who folds a ``fold`` share and raises a ``raises`` one.
 
     He calls with the band of his hands between the two, whose mean percentile
@@ -78,7 +84,7 @@ def call_exponent(fold: float, raises: float) -> float:
     (:func:`range_exponent`). A tight player's call says "a strong hand" as
     surely as a raise would; a calling station's says nothing.
     """
-    return range_exponent(1.0 - fold + raises)
+    return range_exponent(1.0 - fold + raises, cap)
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +126,9 @@ class StrongBot:
     def _estimator(self, game: str) -> Estimator:
         estimator = self._estimators.get(game)
         if estimator is None:
-            estimator = Estimator(game, self._np, self.samples, min_effective=MIN_EFFECTIVE)
+            estimator = Estimator(
+                game, self._np, self.samples, min_effective=MIN_EFFECTIVE, sample_starts=True
+            )
             self._estimators[game] = estimator
         return estimator
 
@@ -160,14 +168,15 @@ class StrongBot:
         stats = self.reads.stats(opp.seat)
         line = opp.line
         start = 0.0
+        cap = MAX_START_EXPONENT
         if line.opened[3]:
             # The first wager says what this player's rate of first wagers says: the
             # bring-in's completions and the steals from other seats are read apart.
-            start += range_exponent(stats.open_third(line.had_bring_in))
+            start += range_exponent(stats.open_third(line.had_bring_in), cap)
         raised_third = line.aggressive[3] - line.opened[3]
         if raised_third:
             # A raise says what this player's raising rate says (a bully's, little).
-            start += range_exponent(stats.raise_third_as(line.brought_in)) * raised_third
+            start += range_exponent(stats.raise_third_as(line.brought_in), cap) * raised_third
         if line.called_wager[3]:
             # A call of my raise after wagering himself is read by how he meets a raise then.
             back = line.aggressive[3] > 0
@@ -175,10 +184,11 @@ class StrongBot:
             start += call_exponent(
                 stats.fold_rate(3, wagered=back, posted=posted),
                 stats.raise_rate(3, wagered=back, posted=posted),
+                cap,
             )
         elif line.calls[3]:
             start += 0.3
-        start = min(MAX_EXPONENT, start)
+        start = min(cap, start)
         # Later streets: each action narrows the range by how rarely this player takes it.
         later = checked = 0.0
         for street in range(4, seen.street + 1):
