@@ -23,7 +23,7 @@ from stud.server.protocol import ProtocolError, dumps, parse, tournament_table
 from stud.server.ratelimit import TokenBucket
 from stud.server.room import Room, TableHandle
 from stud.server.storage import Account
-from stud.server.transport import send_now_of, wants_batches
+from stud.server.transport import batches_of, send_now_of
 from stud.table import TableError
 
 log = logging.getLogger("stud.server")
@@ -48,7 +48,7 @@ class ClientConnection:
         self.closed = False
         self._last_slow_notice = 0.0
         self._send_now = send_now_of(websocket.scope)
-        self._batches = self._send_now is not None and wants_batches(websocket.scope)
+        self._batches = batches_of(websocket.scope)
         """Whether a turn's messages reach this client as one frame (it asked: ``?batch=1``)."""
         self._writing = False  # the writer holds a message it has not handed on yet
 

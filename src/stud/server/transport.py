@@ -231,8 +231,8 @@ class BatchingWebSocketProtocol(WebSocketsSansIOProtocol):
         if scope is not None:
             if scope.get("extensions") is None:
                 scope["extensions"] = {}
-            scope["extensions"][SEND_NOW] = {"send": self.send_now}
             self.batching = wants_batches(scope)
+            scope["extensions"][SEND_NOW] = {"send": self.send_now, "batch": self.batching}
 
     def send_now(self, text: str) -> bool:
         """Queue one text message now if the socket is open and takes data; False if not.
@@ -281,3 +281,9 @@ def send_now_of(scope: Any) -> Callable[[str], bool] | None:
     extensions = scope.get("extensions") or {}
     offer = extensions.get(SEND_NOW)
     return None if offer is None else cast(Callable[[str], bool], offer["send"])
+
+
+def batches_of(scope: Any) -> bool:
+    """Whether the server frames a turn's messages to this websocket together (it asked)."""
+    offer = (scope.get("extensions") or {}).get(SEND_NOW)
+    return bool(offer is not None and offer.get("batch"))
