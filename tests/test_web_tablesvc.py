@@ -436,6 +436,16 @@ def test_chat_is_text_muted_per_account_and_the_dealer_speaks(
         alice.page.fill(".chat-form input[name='chat']", "hello again")
         alice.page.press(".chat-form input[name='chat']", "Enter")
         bob.page.wait_for_selector(".chat-line.player:has-text('hello again')")
+        # Written while the socket is down: kept, said so, and sent once the connection is back.
+        alice.js("() => { const s = window.studApp.socket; s.stopped = true; s.ws.close(); }")
+        alice.page.wait_for_function("() => !window.studApp.socket.open")
+        alice.page.fill(".chat-form input[name='chat']", "back soon")
+        alice.page.press(".chat-form input[name='chat']", "Enter")
+        alice.page.wait_for_selector(".toast:has-text('your message will be sent')")
+        assert bob.page.query_selector(".chat-line.player:has-text('back soon')") is None
+        alice.js("() => window.studApp.socket.connect()")
+        bob.page.wait_for_selector(".chat-line.player:has-text('back soon')")
+        alice.page.wait_for_selector(".chat-line.player.mine:has-text('back soon')")
         assert not alice.errors and not bob.errors, alice.errors + bob.errors
     finally:
         alice.close()

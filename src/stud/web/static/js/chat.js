@@ -10,6 +10,7 @@ import { isNewHand } from './model.js';
 
 const MAX_CHARS = 200;
 const SHOWN = 200;
+const PENDING = 5; // lines kept while offline, as many as the server's burst
 
 function muteKey(account) {
   return `stud.muted.${account?.id ?? 'anon'}`;
@@ -79,7 +80,18 @@ export class ChatPanel {
       this.view.app.toast(t('chat.log_in'));
       return;
     }
-    if (this.view.app.socket.send({ type: 'chat', table: this.view.model.id, text })) this.input.value = '';
+    this.input.value = '';
+    if (this.view.app.socket.send({ type: 'chat', table: this.view.model.id, text })) return;
+    // Offline (the socket is reconnecting): the line leaves once the connection is back.
+    this.pending = [...(this.pending ?? []), text].slice(-PENDING);
+    this.view.app.toast(t('chat.offline'));
+  }
+
+  /** Send the lines written while the socket was down (called on each welcome). */
+  flush() {
+    const lines = this.pending ?? [];
+    this.pending = [];
+    for (const text of lines) this.view.app.socket.send({ type: 'chat', table: this.view.model.id, text });
   }
 
   /** Draw the lines of the model's log from the start (after a mount or a mute). */

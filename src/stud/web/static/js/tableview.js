@@ -91,6 +91,7 @@ export class TableView {
     on(this.model, 'change', () => this.render());
     on(this.model, 'log', () => this.renderLog());
     on(this.model, 'log', () => this.chat.update());
+    on(this.app.socket, 'welcome', () => this.chat.flush());
     on(this.model, 'myturn', () => turnBeep());
     on(this.model, 'hands', () => this.loadHands());
     on(this.model, 'event', (e) => this.onEvent(e.detail));
