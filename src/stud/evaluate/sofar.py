@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from stud.cards import RANK_NAMES, RANK_PLURALS, RANKS
 from stud.evaluate.describe import high_description, low_description
@@ -42,7 +43,14 @@ def high_so_far(cards: Sequence[int]) -> str:
     if len(hand) >= 5:
         # The words only (the checked cards need no second check, nor the five in order).
         return high_description(high_value(hand))
-    counts = Counter(c >> 2 for c in hand)
+    return _high_few_words(tuple(sorted([c >> 2 for c in hand])))
+
+
+@cache
+def _high_few_words(ranks: tuple[int, ...]) -> str:
+    """The words of 1 to 4 cards, by their ranks in order: a pure function of at most
+    2,379 rank multisets, each worked out once (a table's every deal reads new cards)."""
+    counts = Counter(ranks)
     groups = sorted(counts.items(), key=lambda rc: (rc[1], rc[0]), reverse=True)
     (top, size), rest = groups[0], groups[1:]
     if size == 4:
@@ -73,8 +81,20 @@ def razz_so_far(cards: Sequence[int]) -> LowSoFar:
     """
     hand = checked_cards(cards, _SIZES)
     if len(hand) >= 5:
-        return LowSoFar(low_description(razz_value(hand)), made=True, possible=True)
-    counts = Counter(_ace_low(c) for c in hand)
+        return _made_low(razz_value(hand))
+    return _razz_few(tuple(sorted([_ACE_LOW[c] for c in hand])))
+
+
+@cache
+def _made_low(value: int) -> LowSoFar:
+    return LowSoFar(low_description(value), made=True, possible=True)
+
+
+@cache
+def _razz_few(ranks: tuple[int, ...]) -> LowSoFar:
+    """1 to 4 cards' low by their ace-to-five ranks in order (at most 2,379 of them, each
+    worked out once; the LowSoFar is frozen, so one is shared by every reader)."""
+    counts = Counter(ranks)
     order = sorted(counts.elements(), key=lambda r: (counts[r], r), reverse=True)
     return LowSoFar(",".join(_rank_text(r) for r in order), made=False, possible=True)
 
@@ -90,9 +110,26 @@ def eight_low_so_far(cards: Sequence[int], to_come: int) -> LowSoFar | None:
         raise ValueError(f"cards to come must be 0 or more, got {to_come}")
     made = eight_low_value(hand) if len(hand) >= 5 else 0
     if made:
-        return LowSoFar(low_description(made), made=True, possible=True)
-    ranks = sorted({_ace_low(c) for c in hand if _ace_low(c) <= 8}, reverse=True)
+        return _made_low(made)
+    mask = 0
+    for c in hand:
+        mask |= _EIGHT_BIT[c]
+    return _eight_draw(mask, 5 - _BITS[mask] <= to_come)
+
+
+@cache
+def _eight_draw(mask: int, possible: bool) -> LowSoFar | None:
+    """The draw of the distinct ranks of 8 or lower in ``mask`` (bit r - 1 for ace-to-five
+    rank r): at most 512 of them, each worked out once."""
+    ranks = [r for r in range(8, 0, -1) if mask >> (r - 1) & 1]
     if not ranks:
         return None
     text = ",".join(_rank_text(r) for r in ranks)
-    return LowSoFar(text, made=False, possible=5 - len(ranks) <= to_come)
+    return LowSoFar(text, made=False, possible=possible)
+
+
+_ACE_LOW = tuple(_ace_low(c) for c in range(52))
+"""Each card's ace-to-five rank."""
+_EIGHT_BIT = tuple(1 << (r - 1) if r <= 8 else 0 for r in _ACE_LOW)
+"""Each card's bit in a mask of ace-to-five ranks of 8 or lower (0 above 8)."""
+_BITS = tuple(bin(mask).count("1") for mask in range(256))
