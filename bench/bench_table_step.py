@@ -95,9 +95,10 @@ def child(args: argparse.Namespace) -> None:
     games = ("stud", "stud8", "razz")
     tables = [build(games[t % 3], args.spectators, 1000 + t) for t in range(args.tables)]
     now = 1.0
-    for _ in range(3):  # warm: every table dealt once
+    warm = 0
+    while warm < args.warm:  # as a server that has run a while: every cache it fills, filled
         for actor, table in tables:
-            step(actor, table, now)
+            warm += step(actor, table, now)
         now += 1.0
     if args.callgrind:
         callgrind("on")
@@ -129,7 +130,8 @@ def measure(args: argparse.Namespace, src: str | None) -> tuple[float, float, in
     """One tree in a process of its own: (CPU seconds per action, anchor seconds,
     instructions per action or 0 without ``--callgrind``)."""
     argv = [sys.argv[0], "--child", "--actions", str(args.actions), "--tables",
-            str(args.tables), "--spectators", str(args.spectators)]  # fmt: skip
+            str(args.tables), "--spectators", str(args.spectators), "--warm",
+            str(args.warm)]  # fmt: skip
     argv += ["--server-src", src] if src else []
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder) / "callgrind.out"
@@ -156,6 +158,7 @@ def main() -> int:
     parser.add_argument("--actions", type=int, default=3000)
     parser.add_argument("--tables", type=int, default=30, help="tables played in turn (30)")
     parser.add_argument("--spectators", type=int, default=0, help="watchers per table (0)")
+    parser.add_argument("--warm", type=int, default=2000, help="actions before measuring")
     parser.add_argument("--server-src", nargs="+", default=[None], metavar="DIR")
     parser.add_argument("--callgrind", action="store_true")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
