@@ -26,7 +26,7 @@ HANDS = 250
 
 
 def _tables() -> dict[str, TableConfig]:
-    """Every game at 2 to 8 seats, short random stacks and deep ones, burn cards, no heads-up cap."""
+    """Every game at 2 to 8 seats: short random stacks, deep ones, burn cards, no heads-up cap."""
     rng = random.Random(11)
     tables = {}
     for game in ("stud", "stud8", "razz"):
