@@ -13,14 +13,18 @@ with its compiled ``.so`` files, or ``src``) *at the same time*, one server
 each: work that runs by the clock (keepalive pings, checkpoints) is charged
 to the actions that happened meanwhile, so a server that valgrind runs
 slowly on a loaded machine shows more of it; trees measured side by side
-share the conditions. Needs valgrind (Debian's ``valgrind``); takes minutes.
-Loopback only.
+share the conditions. ``--rooms`` measures each tree in several rooms at once:
+on SQLite (the default), on PostgreSQL, and as one process of a shared room
+(PostgreSQL and Redis: ``STUD_TEST_DATABASE_URL``, and ``STUD_TEST_REDIS_URL``
+or a ``redis-server`` started for it). Needs valgrind (Debian's ``valgrind``);
+takes minutes. Loopback only.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import re
 import subprocess
@@ -34,7 +38,10 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_server import Bench, Seat, open_table
-from stud.server.testing import free_port
+from stud.server.cluster.testing import redis_for_tests
+from stud.server.testing import free_port, fresh_database
+
+ROOMS = ("sqlite", "postgres", "shared")
 
 
 class Served:
@@ -76,12 +83,19 @@ def control(pid: int, state: str) -> None:
     subprocess.run(["callgrind_control", "-i", state, str(pid)], capture_output=True, check=False)
 
 
-def measure(src: str, tables: int, actions: int) -> dict[str, int]:
+def measure(src: str, room: str, tables: int, actions: int) -> dict[str, int]:
     """Instructions per action by thread (``"1"`` is the event loop) and ``"total"``."""
-    with tempfile.TemporaryDirectory() as folder:
+    with tempfile.TemporaryDirectory() as folder, contextlib.ExitStack() as stack:
         port = free_port()
         env = {**os.environ, "PYTHONPATH": src,
                "STUD_DATABASE_URL": f"sqlite:///{folder}/stud.sqlite3"}  # fmt: skip
+        if room != "sqlite":
+            env["STUD_DATABASE_URL"] = stack.enter_context(fresh_database("postgres", Path(folder)))
+        if room == "shared":
+            env["STUD_REDIS_URL"] = stack.enter_context(redis_for_tests(Path(folder)))
+            # Valgrind runs the server some 50 times slower: a lease renewed every 1.25 s
+            # could lapse. Renewed every 7.5 s here, so less of that upkeep per action.
+            env["STUD_LEASE_SECONDS"] = "30"
         out = f"{folder}/callgrind.out"
         cmd = [
             "valgrind", "--tool=callgrind", "--instr-atstart=no", "--separate-threads=yes",
@@ -125,20 +139,25 @@ def wait_healthy(server: Served, proc: subprocess.Popen[bytes], log: Path) -> No
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--server-src", nargs="+", default=["src"], metavar="DIR")
+    parser.add_argument(
+        "--rooms", nargs="+", choices=ROOMS, default=["sqlite"],
+        help="sqlite (make serve's room), postgres (one process, no Redis) or shared (one "
+        "process of a shared room: PostgreSQL and Redis); each tree is measured in each",
+    )  # fmt: skip
     parser.add_argument("--tables", type=int, default=20)
     parser.add_argument("--actions", type=int, default=300, help="actions counted (300)")
     args = parser.parse_args()
-    srcs = [str(Path(src).resolve()) for src in args.server_src]
-    with ThreadPoolExecutor(len(srcs)) as pool:
-        results = list(pool.map(lambda s: measure(s, args.tables, args.actions), srcs))
+    runs = [(str(Path(src).resolve()), room) for src in args.server_src for room in args.rooms]
+    with ThreadPoolExecutor(len(runs)) as pool:
+        results = list(pool.map(lambda r: measure(r[0], r[1], args.tables, args.actions), runs))
     first = results[0]["total"]
-    for src, counts in zip(srcs, results, strict=True):
+    for (src, room), counts in zip(runs, results, strict=True):
         threads = ", ".join(
             f"{'event loop' if k == '1' else 'thread ' + k} {v:,}"
             for k, v in sorted(counts.items())
             if k != "total"
         )
-        print(f"{src}: {counts['total']:,} instructions per action "
+        print(f"{src} ({room}): {counts['total']:,} instructions per action "
               f"(x{counts['total'] / first:.2f} of the first; {threads})")  # fmt: skip
     return 0
 

@@ -145,6 +145,32 @@ actions = ["d dh p1 AsAd2c", "d dh p2 KsKdQc", "p1 pb", "p2 cc",
     assert read_phh(write_phh(record)) == record
 
 
+def test_the_community_card_of_players_all_in_before_the_river_is_written() -> None:
+    """No one acts on 7th street and no one has a 7th card of their own (rules.md R12):
+    the card the board shares is still dealt, so the PHH deals it (it used to drop it)."""
+    text = """
+variant = "FR"
+antes = [1, 1, 1, 1, 1, 1, 1, 1]
+bring_in = 1
+small_bet = 2
+big_bet = 4
+starting_stacks = [3, 3, 3, 3, 3, 3, 3, 3]
+actions = ["d dh p1 AsAd2c", "d dh p2 KsKdQc", "d dh p3 2s3s4s", "d dh p4 5s6s7s",
+  "d dh p5 8s9sTs", "d dh p6 JsQs3c", "d dh p7 2h3h4h", "d dh p8 5h6h7h",
+  "p1 pb", "p2 cbr 2", "p3 cc", "p4 cc", "p5 cc", "p6 cc", "p7 cc", "p8 cc", "p1 cc",
+  "d dh p1 3d", "d dh p2 4d", "d dh p3 5d", "d dh p4 6d", "d dh p5 7d", "d dh p6 8d",
+  "d dh p7 9d", "d dh p8 Td", "d dh p1 Jd", "d dh p2 Qd", "d dh p3 Kd", "d dh p4 8h",
+  "d dh p5 9h", "d dh p6 Th", "d dh p7 Jh", "d dh p8 Qh", "d dh p1 Kh", "d dh p2 Ah",
+  "d dh p3 2d", "d dh p4 4c", "d dh p5 5c", "d dh p6 6c", "d dh p7 7c", "d dh p8 8c",
+  "d db 9c"]
+"""
+    record = read_phh(text)
+    assert record.community == (Card.parse("9c"),)
+    assert not [a for a in record.actions if a.street == 7]
+    assert write_phh(record).count('"d db 9c"') == 1
+    assert read_phh(write_phh(record)) == record
+
+
 def test_a_malformed_hand_in_a_phhs_file(tmp_path: Path) -> None:
     records = [sample_hand("stud", 3, seed) for seed in (21, 22, 23)]
     lines = write_phhs(records).splitlines()

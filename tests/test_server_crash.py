@@ -17,6 +17,8 @@ import httpx
 import pytest
 from sqlalchemy import select
 
+from stud.history import write_phh
+from stud.history.played import load_played
 from stud.server.storage import Database
 from stud.server.storage import schema as s
 from stud.server.testing import (
@@ -46,11 +48,13 @@ def snapshot(db: Database) -> dict[str, object]:
 
         assert isinstance(conn, Connection)
         hands = conn.execute(
-            select(s.hands.c.id, s.hands.c.status, s.hands.c.pot, s.hands.c.phh)
+            select(s.hands.c.id, s.hands.c.status, s.hands.c.pot, s.hands.c.played)
         ).all()
         entries = conn.execute(select(s.ledger.c.id, s.ledger.c.amount, s.ledger.c.kind)).all()
         return {
-            "finished": {int(h.id): (int(h.pot), h.phh) for h in hands if h.status == "finished"},
+            "finished": {
+                int(h.id): (int(h.pot), h.played) for h in hands if h.status == "finished"
+            },
             "running": {int(h.id) for h in hands if h.status == "running"},
             "void": {int(h.id) for h in hands if h.status == "void"},
             "entries": {int(e.id): (int(e.amount), str(e.kind)) for e in entries},
@@ -104,9 +108,9 @@ def test_kill_9_mid_hand_loses_nothing(backend: str, tmp_path: Path) -> None:
             server.kill()
             before = snapshot(db)
             assert before["finished"], "some hands finished before the kill"
-            # Every finished hand has its histories.
-            for _pot, phh in before["finished"].values():  # type: ignore[attr-defined]
-                assert phh and phh.startswith('variant = "F7S/8"')
+            # Every finished hand is stored as played, and its histories are written from it.
+            for _pot, played in before["finished"].values():  # type: ignore[attr-defined]
+                assert write_phh(load_played(played)).startswith('variant = "F7S/8"')
             server = ServerProcess(url, tmp_path, extra_args=ARGS + factory_args(), env=env).start()
             recovered = httpx.get(server.base + "/api/health", timeout=5).json()["recovered"]
             server.kill()  # again at once: recovery must already be committed

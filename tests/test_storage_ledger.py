@@ -110,16 +110,16 @@ def test_ledger_movements_balance_and_conserve(db: Database) -> None:
     db.write_sync(lambda c: store.commit_chips(c, table.id, hand, {a.id: 20, b.id: 20}))
     # A result that does not add up is refused and changes nothing.
     with pytest.raises(LedgerError):
-        db.write_sync(lambda c: store.finish_hand(c, table.id, hand, {a.id: 43}, 0, {}, None, None))
+        db.write_sync(lambda c: store.finish_hand(c, table.id, hand, {a.id: 43}, 0, {}, None))
     db.write_sync(
-        lambda c: store.finish_hand(c, table.id, hand, {a.id: 41}, 1, {"winner": "a"}, "phh", "ps")
+        lambda c: store.finish_hand(c, table.id, hand, {a.id: 41}, 1, {"winner": "a"}, "{}")
     )
     stacks = db.read_sync(lambda c: store.table_stacks(c, table.id))
     assert stacks == {(table.id, a.id): 320, (table.id, b.id): 179}
     record = db.read_sync(lambda c: store.hand(c, hand))
     assert record is not None
     assert record["status"] == "finished" and record["pot"] == 42
-    assert record["phh"] == "phh" and record["pokerstars"] == "ps"
+    assert record["played"] == "{}" and record["phh"] is None and record["pokerstars"] is None
     assert [h["id"] for h in db.read_sync(lambda c: store.hands_for_account(c, b.id))] == [hand]
     listed = db.read_sync(lambda c: store.hands_for_table(c, table.id))
     assert [(h["id"], h["table_id"], h["game"], h["pot"]) for h in listed] == [
@@ -245,14 +245,14 @@ def test_a_hand_s_chips_and_payout_are_stored_together(db: Database) -> None:
     with pytest.raises(LedgerError):
         db.write_sync(
             lambda c: store.finish_hand(
-                c, table.id, hand, {a.id: 43}, 0, {}, None, None, committed=committed
+                c, table.id, hand, {a.id: 43}, 0, {}, None, committed=committed
             )
         )
     assert db.read_sync(lambda c: store.pot_contributions(c, hand)) == {}
     assert db.read_sync(lambda c: store.hand(c, hand))["status"] == "running"  # type: ignore[index]
     db.write_sync(
         lambda c: store.finish_hand(
-            c, table.id, hand, {a.id: 41}, 1, {"winner": "a"}, "phh", "ps", committed=committed
+            c, table.id, hand, {a.id: 41}, 1, {"winner": "a"}, "{}", committed=committed
         )
     )
     # The same books as chips committed on their own, then paid out.
@@ -263,6 +263,6 @@ def test_a_hand_s_chips_and_payout_are_stored_together(db: Database) -> None:
     assert db.read_sync(lambda c: store.pot_contributions(c, hand)) == {}
     record = db.read_sync(lambda c: store.hand(c, hand))
     assert record is not None and record["status"] == "finished" and record["pot"] == 42
-    assert record["phh"] == "phh" and record["summary"] == {"winner": "a"}
+    assert record["played"] == "{}" and record["summary"] == {"winner": "a"}
     assert db.read_sync(store.ledger_total) == 0
     assert db.read_sync(store.holdings)["pot"] == 0

@@ -103,6 +103,18 @@ class DoubleHand:
     ) -> tuple[str, str]:
         return f"hand {hand_id}", f"Hand #{hand_id}"
 
+    def played(
+        self,
+        hand_id: int,
+        table_name: str,
+        names: list[str],
+        *,
+        max_seats: int | None = None,
+        time: datetime | None = None,
+        tournament: Tournament | None = None,
+    ) -> str:
+        return f"hand {hand_id}"
+
 
 def start_double(
     game: str, ante: int, bring_in: int, small_bet: int, big_bet: int,

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 
+from stud.bots.boards import showing
 from stud.bots.reads import hand_key
 from stud.game import Acted, ActionKind, HandView, StreetStarted
 
@@ -69,6 +70,20 @@ def _streets() -> list[int]:
     return [0] * 8
 
 
+def _boards() -> list[int]:
+    return [0] * 16
+
+
+def board_spot(street: int, bettor_better: bool) -> int:
+    """The index of a later street's spot in :attr:`PlayerStats.faced_board` and its kin."""
+    return 2 * street + int(bettor_better)
+
+
+def visible_up(up: Sequence[int | None], street: int) -> list[int]:
+    """The up cards a seat showed while ``street`` was played (one on 3rd, four from 6th)."""
+    return [c for c in up[: max(1, min(street - 2, 4))] if c is not None]
+
+
 @dataclass(slots=True)
 class PlayerStats:
     """One player's decisions, counted by situation."""
@@ -109,6 +124,10 @@ class PlayerStats:
     faced_at: list[int] = field(default_factory=_streets)
     folds_at: list[int] = field(default_factory=_streets)
     raises_at: list[int] = field(default_factory=_streets)
+    faced_board: list[int] = field(default_factory=_boards)
+    """``faced_at`` and ``folds_at`` split by whether the bettor's board looked better than
+    the player's own (index :func:`board_spot`): the comparable spots of a fold-to-bet read."""
+    folds_board: list[int] = field(default_factory=_boards)
 
     @property
     def steal_rate(self) -> float:
@@ -158,6 +177,19 @@ class PlayerStats:
         if not 4 <= street <= 7:
             return self.fold_later
         return _towards(self.folds_at[street], self.faced_at[street], self.fold_later)
+
+    def fold_facing(self, street: int, bettor_better: bool) -> tuple[float, int]:
+        """How often it folds to a first bet on ``street`` (4 to 7) from a board that looks
+        better than its own (``bettor_better``) or not, and how many such spots were seen.
+
+        A player who folds by what he sees folds far more often to a bet from
+        a scary board; the rate is shrunk towards his rate on the street.
+        """
+        if not 4 <= street <= 7:
+            return self.fold_later, 0
+        spot = board_spot(street, bettor_better)
+        faced = self.faced_board[spot]
+        return _towards(self.folds_board[spot], faced, self.fold_at(street)), faced
 
     def raise_at(self, street: int) -> float:
         """How often it raises a bet on ``street`` (4 to 7)."""
@@ -282,6 +314,7 @@ class PlayerReads:
         bets: dict[int, int] = {}
         brought_in: set[int] = set()
         wagered: set[int] = set()
+        bettor = -1
         for i, event in enumerate(events):
             if isinstance(event, StreetStarted):
                 street = event.street
@@ -289,6 +322,7 @@ class PlayerReads:
                 wagers = 0
                 bets = {}
                 wagered = set()
+                bettor = -1
                 continue
             if not isinstance(event, Acted):
                 continue
@@ -316,13 +350,26 @@ class PlayerReads:
                         stats.folds_back += folded
                         stats.raises_back += kind.is_wager
                 else:
-                    self._count(self.stats(seat), street, kind, facing, wagers, seat in brought_in)
+                    stats = self.stats(seat)
+                    self._count(stats, street, kind, facing, wagers, seat in brought_in)
+                    if facing and street >= 4 and bettor >= 0:
+                        spot = board_spot(street, self._looks_better(view, bettor, seat, street))
+                        stats.faced_board[spot] += 1
+                        stats.folds_board[spot] += kind is ActionKind.FOLD
             if kind.is_wager:
                 wagers += 1
                 wagered.add(seat)
+                bettor = seat
             if kind is not ActionKind.FOLD and kind is not ActionKind.CHECK:
                 bets[seat] = event.to
                 level = max(level, event.to)
+
+    @staticmethod
+    def _looks_better(view: HandView, bettor: int, seat: int, street: int) -> bool:
+        """Whether ``bettor``'s up cards on ``street`` look better than ``seat``'s."""
+        mine = visible_up(view.seats[seat].up, street)
+        theirs = visible_up(view.seats[bettor].up, street)
+        return showing(view.game, theirs) > showing(view.game, mine)
 
     @staticmethod
     def _count(

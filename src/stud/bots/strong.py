@@ -217,7 +217,22 @@ class StrongBot:
         upcoming = min(7, seen.street + 1)
         next_fold = 0.0 if opp.all_in else stats.fold_at(upcoming)
         next_open = 0.0 if opp.all_in else stats.open_at(upcoming)
-        return Range(opp, start, 0.0, fold, raises, late, later, checked, next_fold, next_open)
+        fold_seen, evidence = self._folds_seen(seen, opp, stats)
+        next_seen = stats.fold_at(upcoming)
+        next_evidence = 0 if opp.all_in or seen.street >= 7 else stats.faced_at[upcoming]
+        return Range(
+            opp, start, 0.0, fold, raises, late, later, checked, next_fold, next_open,
+            fold_seen, evidence, next_seen, next_evidence,
+        )  # fmt: skip
+
+    def _folds_seen(self, seen: Seen, opp: Opponent, stats: PlayerStats) -> tuple[float, int]:
+        """How often ``opp`` was seen folding to a first bet in spots like this one, and in how
+        many: the same street, my board looking better than his or not (4th to 7th street,
+        before he has wagered on it; elsewhere the read rate is not mapped and stands alone)."""
+        if opp.all_in or seen.street < 4 or opp.line.aggressive[seen.street] > 0:
+            return 0.0, 0
+        better = showing(seen.game, seen.mine_up) > showing(seen.game, opp.up)
+        return stats.fold_facing(seen.street, better)
 
     def _fold_rate(self, seen: Seen, opp: Opponent, stats: PlayerStats) -> float:
         """How often ``opp`` folds to my next wager now (less once it has wagered itself)."""

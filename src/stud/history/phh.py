@@ -550,6 +550,8 @@ class _Writer:
         for action in r.actions:
             by_street.setdefault(action.street, []).append(action)
         last = max([*by_street, *(len(c) for c in r.cards)], default=3)
+        if r.community:  # dealt on 7th street even when no one acts on it (all in before)
+            last = max(last, 7)
         for street in range(3, last + 1):
             for seat, cards in enumerate(r.cards):
                 if street == 3:

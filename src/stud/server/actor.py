@@ -509,7 +509,8 @@ class TableActor(Mailbox):
                 )
             elif effect.kind == "hand_finished":
                 assert hand_id is not None
-                phh, pokerstars = data["hand"].histories(
+                # The hand as played: its histories are written when asked for.
+                played = data["hand"].played(
                     hand_id,
                     data["table_name"],
                     data["names"],
@@ -518,8 +519,8 @@ class TableActor(Mailbox):
                 )
                 rake = int(data["rake"])
                 store.finish_hand(
-                    conn, self.id, hand_id, data["payouts"], rake, data["summary"], phh,
-                    pokerstars, committed=pot,
+                    conn, self.id, hand_id, data["payouts"], rake, data["summary"], played,
+                    committed=pot,
                 )  # fmt: skip
                 finished.append((hand_id, sum(int(v) for v in data["payouts"].values()) + rake))
                 hand_id = None

@@ -22,10 +22,9 @@ from starlette.exceptions import HTTPException
 
 from stud.game import variant
 from stud.server.actor import Command
-from stud.server.audience import hand_player
 from stud.server.bots import BOT_KINDS
 from stud.server.connection import ClientConnection
-from stud.server.histories import texts_for
+from stud.server.histories import hand_as_seen
 from stud.server.language import router as language_router
 from stud.server.limits import SignupLimit
 from stud.server.logins import Busy, PasswordGuard
@@ -393,13 +392,11 @@ def create_app(
 
     async def finished_hand(hand_id: int, account: Account | None) -> dict[str, Any]:
         """A finished or void hand, its texts cut to what ``account`` may see."""
-        record = await db.read(lambda c: store.hand(c, hand_id))
+        viewer = None if account is None else account.id
+        # Read, and its texts written, on the read's worker thread: not on the event loop.
+        record = await db.read(lambda c: hand_as_seen(store.hand(c, hand_id), viewer))
         if record is None or record["status"] == "running":
             raise RestError("no_hand", "no finished hand with that id")
-        viewer = hand_player(record["players"], None if account is None else account.id)
-        if record["phh"]:
-            record["phh"], record["pokerstars"] = texts_for(record["phh"], viewer)
-        record["you"] = None if viewer is None else record["players"][viewer]["seat"]
         return record
 
     @app.get("/api/hands/{hand_id}", tags=["hands"])

@@ -1,7 +1,8 @@
 """``GET /api/hands/{id}/replay``: a finished hand's events for the browser's replayer.
 
-The stored PHH is replayed through the engine and its events filtered as the
-caller may see them: a spectator's view (no down card of anyone until shown),
+The stored hand's record (:mod:`stud.server.histories`) is replayed through the
+engine, off the event loop, and its events filtered as the caller may see them:
+a spectator's view (no down card of anyone until shown),
 or, for a player of that hand, also that player's own down cards. Seats are
 the table's, as in the live events (docs/protocol.md), so the client replays
 them with the reducer it uses live. Kept apart from :mod:`stud.server.app`:
@@ -13,10 +14,12 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Request
+from sqlalchemy import Connection
 
 from stud.game import visible_events
-from stud.history import HistoryError, read_phh, replay
+from stud.history import HistoryError, replay
 from stud.server.audience import hand_player
+from stud.server.histories import house_record
 from stud.server.refusal import RestError
 from stud.server.session import request_account
 from stud.table.engine import table_seats
@@ -29,7 +32,10 @@ def replay_data(record: dict[str, Any], viewer_account: int | None) -> dict[str,
     players: list[dict[str, Any]] = record["players"]
     seats = [int(p["seat"]) for p in players]
     try:
-        report = replay(read_phh(record["phh"] or ""))
+        played = house_record(record)
+        if played is None:
+            raise HistoryError("the hand has no history")
+        report = replay(played)
     except (HistoryError, ValueError) as error:
         raise RestError(
             "replay_failed", f"the hand's history cannot be replayed: {error}"
@@ -56,12 +62,22 @@ async def hand_replay(hand_id: int, request: Request) -> dict[str, Any]:
     """A finished hand's events, table seats, for a replayer: no card the caller may not see."""
     db = request.app.state.room.db
     store = db.store
-    record = await db.read(lambda c: store.hand(c, hand_id))
-    if record is None or record["status"] != "finished" or not record.get("phh"):
-        raise RestError("no_hand", "no finished hand with that id")
     account = await request_account(request)
-    data: dict[str, Any] = replay_data(record, None if account is None else account.id)
-    spec = request.app.state.room.spec(record["table_id"])
+    viewer = None if account is None else account.id
+
+    def read(conn: Connection) -> dict[str, Any] | None:
+        """The hand, replayed on the read's worker thread: not on the event loop."""
+        record = store.hand(conn, hand_id)
+        if record is None or record["status"] != "finished":
+            return None
+        if not (record.get("played") or record.get("phh")):
+            return None
+        return replay_data(record, viewer)
+
+    data: dict[str, Any] | None = await db.read(read)
+    if data is None:
+        raise RestError("no_hand", "no finished hand with that id")
+    spec = request.app.state.room.spec(data["table_id"])
     if spec is not None:
         data["table_name"] = spec.name
         data["table_seats"] = spec.seats

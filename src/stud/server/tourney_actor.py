@@ -37,7 +37,7 @@ from stud.server.thinking import think_seconds
 from stud.table import Effect, Event, Legal, TableError
 from stud.table.table import NEW_HAND
 from stud.tournament import FINISHED, RUNNING, TableOut, Tournament, TournamentError, TourneyOut
-from stud.tournament.histories import hand_histories
+from stud.tournament.histories import hand_played
 from stud.tournament.snapshot import snapshot
 
 if TYPE_CHECKING:
@@ -469,24 +469,24 @@ class TournamentActor(Mailbox):
                 if hand_id is None:
                     continue  # the hand began before a restart: it was voided
                 number = int(d["number"])
-                phh, text = hand_histories(
+                played = hand_played(
                     s, out, hand_id,
                     time=datetime.fromtimestamp(float(d["finished_at"]), UTC),
                     placings=placings.get((table_id, number), ()),
                 )  # fmt: skip
                 pot = sum(int(v) for v in d["payouts"].values())
-                db_tourneys.finish_hand(conn, hand_id, pot, d["summary"], phh, text)
+                db_tourneys.finish_hand(conn, hand_id, pot, d["summary"], played)
                 finished[(table_id, number)] = (out, hand_id)
         for key, rows_of_places in placings.items():
             if key in finished or key not in recent:
                 continue
             old, hand_id = recent[key]  # a hand-for-hand round: its closing lines came later
             finished_at = float(old.item.data["finished_at"])
-            phh, text = hand_histories(
+            played = hand_played(
                 s, old, hand_id, time=datetime.fromtimestamp(finished_at, UTC),
                 placings=rows_of_places,
             )  # fmt: skip
-            db_tourneys.set_histories(conn, hand_id, phh, text)
+            db_tourneys.set_played(conn, hand_id, played)
         db_tourneys.save(conn, self.id, data)
         return running, finished, new_rows
 

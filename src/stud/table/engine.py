@@ -37,7 +37,7 @@ from stud.game import (
     variant,
 )
 from stud.history import Tournament
-from stud.table.histories import write_histories
+from stud.table.histories import played_hand, write_histories
 from stud.table.port import HandEvent, HandPort, Legal
 from stud.table.table import TableError
 
@@ -333,6 +333,21 @@ class EngineHand:
         tournament: Tournament | None = None,
     ) -> tuple[str, str]:
         return write_histories(
+            self.hand, hand_id, table_name, names, self.seats, max_seats=max_seats, time=time,
+            shuffle=self.shuffle, tournament=tournament,
+        )  # fmt: skip
+
+    def played(
+        self,
+        hand_id: int,
+        table_name: str,
+        names: list[str],
+        *,
+        max_seats: int | None = None,
+        time: datetime | None = None,
+        tournament: Tournament | None = None,
+    ) -> str:
+        return played_hand(
             self.hand, hand_id, table_name, names, self.seats, max_seats=max_seats, time=time,
             shuffle=self.shuffle, tournament=tournament,
         )  # fmt: skip

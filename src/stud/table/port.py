@@ -92,6 +92,19 @@ class HandPort(Protocol):
         ``tournament`` (id, buy-in, level) writes a tournament hand's header.
         """
 
+    def played(
+        self,
+        hand_id: int,
+        table_name: str,
+        names: list[str],
+        *,
+        max_seats: int | None = None,
+        time: datetime | None = None,
+        tournament: Tournament | None = None,
+    ) -> str:
+        """When over: the hand as stored, from which its :meth:`histories` are made when asked
+        for (:func:`stud.history.played.load_played`); a tenth of the cost of writing them."""
+
 
 class HandFactory(Protocol):
     """Starts a hand: game, stakes, stacks and table seats from the dealer's left, a seed.

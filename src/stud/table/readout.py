@@ -15,7 +15,13 @@ from functools import lru_cache
 from typing import Any
 
 from stud.cards import Card
-from stud.evaluate.sofar import LowSoFar, eight_low_so_far, high_so_far, razz_so_far
+from stud.evaluate.sofar import (
+    LowSoFar,
+    eight_low_words,
+    high_so_far,
+    high_words,
+    razz_words,
+)
 
 CARD_INDEX = {str(Card(index)): index for index in range(52)}
 """Each card's index by its text (``"As"``), as views name them."""
@@ -27,7 +33,13 @@ CARDS_PER_PLAYER = 7
 def _low(low: LowSoFar | None) -> dict[str, Any] | None:
     if low is None:
         return None
-    return {"ranks": low.ranks, "made": low.made, "possible": low.possible}
+    words = _LOWS.get(low)
+    if words is None:  # a few hundred lows in all: each one's dict made once, never changed
+        words = _LOWS[low] = {"ranks": low.ranks, "made": low.made, "possible": low.possible}
+    return words
+
+
+_LOWS: dict[LowSoFar, dict[str, Any]] = {}
 
 
 def readout(game: str, cards: Sequence[str], to_come: int) -> dict[str, Any] | None:
@@ -51,10 +63,14 @@ def _readout(game: str, cards: tuple[str, ...], to_come: int) -> dict[str, Any]:
     The dict is shared by every view that shows these cards: it is never changed.
     """
     ints = [CARD_INDEX[c] if c in CARD_INDEX else int(Card.parse(c)) for c in cards]
+    if len(set(ints)) != len(ints) or len(ints) > CARDS_PER_PLAYER:  # refused, named
+        high_so_far(ints)
+    # The cards are checked: the evaluators' unchecked words (a table reads new cards
+    # at almost every step).
     if game == "razz":
-        return {"high": None, "low": _low(razz_so_far(ints))}
-    high = high_so_far(ints)
-    low = eight_low_so_far(ints, to_come) if game == "stud8" else None
+        return {"high": None, "low": _low(razz_words(ints))}
+    high = high_words(ints)
+    low = eight_low_words(ints, to_come) if game == "stud8" else None
     return {"high": high, "low": _low(low)}
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from typing import Any
 
 from stud.history import Placing
 from stud.history import Tournament as HistoryTag
@@ -44,10 +45,7 @@ def hand_histories(
     (it follows the effect in the same call's outputs): who finished the
     tournament in it, written as PokerStars closes such a hand.
     """
-    item = out.item
-    if not isinstance(item, Effect) or item.kind != "hand_finished":
-        raise ValueError("histories are written from a table's hand_finished effect")
-    data = item.data
+    data = _finished(out)
     return data["hand"].histories(  # type: ignore[no-any-return]
         hand_id,
         data["table_name"],
@@ -56,3 +54,32 @@ def hand_histories(
         time=time,
         tournament=history_tag(settings, out.level, placings),
     )
+
+
+def hand_played(
+    settings: TournamentSettings,
+    out: TableOut,
+    hand_id: int,
+    *,
+    time: datetime | None = None,
+    placings: Sequence[Sequence[int | None]] = (),
+) -> str:
+    """The hand as the room stores it (:meth:`stud.table.port.HandPort.played`), from which
+    :func:`hand_histories`'s texts are written when asked for; arguments as there."""
+    data = _finished(out)
+    return data["hand"].played(  # type: ignore[no-any-return]
+        hand_id,
+        data["table_name"],
+        data["names"],
+        max_seats=int(data["max_seats"]),
+        time=time,
+        tournament=history_tag(settings, out.level, placings),
+    )
+
+
+def _finished(out: TableOut) -> dict[str, Any]:
+    """The data of a table's ``hand_finished`` effect (ValueError for any other output)."""
+    item = out.item
+    if not isinstance(item, Effect) or item.kind != "hand_finished":
+        raise ValueError("histories are written from a table's hand_finished effect")
+    return item.data

@@ -83,8 +83,12 @@ hands = Table(
     Column("pot", BigInteger, nullable=False, default=0),
     Column("players", Text, nullable=False),  # JSON: [{"seat", "account_id", "name", "stack"}]
     Column("summary", Text, nullable=True),  # JSON: the result the clients were shown
+    # The histories as written by earlier versions (the house's copies, every card in them).
     Column("phh", Text, nullable=True),
     Column("pokerstars", Text, nullable=True),
+    # JSON: the hand as played (stud.history.played), from which its histories are written
+    # when asked for (stud.server.histories). A row has this or the two texts above.
+    Column("played", Text, nullable=True),
 )
 Index("hands_by_table", hands.c.table_id, hands.c.id)
 Index("hands_by_status", hands.c.status)

@@ -440,12 +440,14 @@ class Store:
         payouts: Mapping[int, int],
         rake: int,
         summary: Mapping[str, Any],
-        phh: str | None,
-        pokerstars: str | None,
+        played: str | None,
         *,
         committed: Mapping[int, int] | None = None,
     ) -> None:
         """Pay the pot out (winners' stacks, rake to the house) and store the hand's record.
+
+        ``played`` is the hand as played (:mod:`stud.history.played`): its histories are
+        written from it when asked for (:mod:`stud.server.histories`).
 
         The pot held in the ledger must equal what is paid out, so a result that
         does not add up is refused rather than minting or losing chips.
@@ -479,8 +481,7 @@ class Store:
             "finished_at": time.time(),
             "pot": pot,
             "summary": json.dumps(summary),
-            "phh": phh,
-            "pokerstars": pokerstars,
+            "played": played,
         }
         conn.execute(_UPDATE_HAND, record)
 

@@ -286,10 +286,10 @@ def finish_hand(
     hand_id: int,
     pot: int,
     summary: Mapping[str, Any],
-    phh: str | None,
-    pokerstars: str | None,
+    played: str | None,
 ) -> None:
-    """Store a tournament hand's result and histories (its chips are not money: no ledger)."""
+    """Store a tournament hand's result and the hand as played, which its histories are
+    written from when asked for (its chips are not money: no ledger)."""
     conn.execute(
         update(s.hands)
         .where(s.hands.c.id == hand_id)
@@ -298,14 +298,11 @@ def finish_hand(
             finished_at=time.time(),
             pot=pot,
             summary=json.dumps(summary),
-            phh=phh,
-            pokerstars=pokerstars,
+            played=played,
         )
     )
 
 
-def set_histories(conn: Connection, hand_id: int, phh: str, pokerstars: str) -> None:
-    """Write a finished hand's histories again (its closing lines came after it)."""
-    conn.execute(
-        update(s.hands).where(s.hands.c.id == hand_id).values(phh=phh, pokerstars=pokerstars)
-    )
+def set_played(conn: Connection, hand_id: int, played: str) -> None:
+    """Store a finished hand as played again (its histories' closing lines came after it)."""
+    conn.execute(update(s.hands).where(s.hands.c.id == hand_id).values(played=played))
