@@ -37,9 +37,9 @@ from stud.game import (
     variant,
 )
 from stud.history import Tournament
+from stud.table.errors import TableError
 from stud.table.histories import write_histories
 from stud.table.port import HandEvent, HandPort, Legal
-from stud.table.table import TableError
 
 CARD_TEXT: tuple[str, ...] = tuple(str(Card(index)) for index in range(52))
 """Each card's text by index (``"As"``): views name every card at every step."""
