@@ -4,9 +4,11 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-# setup.py compiles the engine's hot modules and the RL encoder with mypyc (the list is in
-# stud/game/compiled.py): a change to either reinstalls, or an editable install would run old code.
-COMPILED := $(wildcard src/stud/game/*.py src/stud/envcore/*.py)
+# setup.py compiles the engine's hot modules, the RL encoder and the room's per-step modules with
+# mypyc (the list is in stud/game/compiled.py): a change to any reinstalls, or an editable install
+# would run old code.
+COMPILED := $(wildcard src/stud/game/*.py src/stud/envcore/*.py src/stud/table/*.py) \
+	src/stud/evaluate/sofar.py src/stud/server/channel.py
 
 .PHONY: test bench lint fmt clean serve
 

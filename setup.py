@@ -1,4 +1,4 @@
-"""Compile the engine's hot modules (and the RL encoder) with mypyc; STUD_NO_MYPYC=1: pure Python.
+"""Compile the engine's hot modules, the RL encoder and the room's per-step modules with mypyc.
 
 Everything else (metadata, packages, dependencies) is in pyproject.toml. The
 compiled modules are the same source, type-checked and turned into C by

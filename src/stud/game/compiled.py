@@ -1,8 +1,10 @@
 """Whether the engine runs compiled (mypyc, see setup.py), and a guard against stale builds.
 
 The list also holds the reinforcement-learning encoder (:mod:`stud.envcore`,
-pure: NumPy and the engine only), compiled the same way; it is imported only
-by the environment, so a module counts here once it is imported.
+pure: NumPy and the engine only), compiled the same way, and the card room's
+per-step modules (the table layer, the partial-hand words, a table's event
+channel); each is imported only where it is used, so a module counts here once
+it is imported.
 
 An editable install puts each compiled module (a ``.so``) beside its
 ``.py``, and Python imports the ``.so`` first: after an edit to the source,
@@ -27,8 +29,17 @@ COMPILED_MODULES = (
     "stud.envcore.views",
     "stud.envcore.recycle",
     "stud.envcore.protocol",
+    "stud.evaluate.sofar",
+    "stud.table.readout",
+    "stud.table.engine",
+    "stud.table.table",
+    "stud.server.channel",
 )
-"""The modules setup.py compiles with mypyc (when it can); setup.py reads this list."""
+"""The modules setup.py compiles with mypyc (when it can); setup.py reads this list.
+
+The last five are the room's per-step work on the event loop (docs/protocol.md,
+"Load", third round): a table's step, its events and views, the words of new
+cards, each watcher's texts."""
 
 ENGINE_MODULES = tuple(name for name in COMPILED_MODULES if name.startswith("stud.game."))
 """The compiled modules that importing :mod:`stud.game` loads."""

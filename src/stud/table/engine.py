@@ -37,12 +37,16 @@ from stud.game import (
     variant,
 )
 from stud.history import Tournament
+from stud.table.errors import TableError
 from stud.table.histories import played_hand, write_histories
 from stud.table.port import HandEvent, HandPort, Legal
-from stud.table.table import TableError
 
 CARD_TEXT: tuple[str, ...] = tuple(str(Card(index)) for index in range(52))
 """Each card's text by index (``"As"``): views name every card at every step."""
+
+
+KIND_TEXT: dict[ActionKind, str] = {kind: kind.value for kind in ActionKind}
+"""Each action kind's text: an enum member's ``.value`` is a descriptor call, paid per event."""
 
 
 def _text(card: int | None) -> str | None:
@@ -166,7 +170,7 @@ class EngineHand:
             elif how == "pots":
                 out[name] = [self._pot(p) for p in value]
             else:  # kind: an ActionKind
-                out[name] = value.value
+                out[name] = KIND_TEXT[value]
         return event.TYPE, out
 
     def _stacks(self, stacks: tuple[int, ...]) -> Any:
@@ -198,10 +202,10 @@ class EngineHand:
             actions, seats = self.hand.legal_actions(), self.seats
             self._legal = (
                 key,
-                [Legal(a.kind.value, a.to) for a in actions],
+                [Legal(KIND_TEXT[a.kind], a.to) for a in actions],
                 [
                     {
-                        "kind": a.kind.value,
+                        "kind": KIND_TEXT[a.kind],
                         "to": a.to,
                         "seat": None if a.seat is None else seats[a.seat],
                     }
