@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -266,3 +267,21 @@ def test_a_hand_s_chips_and_payout_are_stored_together(db: Database) -> None:
     assert record["played"] == "{}" and record["summary"] == {"winner": "a"}
     assert db.read_sync(store.ledger_total) == 0
     assert db.read_sync(store.holdings)["pot"] == 0
+
+
+def test_open_tables_by_id_and_only_some(db: Database) -> None:
+    """A shared room reads the open tables' ids every few seconds, and the settings of those
+    it does not know yet: closed tables are in neither."""
+    store = db.store
+
+    def make(conn: Connection) -> list[TableSpec]:
+        return [store.create_table(conn, replace(SPEC, name=f"t{i}"), None) for i in range(4)]
+
+    made = db.write_sync(make)
+    db.write_sync(lambda c: store.close_table(c, made[1].id))
+    ids = [spec.id for spec in made]
+    assert db.read_sync(store.open_table_ids) == [ids[0], ids[2], ids[3]]
+    some = db.read_sync(lambda c: store.open_tables(c, [ids[1], ids[3]]))
+    assert [(spec.id, spec.name) for spec in some] == [(ids[3], "t3")]
+    assert db.read_sync(lambda c: store.open_tables(c, [])) == []
+    assert [spec.id for spec in db.read_sync(store.open_tables)] == [ids[0], ids[2], ids[3]]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -101,7 +102,12 @@ def parse(text: str | bytes) -> Message:
     """Check one client message; ProtocolError (too_large, bad_json, bad_message, ...) if wrong."""
     if isinstance(text, bytes):
         raise ProtocolError("bad_message", "send JSON text frames, not binary")
-    if len(text.encode("utf-8", "replace")) > MAX_MESSAGE_BYTES:
+    # A character is at most 4 bytes of UTF-8 (a lone surrogate, replaced, is 1): a message of
+    # at most a quarter of the limit in characters is not encoded to be measured.
+    if (
+        len(text) * 4 > MAX_MESSAGE_BYTES
+        and len(text.encode("utf-8", "replace")) > MAX_MESSAGE_BYTES
+    ):
         raise ProtocolError("too_large", f"messages are at most {MAX_MESSAGE_BYTES} bytes")
     try:
         data = json.loads(text)
@@ -126,29 +132,61 @@ def parse(text: str | bytes) -> Message:
     for name, value in data.items():
         if name in ("type", "id"):
             continue
-        if name not in spec:
+        want = spec.get(name)
+        if want is None:
             raise ProtocolError("bad_message", f"{kind}: unknown field {name[:40]!r}", ref)
-        want = spec[name][0]
-        ok = (
-            (want == "int" and _is_int(value))
-            or (want == "int?" and (value is None or _is_int(value)))
-            or (want == "str" and isinstance(value, str) and len(value) <= 32)
-            or (want == "text" and isinstance(value, str) and len(value) <= MAX_TEXT_CHARS)
-            or (want == "bool" and isinstance(value, bool))
-            or (want == "hex" and isinstance(value, str) and _HEX.fullmatch(value) is not None)
-            or (want == "table" and (_is_int(value) or tournament_table(value) is not None))
-        )
-        if not ok:
-            raise ProtocolError("bad_message", f"{kind}: {name} must be {KINDS[want]}", ref)
+        if not _CHECKS[want[0]](value):
+            raise ProtocolError("bad_message", f"{kind}: {name} must be {KINDS[want[0]]}", ref)
         fields[name] = value
-    missing = [name for name, (_, required) in spec.items() if required and name not in fields]
-    if missing:
+    required = _REQUIRED[kind]
+    if not required.issubset(fields):
+        missing = [name for name, (_, needed) in spec.items() if needed and name not in fields]
         raise ProtocolError("bad_message", f"{kind}: missing {', '.join(missing)}", ref)
     if kind == "act":
         fields.setdefault("to", 0)
         if fields["action"] not in ACTIONS:
             raise ProtocolError("illegal_action", f"unknown action {fields['action']!r}", ref)
     return Message(kind, fields, ref)
+
+
+def _is_int_or_null(value: Any) -> bool:
+    return value is None or _is_int(value)
+
+
+def _is_short(value: Any) -> bool:
+    return isinstance(value, str) and len(value) <= 32
+
+
+def _is_text(value: Any) -> bool:
+    return isinstance(value, str) and len(value) <= MAX_TEXT_CHARS
+
+
+def _is_bool(value: Any) -> bool:
+    return isinstance(value, bool)
+
+
+def _is_hex(value: Any) -> bool:
+    return isinstance(value, str) and _HEX.fullmatch(value) is not None
+
+
+def _is_table(value: Any) -> bool:
+    return _is_int(value) or tournament_table(value) is not None
+
+
+_CHECKS: Final[dict[str, Callable[[Any], bool]]] = {
+    "int": _is_int,
+    "int?": _is_int_or_null,
+    "str": _is_short,
+    "text": _is_text,
+    "bool": _is_bool,
+    "hex": _is_hex,
+    "table": _is_table,
+}
+"""Each field kind's check (the kinds of :data:`FIELDS`)."""
+_REQUIRED: Final = {
+    kind: frozenset(name for name, (_, needed) in spec.items() if needed)
+    for kind, spec in FIELDS.items()
+}
 
 
 def tournament_table(value: Any) -> tuple[int, int] | None:

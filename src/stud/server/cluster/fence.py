@@ -21,7 +21,18 @@ import uuid
 from collections.abc import Mapping
 from typing import Any
 
-from sqlalchemy import BigInteger, Column, Connection, Float, String, Table, func, select, update
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    Connection,
+    Float,
+    String,
+    Table,
+    bindparam,
+    func,
+    select,
+    update,
+)
 from sqlalchemy import insert as sql_insert
 
 from stud.server.storage import Store, tourneys
@@ -77,9 +88,27 @@ class TableGone(Exception):
     """A table closed (or never made): nobody is to run it."""
 
 
-def _check(conn: Connection, leases: Table, key: Any, what: str, token: int | None) -> None:
-    """Fenced unless ``token`` is the one stored for ``key`` in ``leases``; locks the row."""
-    row = conn.execute(select(leases.c.token).where(key).with_for_update()).first()
+# Built once: every hand's start and end is fenced, and building a statement costs more
+# than running it.
+_TABLE_TOKEN = (
+    select(table_leases.c.token)
+    .where(table_leases.c.table_id == bindparam("item_id"))
+    .with_for_update()
+)
+_TOURNEY_TOKEN = (
+    select(tourney_leases.c.token)
+    .where(tourney_leases.c.tournament_id == bindparam("item_id"))
+    .with_for_update()
+)
+_TABLE_TOURNAMENT = select(s.room_tables.c.tournament_id).where(
+    s.room_tables.c.id == bindparam("table_id")
+)
+
+
+def _check(conn: Connection, statement: Any, item_id: int, what: str, token: int | None) -> None:
+    """Fenced unless ``token`` is the one stored for ``item_id`` (the locking ``statement``
+    reads it); locks the row."""
+    row = conn.execute(statement, {"item_id": item_id}).first()
     if token is None or row is None or int(row.token) != token:
         stored = None if row is None else int(row.token)
         raise Fenced(f"{what}: lease token {token} is not the current one ({stored})")
@@ -112,15 +141,13 @@ def check(conn: Connection, table_id: int, token: int | None) -> None:
     The row lock orders this write against a takeover: one commits first, and
     the other sees what it did.
     """
-    key = table_leases.c.table_id == table_id
-    _check(conn, table_leases, key, f"table {table_id}", token)
+    _check(conn, _TABLE_TOKEN, table_id, f"table {table_id}", token)
 
 
 def check_tournament(conn: Connection, tournament_id: int, token: int | None) -> None:
     """Fenced unless ``token`` is the tournament's stored token (a tournament's writes, and
     its tables' hands, are its owner's alone)."""
-    key = tourney_leases.c.tournament_id == tournament_id
-    _check(conn, tourney_leases, key, f"tournament {tournament_id}", token)
+    _check(conn, _TOURNEY_TOKEN, tournament_id, f"tournament {tournament_id}", token)
 
 
 def claim(
@@ -226,9 +253,7 @@ class TokenFence:
     def __call__(self, conn: Connection, table_id: int) -> None:
         token = self.tokens.get(table_id)
         if token is None:
-            tournament = conn.execute(
-                select(s.room_tables.c.tournament_id).where(s.room_tables.c.id == table_id)
-            ).scalar()
+            tournament = conn.execute(_TABLE_TOURNAMENT, {"table_id": table_id}).scalar()
             if tournament is not None:
                 check_tournament(conn, int(tournament), self.tournaments.get(int(tournament)))
                 return

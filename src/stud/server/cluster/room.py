@@ -33,6 +33,7 @@ from typing import Any
 
 import orjson
 import redis.asyncio as aioredis
+from sqlalchemy import Connection
 
 from stud.server.actor import Command, TableActor
 from stud.server.bots import make_bot
@@ -59,6 +60,8 @@ log = logging.getLogger("stud.server.cluster")
 LOBBY_KEY = "{}lobby"
 SPEC_REFRESH = 2.0
 """How often the list of open tables is read again from PostgreSQL."""
+LOBBY_REWRITE = 20
+"""Every this many lease renewals, every lobby entry is written, changed or not."""
 
 
 def lease_times_from_env() -> LeaseTimes:
@@ -105,6 +108,9 @@ class ClusterRoom(Room):
         self.desk = ClusterDesk(self)
         """The room's tournaments, each run by one process (``tournaments`` is the same)."""
         self.tournaments = self.desk
+        self._lobby_written: dict[int, bytes] = {}
+        """Each table's lobby entry as this process last wrote it to Redis."""
+        self._lobby_round = 0
 
     @property
     def _lobby_key(self) -> str:
@@ -214,7 +220,20 @@ class ClusterRoom(Room):
         await self._publish_lobby()
 
     async def _publish_lobby(self) -> None:
-        entries = {str(t): orjson.dumps(a.lobby()) for t, a in self.actors.items()}
+        """This process's tables' lobby entries into the room's hash: those that changed since
+        they were last written, and every entry every :data:`LOBBY_REWRITE` renewals (what
+        Redis lost, had it restarted, is written again)."""
+        self._lobby_round = (self._lobby_round + 1) % LOBBY_REWRITE
+        if self._lobby_round == 0:
+            self._lobby_written.clear()
+        written = self._lobby_written
+        entries = {}
+        for table_id, actor in self.actors.items():
+            entry = orjson.dumps(actor.lobby())
+            if written.get(table_id) != entry:
+                entries[str(table_id)] = written[table_id] = entry
+        for table_id in [t for t in written if t not in self.actors]:
+            del written[table_id]
         if entries:
             await self.redis.hset(self._lobby_key, mapping=entries)
 
@@ -223,8 +242,12 @@ class ClusterRoom(Room):
         return dict(self._loads) or {self.node: len(self.actors)}
 
     async def _scan(self) -> None:
-        """Who runs what; take free tables (least loaded first); follow tables that moved."""
-        tables = sorted(self.specs)
+        """Who runs what; take free tables (least loaded first); follow tables that moved.
+
+        The leases this process holds are not read: each renewal tells whether it still
+        holds them (a lost one stops its table and is read again from the next scan on).
+        """
+        tables = sorted(t for t in self.specs if t not in self.book.tokens)
         owners = await self.leases.owners(tables)
         self._loads = await self.nodes.live(len(self.actors))
         now = time.monotonic()
@@ -272,16 +295,26 @@ class ClusterRoom(Room):
         await self.seats.seat_again(actor, people, self.config.grace_seconds)
         self.owners[table_id] = (node, token)
         self.relay.took(table_id, token, actor)
-        await self.redis.hset(self._lobby_key, str(table_id), orjson.dumps(actor.lobby()))
+        entry = self._lobby_written[table_id] = orjson.dumps(actor.lobby())
+        await self.redis.hset(self._lobby_key, str(table_id), entry)
         return actor
 
     # -- tables ----------------------------------------------------------------------------
 
     async def _refresh(self) -> None:
-        """The open tables, read again from PostgreSQL (what the news may have missed)."""
-        specs = await self.db.read(self.db.store.open_tables)
+        """The open tables, read again from PostgreSQL (what the news may have missed): their
+        ids, and the settings of those not known yet (a table's settings never change)."""
+        store, known = self.db.store, dict(self.specs)
+
+        def read(conn: Connection) -> dict[int, TableSpec]:
+            ids = store.open_table_ids(conn)
+            new = [t for t in ids if t not in known]
+            found = {spec.id: spec for spec in store.open_tables(conn, new)} if new else {}
+            found.update({t: known[t] for t in ids if t in known})
+            return found
+
+        fresh = await self.db.read(read)
         now = time.monotonic()
-        fresh = {spec.id: spec for spec in specs}
         for table_id in fresh.keys() - self.specs.keys():
             self._first_seen.setdefault(table_id, now)
         for table_id in self.specs.keys() - fresh.keys():

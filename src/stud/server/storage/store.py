@@ -367,14 +367,19 @@ class Store:
             update(s.room_tables).where(s.room_tables.c.id == table_id).values(closed=True)
         )
 
-    def open_tables(self, conn: Connection) -> list[TableSpec]:
-        rows = conn.execute(
-            select(s.room_tables)
-            .where(s.room_tables.c.closed.is_(False))
-            .order_by(s.room_tables.c.id)
-        ).all()
+    def open_tables(self, conn: Connection, only: Iterable[int] | None = None) -> list[TableSpec]:
+        """The tables not closed (``only``: those of them with these ids), by id."""
+        query = select(s.room_tables).where(s.room_tables.c.closed.is_(False))
+        if only is not None:
+            query = query.where(s.room_tables.c.id.in_(list(only)))
+        rows = conn.execute(query.order_by(s.room_tables.c.id)).all()
         fields = TableSpec.__dataclass_fields__
         return [TableSpec(**{k: row._mapping[k] for k in fields}) for row in rows]
+
+    def open_table_ids(self, conn: Connection) -> list[int]:
+        """The ids of the tables not closed, in order."""
+        query = select(s.room_tables.c.id).where(s.room_tables.c.closed.is_(False))
+        return [int(t) for t in conn.execute(query.order_by(s.room_tables.c.id)).scalars()]
 
     # -- hands -----------------------------------------------------------------------------
 
