@@ -86,6 +86,7 @@ _BRING_INS: Final = BETTING_FEATURES.index("bring_in")
 _WAGERED: Final = BETTING_FEATURES.index("wager")
 _PER_STREET: Final = len(BETTING_FEATURES)
 _RECORD: Final = ROW - BETTING
+assert ACTION_COUNT == 5  # Encoder.turn writes the five amounts one by one
 # The event classes, held in C statics: a bare imported name is a dict lookup each time.
 _ACTED: Final = Acted
 _CARDS_DEALT: Final = CardsDealt
@@ -157,6 +158,9 @@ class Encoder:
         self._live = vec[i64]([1] * seats)
         self._counts = vec[i64]([0] * (seats * _RECORD))
         """Each seat's betting record (see BETTING_FEATURES), street by street."""
+        self._counted = vec[i64]([0] * (seats * _RECORD))
+        self._counted_count: i64 = 0
+        """The records counted this hand (their index in ``_counts``), to clear at the next."""
         self._up = vec[i64]([0] * _CARDS_KEPT)
         self._up_count: i64 = 0
         """The up cards written this hand (seat * 52 + card), to clear at the next."""
@@ -244,12 +248,11 @@ class Encoder:
         """Undo everything the last hand wrote but the seats' chips and flags (set next)."""
         obs = self._obs
         counts = self._counts
-        for seat in range(self._n):
-            record = seat * _RECORD
-            for column in range(_RECORD):
-                if counts[record + column]:
-                    counts[record + column] = 0
-                    self._row(seat, BETTING + column, 0)
+        for index in range(self._counted_count):
+            record = self._counted[index]
+            counts[record] = 0
+            self._row(record // _RECORD, BETTING + record % _RECORD, 0)
+        self._counted_count = 0
         for index in range(self._up_count):
             card = self._up[index]
             self._row(card // 52, UP + card % 52, 0)
@@ -347,6 +350,9 @@ class Encoder:
         index = seat * _RECORD + record
         count = self._counts[index] + 1
         self._counts[index] = count
+        if count == 1:
+            self._counted[self._counted_count] = index
+            self._counted_count += 1
         self._row(seat, BETTING + record, self._count(count))
 
     def _dealt(self, event: CardsDealt, hand: Hand) -> None:
@@ -356,7 +362,7 @@ class Encoder:
                 self._row(seat, UP + card, ONE)
                 self._up[self._up_count] = seat * 52 + card
                 self._up_count += 1
-        street = event.street
+        street = self._street  # cards are dealt after their street starts
         if street == 3 or street == 7:
             # The seat's own down cards, from the engine, into its own vector only.
             own = seat * SIZE
@@ -410,8 +416,12 @@ class Encoder:
         bet = self._bet[seat]
         obs = self._obs
         obs[own + TO_CALL] = self._chips(call - bet) if call > bet else 0
-        for index in range(ACTION_COUNT):
-            obs[own + AMOUNTS + index] = self._chips(tos[index])
+        amounts = own + AMOUNTS  # one line per index: constant indices read the tuple natively
+        obs[amounts] = self._chips(tos[0])
+        obs[amounts + 1] = self._chips(tos[1])
+        obs[amounts + 2] = self._chips(tos[2])
+        obs[amounts + 3] = self._chips(tos[3])
+        obs[amounts + 4] = self._chips(tos[4])
         self._turn = seat
 
     def no_turn(self) -> None:
