@@ -86,6 +86,8 @@ _BRING_INS: Final = BETTING_FEATURES.index("bring_in")
 _WAGERED: Final = BETTING_FEATURES.index("wager")
 _PER_STREET: Final = len(BETTING_FEATURES)
 _RECORD: Final = ROW - BETTING
+_STRIDE: Final = SIZE - ROW
+"""From one observer's row of a seat to the next observer's (see Encoder._row)."""
 assert ACTION_COUNT == 5  # Encoder.turn writes the five amounts one by one
 # The event classes, held in C statics: a bare imported name is a dict lookup each time.
 _ACTED: Final = Acted
@@ -141,14 +143,6 @@ class Encoder:
             buffer[seat * SIZE * 4 : (seat + 1) * SIZE * 4] for seat in range(seats)
         ]
         """Each seat's observation as bytes: one copy writes it out."""
-        # Where seat s's row starts in observer o's vector: row (s - o) mod seats.
-        self._rows = vec[i64](
-            [
-                observer * SIZE + SEATS + (seat - observer) % seats * ROW
-                for seat in range(seats)
-                for observer in range(seats)
-            ]
-        )
         self._chip_limit: i64 = 0
         self._chip_bits = vec[i32]()
         self._counts_bits = _bit_table(np.arange(COUNT_TABLE, dtype=np.float64))
@@ -183,14 +177,24 @@ class Encoder:
     # ------------------------------------------------------------------ writing
 
     def _row(self, seat: i64, column: i64, bits: i32) -> None:
-        """Set ``column`` of ``seat``'s row in every seat's vector."""
+        """Set ``column`` of ``seat``'s row in every seat's vector.
+
+        Observer o sees seat s in row (s - o) mod n, so the value sits at
+        o * (SIZE - ROW) + s * ROW + SEATS + column for the observers up to
+        s, and n * ROW further for the others: two runs of one stride.
+        """
         obs = self._obs
-        rows = self._rows
-        index = seat * self._n
-        end = index + self._n
+        n = self._n
+        index = seat * ROW + SEATS + column
+        end = index + (seat + 1) * _STRIDE
         while index < end:
-            obs[rows[index] + column] = bits
-            index += 1
+            obs[index] = bits
+            index += _STRIDE
+        index = end + n * ROW
+        end = n * SIZE
+        while index < end:
+            obs[index] = bits
+            index += _STRIDE
 
     def _table(self, offset: i64, bits: i32) -> None:
         """Set the value at ``offset`` of the table part in every seat's vector."""

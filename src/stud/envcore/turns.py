@@ -107,9 +107,15 @@ class Turn:
     def stands_for(self, legal: Sequence[Action]) -> bool:
         """Whether ``legal`` is this turn's list: the same action objects, in order."""
         mine = self.legal
-        if len(mine) != len(legal):
+        count = len(mine)
+        if count != len(legal):
             return False
-        return all(mine[index] is action for index, action in enumerate(legal))
+        index = 0
+        while index < count:
+            if mine[index] is not legal[index]:
+                return False
+            index += 1
+        return True
 
 
 class Turns:
