@@ -143,6 +143,13 @@ class Encoder:
             buffer[seat * SIZE * 4 : (seat + 1) * SIZE * 4] for seat in range(seats)
         ]
         """Each seat's observation as bytes: one copy writes it out."""
+        # The layout's numbers as native ints (an imported constant is converted at each use).
+        self._size: i64 = SIZE
+        self._end: i64 = seats * SIZE
+        self._row_length: i64 = ROW
+        self._rows_at: i64 = SEATS
+        self._stride: i64 = _STRIDE
+        self._wrap: i64 = seats * ROW
         self._chip_limit: i64 = 0
         self._chip_bits = vec[i32]()
         self._counts_bits = _bit_table(np.arange(COUNT_TABLE, dtype=np.float64))
@@ -184,26 +191,27 @@ class Encoder:
         s, and n * ROW further for the others: two runs of one stride.
         """
         obs = self._obs
-        n = self._n
-        index = seat * ROW + SEATS + column
-        end = index + (seat + 1) * _STRIDE
+        stride = self._stride
+        index = seat * self._row_length + self._rows_at + column
+        end = index + (seat + 1) * stride
         while index < end:
             obs[index] = bits
-            index += _STRIDE
-        index = end + n * ROW
-        end = n * SIZE
+            index += stride
+        index = end + self._wrap
+        end = self._end
         while index < end:
             obs[index] = bits
-            index += _STRIDE
+            index += stride
 
     def _table(self, offset: i64, bits: i32) -> None:
         """Set the value at ``offset`` of the table part in every seat's vector."""
         obs = self._obs
+        size = self._size
         index = offset
-        end = self._n * SIZE
+        end = self._end
         while index < end:
             obs[index] = bits
-            index += SIZE
+            index += size
 
     def _chips(self, chips: i64) -> i32:
         """The float32 bits of ``chips`` in big bets."""

@@ -104,7 +104,7 @@ class Turn:
         self.call = call
         """The street total a call brings the seat to (0 if it cannot call)."""
 
-    def stands_for(self, legal: Sequence[Action]) -> bool:
+    def stands_for(self, legal: list[Action]) -> bool:
         """Whether ``legal`` is this turn's list: the same action objects, in order."""
         mine = self.legal
         count = len(mine)
@@ -134,7 +134,7 @@ class Turns:
         self._known: dict[int, list[Turn]] = {}
         self._count = 0
 
-    def of(self, legal: Sequence[Action]) -> Turn:
+    def of(self, legal: list[Action]) -> Turn:
         """The turn of ``legal`` (not empty: a seat is to act)."""
         candidates = self._known.get(id(legal[-1]))
         if candidates is not None:
