@@ -1,26 +1,35 @@
 """Environment steps per second beside the raw engine's actions per second, same workload.
 
-Both play complete 6-handed hands in which every decision is uniform among
-the legal actions (each legal index of the environment is one legal engine
-action, so the two draw from the same distribution), with decks from NumPy
-permutations. The engine loop is ``legal_actions()`` then ``act()``; the
-environment loop is PettingZoo's: ``agent_iter``, ``last()`` (the
-observation, in arrays nobody else holds, with its mask), the policy reading
-the mask, ``step()``, plus ``reset()`` and the end-of-hand steps of every
-agent. Only steps that play an
-action are counted; the time covers everything. Runs alternate in short
-slices of process CPU time so other load hits all alike. A third loop, for
-scale, is the engine observed the naive way: ``Hand.view(seat)`` (the
-engine's full per-seat view) before every action. A fourth shows where the
-environment's time goes: the same hands through its compiled core alone
-(``stud.envcore.Core``: the engine's action, the observation's update, the
-next turn's mask, the acting seat's flat observation before each action and
-every seat's at the end, as the AEC loop makes them), without PettingZoo's
-loop. Prints steps/s and how many times the engine's cost per step the
+Every loop plays the same complete 6-handed hands: the decks come from one
+seeded NumPy generator (``permutation(52)``), and every decision is drawn
+the same way, one ``random.random()`` that picks among the legal choices in
+the engine's order (the environment's legal indices come in the same
+order), so all loops play the very same actions (``same_hands`` checks it
+before measuring). The engine loop is what a plain multi-agent loop over
+the engine must do, no more and no less: deal (``Hand``), and until the
+hand is over read whose turn it is (``to_act``, the agent to ask) and its
+legal actions (``legal_actions()``), pick one and ``act()``; at the end read
+every seat's result (``result.net``, the rewards). The environment loop is
+PettingZoo's: ``reset()``, ``agent_iter``, ``last()`` (the observation in
+arrays nobody else holds, with its mask, the reward, termination,
+truncation, info), the policy reading the mask (the legal indices of each
+distinct mask, remembered), ``step()``, and the end-of-hand steps of every
+agent. Only steps that play an action are counted; the time covers
+everything. A third loop, for scale, is the engine observed the naive way:
+``Hand.view(seat)`` (the engine's full per-seat view) before every action.
+A fourth shows where the environment's time goes: the same hands through
+its compiled core alone (``stud.envcore.Core``: the engine's action, the
+observation's update, the next turn's mask, the acting seat's flat
+observation before each action and every seat's at the end, as the AEC loop
+makes them), without PettingZoo's loop.
+
+Runs alternate in short slices of process CPU time so other load hits all
+alike. Prints steps/s and how many times the engine's cost per step the
 environment's is, as medians over several repeats (each repeat alternates
 the four loops, so the ratio of one repeat compares runs made under the
 same load; the range of those ratios shows the noise); the issue's target
-is at most 2x.
+is at most 2x. ``bench/callgrind_env.py`` counts instructions of the same
+loops, which the machine's load does not move.
 
     python bench/bench_env.py [--seconds 0.8] [--repeats 5] [--games razz]
 """
@@ -49,6 +58,7 @@ def engine_hands(game: str, seed: int) -> Callable[[], int]:
     config: TableConfig = env.config
     generator = np.random.default_rng(seed)
     pick = random.Random(seed).random
+    totals = [0] * PLAYERS  # what a learner gets at the end of each hand
 
     def play() -> int:
         hand = Hand(config, deck=generator.permutation(52).tolist())
@@ -56,9 +66,14 @@ def engine_hands(game: str, seed: int) -> Callable[[], int]:
         act = hand.act
         steps = 0
         while not hand.is_over:
+            _seat = hand.to_act  # whose decision it is: the agent to ask
             legal = legal_actions()
             act(legal[int(pick() * len(legal))])
             steps += 1
+        result = hand.result
+        assert result is not None
+        for seat, net in enumerate(result.net):
+            totals[seat] += net
         return steps
 
     return play
@@ -117,18 +132,20 @@ def core_hands(game: str, seed: int) -> Callable[[], int]:
 def env_hands(game: str, seed: int, observation: str) -> Callable[[], int]:
     """One episode (hand) of the environment per call; returns the actions played."""
     env = StudEnv(game, players=PLAYERS, observation=observation)
-    env.reset(seed=seed)
     pick = random.Random(seed).random
     choices: dict[bytes, tuple[int, ...]] = {}  # the policy's own cache: mask -> legal indices
+    seeded = [seed]  # the first hand seeds the environment's decks (reset(seed=...))
+    totals = dict.fromkeys(env.possible_agents, 0.0)  # what a learner gets at the end
 
     def play() -> int:
-        env.reset()
+        env.reset(seed=seeded.pop() if seeded else None)
         steps = 0
         last = env.last
         step = env.step
-        for _agent in env.agent_iter():
-            observation, _reward, terminated, _truncated, _info = last()
+        for agent in env.agent_iter():
+            observation, reward, terminated, _truncated, _info = last()
             if terminated:
+                totals[agent] += reward
                 step(None)
                 continue
             mask = observation["action_mask"]
@@ -141,6 +158,26 @@ def env_hands(game: str, seed: int, observation: str) -> Callable[[], int]:
         return steps
 
     return play
+
+
+def loops(game: str, seed: int, observation: str) -> tuple[Callable[[], int], ...]:
+    """The four loops on the same hands: engine, engine with views, core, environment."""
+    return (
+        engine_hands(game, seed),
+        viewed_hands(game, seed),
+        core_hands(game, seed),
+        env_hands(game, seed, observation),
+    )
+
+
+def same_hands(game: str, observation: str, hands: int = 200, seed: int = 7) -> bool:
+    """Whether every loop plays the same number of actions in each of ``hands`` hands.
+
+    The loops share no state, so equal counts hand after hand mean that they
+    dealt the same decks and drew the same actions.
+    """
+    counts = [[play() for _ in range(hands)] for play in loops(game, seed, observation)]
+    return all(played == counts[0] for played in counts)
 
 
 def rate(play: Callable[[], int], seconds: float) -> tuple[int, float]:
@@ -207,13 +244,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     for game in args.games.split(","):
         for observation in ("dict", "flat"):
-            loops = (
-                engine_hands(game, 7),
-                viewed_hands(game, 7),
-                core_hands(game, 7),
-                env_hands(game, 7, observation),
+            if not same_hands(game, observation):
+                print(f"{game} {observation}: the loops did not play the same hands")
+                return 1
+            engine, viewed, core, env = measure(
+                loops(game, 7, observation), args.repeats, args.slices, args.seconds
             )
-            engine, viewed, core, env = measure(loops, args.repeats, args.slices, args.seconds)
             core_costs = [e / c for e, c in zip(engine, core, strict=True)]
             env_costs = [e / v for e, v in zip(engine, env, strict=True)]
             cost = median(env_costs)

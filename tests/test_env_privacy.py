@@ -1,9 +1,9 @@
 """Every observation is the engine's per-seat view, encoded: no foreign down card, ever.
 
 Thousands of hands of all three games, 2 to 8 players, short and deep stacks:
-at every step each agent's observation must equal an encoding made here,
-independently, from ``Hand.view(seat)`` (the engine's view for that seat),
-and no card another seat holds face down may appear anywhere in it.
+at every step each agent's observation must equal, bit for bit, an encoding
+made here, independently, from ``Hand.view(seat)`` (the engine's view for
+that seat), and no card another seat holds face down may appear anywhere in it.
 """
 
 from __future__ import annotations
@@ -137,7 +137,9 @@ def test_every_observation_is_the_seat_view_encoded(config: TableConfig) -> None
                 seat = int(other.split("_")[1])
                 observation = env.observe(other)["observation"]
                 expected = reference(hand.view(seat), config.big_bet)
-                np.testing.assert_array_equal(observation, expected, err_msg=f"{other}")
+                np.testing.assert_array_equal(  # bit for bit
+                    observation.view(np.uint32), expected.view(np.uint32), err_msg=f"{other}"
+                )
                 visible = {int(c) for c in np.flatnonzero(unflatten(observation)["down"])}
                 assert visible == set(hand.down_cards(seat))
                 cards = {

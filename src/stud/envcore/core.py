@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from stud.envcore.encoder import NO_TURN, Encoder, FloatArray
+from stud.envcore.encoder import Encoder, FloatArray
 from stud.envcore.offsets import ACTION_COUNT
 from stud.envcore.recycle import FLAT, NAMED, PAIRED, Ring, Slot
 from stud.envcore.turns import EMPTY, NO_MASK, MaskArray, Turn, Turns, describe
@@ -39,10 +39,8 @@ class Core:
         self._names = list(names) if names is not None else [f"seat {s}" for s in range(seats)]
         if len(self._names) != seats:
             raise ValueError(f"{len(self._names)} names for {seats} seats")
-        big_bet = config.big_bet
-        self.encoder = Encoder(seats, big_bet)
-        self._big = big_bet
-        self._turns = Turns(big_bet)
+        self.encoder = Encoder(seats, config.big_bet)
+        self._turns = Turns()
         self.hand: Hand | None = None
         self.by_index: tuple[Action | None, ...] = EMPTY
         """The engine action of each index for the seat to act, None where illegal."""
@@ -52,8 +50,6 @@ class Core:
         """The action mask of the seat to act."""
         self.acting = OVER
         """The seat to act; OVER when none (no hand, or the hand is over)."""
-        self.piece = NO_TURN
-        """The observation's turn piece of the seat to act (see :meth:`Encoder.observe`)."""
         self._rings: list[Ring | None] = [None, None, None]
         """The observation rings by kind (FLAT, NAMED, PAIRED), made when first used."""
 
@@ -108,7 +104,7 @@ class Core:
             self._turn = None
             self.mask = NO_MASK
             self.acting = OVER
-            self.piece = NO_TURN
+            self.encoder.no_turn()
             return OVER
         seat = hand.to_act
         assert seat is not None  # a dealt hand always knows whose turn it is
@@ -117,7 +113,7 @@ class Core:
         self._turn = turn
         self.mask = turn.mask
         self.acting = seat
-        self.piece = turn.piece(self.encoder.bet(seat), self._big)
+        self.encoder.turn(seat, turn.call, turn.tos)
         return seat
 
     def observe(self, seat: int) -> FloatArray:
@@ -144,7 +140,7 @@ class Core:
             raise ValueError(
                 f"seat {seat!r} does not exist: this table has seats 0 to {self.seats - 1}"
             )
-        self.encoder.write(seat, self.piece if seat == self.acting else NO_TURN, memory)
+        self.encoder.write(seat, memory)
 
     def mask_of(self, seat: int) -> MaskArray:
         """``seat``'s action mask (shared, read-only): all 0 unless it is its turn."""

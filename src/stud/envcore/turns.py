@@ -10,7 +10,6 @@ Compiled with mypyc with the encoder (see :mod:`stud.envcore`).
 
 from __future__ import annotations
 
-from array import array
 from collections.abc import Sequence
 from typing import Final
 
@@ -80,9 +79,6 @@ def describe(index: int, action: Action | None) -> str:
     return f"{index} ({action.kind.value} to {action.to})"
 
 
-_TO_CALL_ZERO: Final = bytes(4)
-
-
 class Turn:
     """A seat's legal actions as the environment uses them."""
 
@@ -91,7 +87,6 @@ class Turn:
         legal: Sequence[Action],
         by_index: Sequence[Action | None],
         mask: MaskArray,
-        amounts: array[float],
         call: int,
     ) -> None:
         self.legal: tuple[Action, ...] = tuple(legal)
@@ -106,31 +101,21 @@ class Turn:
         """The street total each index's action brings the seat to (0 where illegal)."""
         self.mask = mask
         """The action mask (shared and read-only)."""
-        self.amounts = amounts
-        """Each index's street total in big bets, 0 where illegal (for the observation)."""
         self.call = call
         """The street total a call brings the seat to (0 if it cannot call)."""
-        self._pieces: dict[int, bytes] = {}
 
-    def stands_for(self, legal: Sequence[Action]) -> bool:
+    def stands_for(self, legal: list[Action]) -> bool:
         """Whether ``legal`` is this turn's list: the same action objects, in order."""
         mine = self.legal
-        if len(mine) != len(legal):
+        count = len(mine)
+        if count != len(legal):
             return False
-        return all(mine[index] is action for index, action in enumerate(legal))
-
-    def piece(self, bet: int, big_bet: int) -> bytes:
-        """The observation's turn piece for a seat that has ``bet`` on this street.
-
-        Six float32 values: what calling costs it, then :attr:`amounts`, in
-        big bets. Remembered for each bet, so most turns cost a dict lookup.
-        """
-        piece = self._pieces.get(bet)
-        if piece is None:
-            call = self.call
-            head = array("f", [(call - bet) / big_bet]).tobytes() if call > bet else _TO_CALL_ZERO
-            piece = self._pieces[bet] = head + self.amounts.tobytes()
-        return piece
+        index = 0
+        while index < count:
+            if mine[index] is not legal[index]:
+                return False
+            index += 1
+        return True
 
 
 class Turns:
@@ -145,12 +130,11 @@ class Turns:
 
     LIMIT: Final = 50_000
 
-    def __init__(self, big_bet: int) -> None:
-        self._big = big_bet
+    def __init__(self) -> None:
         self._known: dict[int, list[Turn]] = {}
         self._count = 0
 
-    def of(self, legal: Sequence[Action]) -> Turn:
+    def of(self, legal: list[Action]) -> Turn:
         """The turn of ``legal`` (not empty: a seat is to act)."""
         candidates = self._known.get(id(legal[-1]))
         if candidates is not None:
@@ -162,9 +146,8 @@ class Turns:
             self._count = 0
             candidates = None
         by_index, bits = index_actions(legal)
-        amounts = array("f", [0.0 if a is None else a.to / self._big for a in by_index])
         call = by_index[CHECK_CALL]
-        turn = Turn(legal, by_index, MASKS[bits], amounts, call.to if call is not None else 0)
+        turn = Turn(legal, by_index, MASKS[bits], call.to if call is not None else 0)
         if candidates is None:
             self._known[id(legal[-1])] = [turn]
         else:
