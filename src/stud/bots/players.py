@@ -183,27 +183,33 @@ class PlayerStats:
             return self.fold_later
         return _towards(self.folds_at[street], self.faced_at[street], self.fold_later)
 
-    def fold_facing(self, street: int, bettor_better: bool, led: bool = False) -> tuple[float, int]:
-        """How often it folds to a bet on ``street`` (4 to 7) from a board that looks better
-        than its own (``bettor_better``) or not, having led the betting on an earlier street
-        of the hand (``led``) or not; and how many such spots were seen.
+    def fold_facing(
+        self, street: int, bettor_better: bool | None = None, led: bool = False
+    ) -> tuple[float, int]:
+        """How often it folds to a bet on ``street`` (4 to 7) having led the betting on an
+        earlier street of the hand (``led``) or not, from a board that looks better than its
+        own (``bettor_better``), or not, or either (``None``); and how many such spots were seen.
 
         A player who folds by what he sees folds far more often to a bet from a
-        scary board, and less after betting himself (his range is stronger). The
-        rate is shrunk towards his rate against such boards on the street, and
-        that towards his rate on the street.
+        scary board, and far less after betting himself (his range is stronger).
+        A rate of one board is shrunk towards his rate against such boards on the
+        street, the rate of either board towards his rate on the street.
         """
         if not 4 <= street <= 7:
             return self.fold_later, 0
-        both = [board_spot(street, bettor_better, was) for was in (False, True)]
-        board = _towards(
-            sum(self.folds_board[i] for i in both),
-            sum(self.faced_board[i] for i in both),
-            self.fold_at(street),
-        )
-        spot = board_spot(street, bettor_better, led)
-        faced = self.faced_board[spot]
-        return _towards(self.folds_board[spot], faced, board), faced
+        base = self.fold_at(street)
+        if bettor_better is None:
+            spots = [board_spot(street, better, led) for better in (False, True)]
+        else:
+            both = [board_spot(street, bettor_better, was) for was in (False, True)]
+            base = _towards(
+                sum(self.folds_board[i] for i in both),
+                sum(self.faced_board[i] for i in both),
+                base,
+            )
+            spots = [board_spot(street, bettor_better, led)]
+        faced = sum(self.faced_board[i] for i in spots)
+        return _towards(sum(self.folds_board[i] for i in spots), faced, base), faced
 
     def raise_at(self, street: int) -> float:
         """How often it raises a bet on ``street`` (4 to 7)."""

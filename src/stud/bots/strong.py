@@ -218,8 +218,12 @@ class StrongBot:
         next_fold = 0.0 if opp.all_in else stats.fold_at(upcoming)
         next_open = 0.0 if opp.all_in else stats.open_at(upcoming)
         fold_seen, evidence = self._folds_seen(seen, opp, stats)
-        next_seen = stats.fold_at(upcoming)
-        next_evidence = 0 if opp.all_in or seen.street >= 7 else stats.faced_at[upcoming]
+        # Next street: his folds seen there after leading the betting (as he has, if he
+        # bet or raised on this street or before) or not, whatever the boards.
+        led = sum(line.aggressive[4 : seen.street + 1]) > 0
+        next_seen, next_evidence = stats.fold_facing(upcoming, None, led)
+        if opp.all_in or seen.street >= 7:
+            next_evidence = 0
         return Range(
             opp, start, 0.0, fold, raises, late, later, checked, next_fold, next_open,
             fold_seen, evidence, next_seen, next_evidence,
