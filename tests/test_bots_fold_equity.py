@@ -125,7 +125,8 @@ def _weak_spot(game: str) -> tuple[Hand, int]:
 
 
 def _profile(stats: PlayerStats, folds: float, spots: int = 400) -> None:
-    """Give ``stats`` ``spots`` seen bets faced on every later street, folding ``folds`` of them."""
+    """Give ``stats`` ``spots`` seen bets faced on every later street, folding ``folds`` of them
+    (and as many after leading the betting, folding a tenth of those)."""
     folded = round(folds * spots)
     for street in range(4, 8):
         stats.faced_at[street] += spots
@@ -135,6 +136,9 @@ def _profile(stats: PlayerStats, folds: float, spots: int = 400) -> None:
         for better in (False, True):
             stats.faced_board[board_spot(street, better)] += spots // 2
             stats.folds_board[board_spot(street, better)] += folded // 2
+            # After leading the betting himself, he rarely gives up (one time in ten).
+            stats.faced_board[board_spot(street, better, led=True)] += spots // 2
+            stats.folds_board[board_spot(street, better, led=True)] += spots // 20
     stats.may_open += spots
     stats.may_open_at[5] += spots
 
@@ -166,3 +170,28 @@ def test_a_folders_bet_still_narrows_his_range() -> None:
     _profile(stats, folds=0.9)
     assert stats.open_at(5) < 0.1  # he never bets: a bet of his says "strong"
     assert stats.fold_facing(5, True)[0] > 0.8
+
+
+def _answers_to_a_raise(game: str, tries: int = 12) -> list[ActionKind]:
+    """The weak hand bets into a player seen folding 80%, who raises: what the bots do."""
+    hand, seat = _weak_spot(game)
+    hand.act(_first(hand.legal_actions(), ActionKind.BET))
+    hand.act(_first(hand.legal_actions(), ActionKind.RAISE))
+    assert hand.to_act == seat
+    view = hand.view(seat)
+    legal = hand.legal_actions()
+    kinds = []
+    for seed in range(tries):
+        bot = StrongBot(seed=seed)
+        bot.reads.update(view)
+        stats = bot.reads.stats(1 - seat)
+        _profile(stats, folds=0.8)  # seen facing 1,600 bets: folded 80%, raised none
+        kinds.append(bot.choose(view, legal).kind)
+    return kinds
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_folders_raise_is_respected(game: str) -> None:
+    """Attacking a folder is no licence to pay him off: his rare raise means a strong hand."""
+    kinds = _answers_to_a_raise(game)
+    assert kinds.count(ActionKind.FOLD) >= 10, kinds

@@ -286,10 +286,13 @@ class Estimator:
         logw = np.zeros(n)
         strengths = np.empty((len(opps), n))
         places = np.full((len(opps), n), np.nan)
+        spans = np.zeros((len(opps), n))
         for i, (r, h, cols) in enumerate(zip(ranges, hidden, now_cols, strict=True)):
             now_cards = pool[:, cols]
             power = strength(self.game, now_cards)
-            logw += self._log_weight(r, now_cards, h, power, places[i], dealt_from_range[i])
+            logw += self._log_weight(
+                r, now_cards, h, power, places[i], dealt_from_range[i], spans[i]
+            )
             opp = r.opponent
             if len(opp.up) == 1 and h >= 2:
                 # 3rd street: the start tables rank three-card hands better than ``strength``.
@@ -310,7 +313,13 @@ class Estimator:
             values = (razz_values if self.game == "razz" else high_values)(flat)
             share = _shares(values.reshape(n, players).T)
         return _Run(
-            np.asarray(share, dtype=np.float64), weights, strengths, low_share, groups, places
+            np.asarray(share, dtype=np.float64),
+            weights,
+            strengths,
+            low_share,
+            groups,
+            places,
+            spans,
         )
 
     def _start_pairs(self, live: IntArray, door: int, exponent: float, n: int) -> IntArray:
@@ -334,11 +343,13 @@ class Estimator:
         power: FloatArray,
         place: FloatArray,
         dealt_from_range: bool = False,
+        span: FloatArray | None = None,
     ) -> FloatArray:
         """Log-likelihood of the opponent's play for each run-out of its hidden cards.
 
         ``place`` receives, where later streets' play narrows the range, each
-        run-out's percentile within the range as it was before that play.
+        run-out's percentile within the range as it was before that play, and
+        ``span`` the width of the percentiles its hand shares with equal ones.
         ``dealt_from_range``: the down cards were dealt from the 3rd-street range
         already (:attr:`Estimator.sample_starts`), which is then not weighed again.
         """
@@ -353,8 +364,11 @@ class Estimator:
         if r.later > 0 or r.checked > 0:
             # Later streets, as on 3rd: the percentile of its hand now within its range
             # so far, to the power its betting, raising and calling rates give.
-            pct = _percentile(power, np.exp(out - out.max()))
+            low, high = _percentile_bounds(power, np.exp(out - out.max()))
+            pct = 0.5 * (low + high)
             place[:] = pct
+            if span is not None:
+                span[:] = high - low
             out += r.later * np.log(np.maximum(pct, 1e-3))
             out += r.checked * np.log(np.maximum(1.0 - pct, 1e-3))
         return out
@@ -362,13 +376,26 @@ class Estimator:
 
 def _percentile(values: FloatArray, weights: FloatArray) -> FloatArray:
     """Each value's percentile (0..1) in the weighted sample of ``values``, ties at their middle."""
+    low, high = _percentile_bounds(values, weights)
+    return np.asarray(0.5 * (low + high), dtype=np.float64)
+
+
+def _percentile_bounds(values: FloatArray, weights: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """The percentiles (0..1) each value's ties span in the weighted sample of ``values``.
+
+    Rough strengths tie in classes (every J-high razz hand alike): a class holds
+    the percentiles from the weight below it to the weight up to its end.
+    """
     order = np.argsort(values, kind="stable")
     ranked = values[order]
     cumulative = np.concatenate(([0.0], np.cumsum(weights[order])))
     cumulative /= cumulative[-1]
     below = np.searchsorted(ranked, values, side="left")
     upto = np.searchsorted(ranked, values, side="right")
-    return np.asarray(0.5 * (cumulative[below] + cumulative[upto]), dtype=np.float64)
+    return (
+        np.asarray(cumulative[below], dtype=np.float64),
+        np.asarray(cumulative[upto], dtype=np.float64),
+    )
 
 
 def _share_next(drawn: IntArray, columns: list[int], groups: int) -> None:
@@ -552,6 +579,8 @@ class _Run:
     places: FloatArray | None = None
     """(opponents, run-outs): the hand's percentile within its range before the later
     streets' play narrowed it (NaN where that play did not narrow it)."""
+    spans: FloatArray | None = None
+    """(opponents, run-outs): the width of the percentiles the hand shares with its ties."""
 
     def rate(self, i: int, rate: float, *, top: bool = False) -> float:
         """Opponent ``i``'s read ``rate`` as it applies to its narrowed range.
@@ -565,7 +594,13 @@ class _Run:
         if self.places is None or np.isnan(self.places[i, 0]):
             return rate
         place = self.places[i]
-        part = place > 1.0 - rate if top else place < rate
+        span = np.zeros_like(place) if self.spans is None else self.spans[i]
+        # A class of tied hands straddling the cut is cut in proportion: the strongest
+        # class a raise narrows to holds percentiles up to 1, not only its middle.
+        cut = 1.0 - rate if top else rate
+        edge = place + 0.5 * span if top else place - 0.5 * span
+        inside = (edge - cut) if top else (cut - edge)
+        part = np.where(span > 0, np.clip(inside / np.maximum(span, 1e-12), 0.0, 1.0), inside > 0)
         return float(self.weights @ part) / float(self.weights.sum())
 
     def paths(

@@ -71,12 +71,16 @@ def _streets() -> list[int]:
 
 
 def _boards() -> list[int]:
-    return [0] * 16
+    return [0] * 32
 
 
-def board_spot(street: int, bettor_better: bool) -> int:
-    """The index of a later street's spot in :attr:`PlayerStats.faced_board` and its kin."""
-    return 2 * street + int(bettor_better)
+def board_spot(street: int, bettor_better: bool, led: bool = False) -> int:
+    """The index of a later street's spot in :attr:`PlayerStats.faced_board` and its kin.
+
+    ``bettor_better``: the bettor's board looks better than the player's;
+    ``led``: the player bet or raised on an earlier street of the hand (from 4th on).
+    """
+    return 4 * street + 2 * int(led) + int(bettor_better)
 
 
 def visible_up(up: Sequence[int | None], street: int) -> list[int]:
@@ -126,7 +130,8 @@ class PlayerStats:
     raises_at: list[int] = field(default_factory=_streets)
     faced_board: list[int] = field(default_factory=_boards)
     """``faced_at`` and ``folds_at`` split by whether the bettor's board looked better than
-    the player's own (index :func:`board_spot`): the comparable spots of a fold-to-bet read."""
+    the player's own, and whether the player had bet or raised on an earlier later street
+    (index :func:`board_spot`): the comparable spots of a fold-to-bet read."""
     folds_board: list[int] = field(default_factory=_boards)
 
     @property
@@ -178,18 +183,33 @@ class PlayerStats:
             return self.fold_later
         return _towards(self.folds_at[street], self.faced_at[street], self.fold_later)
 
-    def fold_facing(self, street: int, bettor_better: bool) -> tuple[float, int]:
-        """How often it folds to a first bet on ``street`` (4 to 7) from a board that looks
-        better than its own (``bettor_better``) or not, and how many such spots were seen.
+    def fold_facing(
+        self, street: int, bettor_better: bool | None = None, led: bool = False
+    ) -> tuple[float, int]:
+        """How often it folds to a bet on ``street`` (4 to 7) having led the betting on an
+        earlier street of the hand (``led``) or not, from a board that looks better than its
+        own (``bettor_better``), or not, or either (``None``); and how many such spots were seen.
 
-        A player who folds by what he sees folds far more often to a bet from
-        a scary board; the rate is shrunk towards his rate on the street.
+        A player who folds by what he sees folds far more often to a bet from a
+        scary board, and far less after betting himself (his range is stronger).
+        A rate of one board is shrunk towards his rate against such boards on the
+        street, the rate of either board towards his rate on the street.
         """
         if not 4 <= street <= 7:
             return self.fold_later, 0
-        spot = board_spot(street, bettor_better)
-        faced = self.faced_board[spot]
-        return _towards(self.folds_board[spot], faced, self.fold_at(street)), faced
+        base = self.fold_at(street)
+        if bettor_better is None:
+            spots = [board_spot(street, better, led) for better in (False, True)]
+        else:
+            both = [board_spot(street, bettor_better, was) for was in (False, True)]
+            base = _towards(
+                sum(self.folds_board[i] for i in both),
+                sum(self.faced_board[i] for i in both),
+                base,
+            )
+            spots = [board_spot(street, bettor_better, led)]
+        faced = sum(self.faced_board[i] for i in spots)
+        return _towards(sum(self.folds_board[i] for i in spots), faced, base), faced
 
     def raise_at(self, street: int) -> float:
         """How often it raises a bet on ``street`` (4 to 7)."""
@@ -314,9 +334,12 @@ class PlayerReads:
         bets: dict[int, int] = {}
         brought_in: set[int] = set()
         wagered: set[int] = set()
+        led: set[int] = set()  # seats that bet or raised on an earlier street, from 4th on
         bettor = -1
         for i, event in enumerate(events):
             if isinstance(event, StreetStarted):
+                if street >= 4:
+                    led |= wagered
                 street = event.street
                 level = 0
                 wagers = 0
@@ -353,7 +376,8 @@ class PlayerReads:
                     stats = self.stats(seat)
                     self._count(stats, street, kind, facing, wagers, seat in brought_in)
                     if facing and street >= 4 and bettor >= 0:
-                        spot = board_spot(street, self._looks_better(view, bettor, seat, street))
+                        better = self._looks_better(view, bettor, seat, street)
+                        spot = board_spot(street, better, seat in led)
                         stats.faced_board[spot] += 1
                         stats.folds_board[spot] += kind is ActionKind.FOLD
             if kind.is_wager:

@@ -218,21 +218,27 @@ class StrongBot:
         next_fold = 0.0 if opp.all_in else stats.fold_at(upcoming)
         next_open = 0.0 if opp.all_in else stats.open_at(upcoming)
         fold_seen, evidence = self._folds_seen(seen, opp, stats)
-        next_seen = stats.fold_at(upcoming)
-        next_evidence = 0 if opp.all_in or seen.street >= 7 else stats.faced_at[upcoming]
+        # Next street: his folds seen there after leading the betting (as he has, if he
+        # bet or raised on this street or before) or not, whatever the boards.
+        led = sum(line.aggressive[4 : seen.street + 1]) > 0
+        next_seen, next_evidence = stats.fold_facing(upcoming, None, led)
+        if opp.all_in or seen.street >= 7:
+            next_evidence = 0
         return Range(
             opp, start, 0.0, fold, raises, late, later, checked, next_fold, next_open,
             fold_seen, evidence, next_seen, next_evidence,
         )  # fmt: skip
 
     def _folds_seen(self, seen: Seen, opp: Opponent, stats: PlayerStats) -> tuple[float, int]:
-        """How often ``opp`` was seen folding to a first bet in spots like this one, and in how
-        many: the same street, my board looking better than his or not (4th to 7th street,
-        before he has wagered on it; elsewhere the read rate is not mapped and stands alone)."""
+        """How often ``opp`` was seen folding to a bet in spots like this one, and in how many:
+        the same street, my board looking better than his or not, his having led the betting
+        on an earlier street or not (4th to 7th street, before he has wagered on it; elsewhere
+        the read rate is not mapped and stands alone)."""
         if opp.all_in or seen.street < 4 or opp.line.aggressive[seen.street] > 0:
             return 0.0, 0
         better = showing(seen.game, seen.mine_up) > showing(seen.game, opp.up)
-        return stats.fold_facing(seen.street, better)
+        led = sum(opp.line.aggressive[4 : seen.street]) > 0
+        return stats.fold_facing(seen.street, better, led)
 
     def _fold_rate(self, seen: Seen, opp: Opponent, stats: PlayerStats) -> float:
         """How often ``opp`` folds to my next wager now (less once it has wagered itself)."""
