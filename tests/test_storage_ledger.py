@@ -285,3 +285,23 @@ def test_open_tables_by_id_and_only_some(db: Database) -> None:
     assert [(spec.id, spec.name) for spec in some] == [(ids[3], "t3")]
     assert db.read_sync(lambda c: store.open_tables(c, [])) == []
     assert [spec.id for spec in db.read_sync(store.open_tables)] == [ids[0], ids[2], ids[3]]
+
+
+def test_a_read_of_several_statements_sees_one_moment(db: Database) -> None:
+    """A grant committed between two statements of one read is seen by neither: the room's
+    holdings by wallet always add up, however the writer's commits fall (both backends)."""
+    store = db.store
+    account = db.write_sync(lambda c: store.create_account(c, "reader", "user"))
+    db.write_sync(lambda c: store.grant(c, account.id, 1000))
+
+    def read_with_a_grant_between(conn: Connection) -> tuple[int, int, dict[str, int]]:
+        first = store.balance(conn, account.id)
+        db.write_sync(lambda c: store.grant(c, account.id, 500))  # another connection commits
+        return first, store.balance(conn, account.id), store.holdings(conn)
+
+    first, second, holdings = db.read_sync(read_with_a_grant_between)
+    assert first == second == 1000
+    assert sum(holdings.values()) == 0 and holdings["cash"] == 1000
+    # The next read sees the commit.
+    assert db.read_sync(lambda c: store.balance(c, account.id)) == 1500
+    assert db.read_sync(lambda c: sum(store.holdings(c).values())) == 0

@@ -102,7 +102,10 @@ def make_engine(url: str, *, idle_in_transaction: float | None = None) -> Engine
         event.listen(engine, "connect", _sqlite_pragmas)
         return engine
     if idle_in_transaction is None:
-        return create_engine(url, pool_size=4, max_overflow=4, pool_pre_ping=True)
+        # Reads: one snapshot per transaction (see Database.read_sync).
+        return create_engine(
+            url, pool_size=4, max_overflow=4, pool_pre_ping=True, isolation_level="REPEATABLE READ"
+        )
     idle = f"-c idle_in_transaction_session_timeout={int(idle_in_transaction * 1000)}"
     return create_engine(
         url, pool_size=2, max_overflow=4, pool_pre_ping=True, connect_args={"options": idle}
@@ -204,7 +207,17 @@ class Database:
             return op(conn)
 
     def read_sync(self, op: Callable[[Connection], T]) -> T:
+        """Run ``op`` on one snapshot: every statement it makes sees the same commits.
+
+        Without it each statement sees the database as it is when that statement
+        runs, so a read of several (a balance and its history, the ledger by wallet
+        and the house's own wallets) can mix two moments while the writer commits
+        between them. SQLite (WAL) keeps the snapshot of a transaction's first read
+        to its end; PostgreSQL's read connections run REPEATABLE READ.
+        """
         with self.engine.connect() as conn:
+            if self.backend == "sqlite":
+                conn.exec_driver_sql("BEGIN")
             return op(conn)
 
     def submit(self, op: Callable[[Connection], T]) -> Future[T]:
