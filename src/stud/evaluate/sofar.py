@@ -73,9 +73,7 @@ def high_words(hand: Sequence[int]) -> str:
     if len(hand) >= 5:
         # The words only (the checked cards need no second check, nor the five in order).
         return high_description(high_value(hand))
-    key = 0
-    for card in hand:
-        key += _RANK_KEY[card]
+    key = _rank_key(hand)
     words = _FEW_HIGH.get(key)
     if words is None:
         words = _FEW_HIGH[key] = _high_few_words(hand)
@@ -86,9 +84,7 @@ def razz_words(hand: Sequence[int]) -> LowSoFar:
     """:func:`razz_so_far` of checked cards."""
     if len(hand) >= 5:
         return _made_low(razz_value(hand))
-    key = 0
-    for card in hand:
-        key += _RANK_KEY[card]
+    key = _rank_key(hand)
     low = _FEW_RAZZ.get(key)
     if low is None:
         low = _FEW_RAZZ[key] = _razz_few_words(hand)
@@ -104,6 +100,14 @@ def eight_low_words(hand: Sequence[int], to_come: int) -> LowSoFar | None:
     for card in hand:
         mask |= _EIGHT_BIT[card]
     return _eight_draw(mask, 5 - _BITS[mask] <= to_come)
+
+
+def _rank_key(hand: Sequence[int]) -> int:
+    """The cards' ranks as one int, the same for any suits and order (:data:`_RANK_KEY`)."""
+    key = 0
+    for card in hand:
+        key += _RANK_KEY[card]
+    return key
 
 
 _RANK_KEY = tuple(5 ** (card >> 2) for card in range(52))
