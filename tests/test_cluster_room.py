@@ -200,6 +200,19 @@ def test_one_room_every_table_from_every_process_each_sees_only_its_own_cards(
     assert sum(own) > 0, "the people were never dealt in"
     # A and B still each run only their own table.
     assert runs(a) == {table} and runs(b) == {other}
+
+    # The lobby B serves (A's entry, through Redis: written when it changed) follows the
+    # table as it plays.
+    def hands_seen(server: ServerProcess) -> int:
+        entries = httpx.get(server.base + "/api/tables", timeout=30).json()
+        return int(next(t for t in entries if t["id"] == table)["hands"])
+
+    played = hands_seen(a)
+    assert played >= 12
+    deadline = time.monotonic() + 30
+    while hands_seen(b) < played:
+        assert time.monotonic() < deadline, "B's lobby does not follow A's table"
+        time.sleep(0.2)
     # The creator of B's table closes it through A: it leaves every process's lobby.
     cookie = {"stud_session": owner_b.cookie or ""}
     refused = httpx.delete(

@@ -16,6 +16,7 @@ from stud.history import Placing
 from stud.history import Tournament as HistoryTag
 from stud.history.phh import roman
 from stud.table import Effect
+from stud.table.port import HandPort
 from stud.tournament.settings import TournamentSettings, buy_in_text
 from stud.tournament.tournament import TableOut
 
@@ -45,15 +46,8 @@ def hand_histories(
     (it follows the effect in the same call's outputs): who finished the
     tournament in it, written as PokerStars closes such a hand.
     """
-    data = _finished(out)
-    return data["hand"].histories(  # type: ignore[no-any-return]
-        hand_id,
-        data["table_name"],
-        data["names"],
-        max_seats=int(data["max_seats"]),
-        time=time,
-        tournament=history_tag(settings, out.level, placings),
-    )
+    hand, args, options = _written(settings, out, hand_id, time, placings)
+    return hand.histories(*args, **options)
 
 
 def hand_played(
@@ -66,20 +60,26 @@ def hand_played(
 ) -> str:
     """The hand as the room stores it (:meth:`stud.table.port.HandPort.played`), from which
     :func:`hand_histories`'s texts are written when asked for; arguments as there."""
-    data = _finished(out)
-    return data["hand"].played(  # type: ignore[no-any-return]
-        hand_id,
-        data["table_name"],
-        data["names"],
-        max_seats=int(data["max_seats"]),
-        time=time,
-        tournament=history_tag(settings, out.level, placings),
-    )
+    hand, args, options = _written(settings, out, hand_id, time, placings)
+    return hand.played(*args, **options)
 
 
-def _finished(out: TableOut) -> dict[str, Any]:
-    """The data of a table's ``hand_finished`` effect (ValueError for any other output)."""
+def _written(
+    settings: TournamentSettings,
+    out: TableOut,
+    hand_id: int,
+    time: datetime | None,
+    placings: Sequence[Sequence[int | None]],
+) -> tuple[HandPort, tuple[int, str, list[str]], dict[str, Any]]:
+    """The finished hand of a table's ``hand_finished`` effect, and what its histories are
+    written with (ValueError for any other output)."""
     item = out.item
     if not isinstance(item, Effect) or item.kind != "hand_finished":
         raise ValueError("histories are written from a table's hand_finished effect")
-    return item.data
+    data = item.data
+    options = {
+        "max_seats": int(data["max_seats"]),
+        "time": time,
+        "tournament": history_tag(settings, out.level, placings),
+    }
+    return data["hand"], (hand_id, data["table_name"], data["names"]), options

@@ -77,6 +77,12 @@ class Bus:
         self._pending.setdefault(NODE_CHANNEL.format(self.prefix, node), []).append(item)
         self._wake.set()
 
+    def last_for(self, node: str) -> Any:
+        """The last item queued for ``node`` and not sent yet (None if there is none): an item
+        may still be added to it in place, and will leave in its turn."""
+        items = self._pending.get(NODE_CHANNEL.format(self.prefix, node))
+        return items[-1] if items else None
+
     def broadcast(self, item: Any) -> None:
         """Queue one item for every process (the room's channel; this one hears it too)."""
         self._pending.setdefault(self.room, []).append(item)

@@ -143,10 +143,25 @@ class Relay:
     # -- the owner's side ------------------------------------------------------------------
 
     def send_out(self, node: str, item_id: int, key: int, text: str) -> None:
-        """An actor's message for one connection of another process."""
-        token = self.book.tokens.get(item_id, 0)
-        self.room.bus.send(node, {"k": self.kind.message_kind("out"), self.kind.id_key: item_id,
-                                  "tok": token, "c": key, "m": text})  # fmt: skip
+        """An actor's message for one connection of another process.
+
+        The same text (the very object: a step encodes what its watchers share once) for
+        several connections of one process, one after the other, goes as one item naming
+        them all: a table's spectators on another process cost one copy per step there.
+        """
+        token, kind = self.book.tokens.get(item_id, 0), self.kind.message_kind("out")
+        bus = self.room.bus
+        last = bus.last_for(node)
+        if (
+            last is not None
+            and last.get("m") is text
+            and last.get("k") == kind
+            and last.get(self.kind.id_key) == item_id
+            and last.get("tok") == token
+        ):
+            last["c"].append(key)
+            return
+        bus.send(node, {"k": kind, self.kind.id_key: item_id, "tok": token, "c": [key], "m": text})
 
     def took(self, item_id: int, token: int, actor: Actor) -> None:
         """Taken here with ``token``: connections here that followed it elsewhere watch it here."""
@@ -206,14 +221,17 @@ class Relay:
         return True
 
     def _deliver(self, item: dict[str, Any]) -> None:
-        """An owner's message for one local connection (none from a superseded owner)."""
+        """An owner's message for local connections (``c``: their keys, or one key, as sent
+        before messages were joined); none from a superseded owner."""
         item_id, token = int(item[self.kind.id_key]), int(item["tok"])
         if token < self._newest_token.get(item_id, 0):
             return
         self._newest_token[item_id] = token
-        watcher = self._connections.get(int(item["c"]))
-        if watcher is not None:
-            watcher.send(str(item["m"]))
+        text, keys = str(item["m"]), item["c"]
+        for key in keys if isinstance(keys, list) else [keys]:
+            watcher = self._connections.get(int(key))
+            if watcher is not None:
+                watcher.send(text)
 
     def _command(self, item: dict[str, Any]) -> None:
         """A command from a connection of another process, for an item this one runs."""
