@@ -19,29 +19,15 @@ import pytest
 
 from stud.env import StudEnv, flatten
 from stud.envcore import Core
-from stud.game import TableConfig, variant
+from stud.game import TableConfig
+from test_env_privacy import _configs as privacy_tables
 
 pytestmark = pytest.mark.slow
 
 
 def _tables() -> list[TableConfig]:
-    rng = random.Random(17)
-    tables = []
-    for game in ("stud", "stud8", "razz"):
-        for players in (2, 5, 8):
-            tables.append(
-                TableConfig(
-                    game=variant(game), ante=1, bring_in=2, small_bet=4, big_bet=8,
-                    stacks=tuple(rng.choice((3, 12, 30, 90, 400)) for _ in range(players)),
-                )
-            )  # fmt: skip
-            tables.append(
-                TableConfig(
-                    game=variant(game), ante=2, bring_in=5, small_bet=20, big_bet=40,
-                    stacks=(4000,) * players, burn_cards=players == 8,
-                )
-            )  # fmt: skip
-    return tables
+    """The privacy test's tables (every game, short and deep stacks) of 2, 5 and 8 seats."""
+    return [config for config in privacy_tables() if config.seats in (2, 5, 8)]
 
 
 def _bits(vector: np.ndarray) -> np.ndarray:

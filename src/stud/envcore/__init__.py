@@ -1,11 +1,12 @@
 """The reinforcement-learning environment's pure, compiled core, and its fast path.
 
-It imports only NumPy and the engine (no PettingZoo, no Gymnasium), so
-setup.py compiles it with mypyc like the engine's hot modules
-(``stud.game.compiled.COMPILED_MODULES``): the observation offsets, the
-encoder, the turns' indexing, :class:`Core` (a hand played by action index,
-observed seat by seat: also usable alone, the fast path of docs/rl.md) and
-the AEC bookkeeping :mod:`stud.env` builds the environment on. Importing it
+It imports only NumPy, the engine and mypyc's runtime library ``librt``
+(no PettingZoo, no Gymnasium), so setup.py compiles it with mypyc like the
+engine's hot modules (``stud.game.compiled.COMPILED_MODULES``): the
+observation offsets, the encoder, the turns' indexing, :class:`Core` (a
+hand played by action index, observed seat by seat: also usable alone, the
+fast path of docs/rl.md) and the AEC bookkeeping :mod:`stud.env` builds the
+environment on. Importing it
 checks that a compiled module is not older than its source, as importing
 :mod:`stud.game` does for the engine.
 """
