@@ -1,9 +1,10 @@
 """Tournaments in a room of several real ``stud serve`` processes (PostgreSQL + Redis).
 
 The room's default tournaments are opened once for the room, whichever process
-starts first; people register (and unregister) through process B for the
-scheduled tournament that process A runs, and watch it and its tables from B,
-each seeing only its own down cards. A is killed (-9) in the middle of hands:
+starts first; people register through process B for the scheduled tournament
+that process A runs (and unregister, money back, from A's Sit & Go, which no
+clock starts), and watch it and its tables from B, each seeing only its own
+down cards. A is killed (-9) in the middle of hands:
 B takes the tournament over as a restarted single process would (the hands in
 progress void, the clock where it stood, the prizes paid still paid, the ledger
 at zero), the people's connections on B follow it without doing anything, and
@@ -29,7 +30,6 @@ from stud.server.testing import Client, ServerProcess
 from test_cluster_room import cluster_of
 from test_tourney_crash import (
     BOTS,
-    START_BALANCE,
     State,
     check_resumed,
     check_won,
@@ -78,6 +78,26 @@ def defaults_open(db: Database) -> dict[str, int]:
         return {str(t): int(n) for t, n in rows}
 
     return db.read_sync(read)
+
+
+def open_copy(db: Database, template: str) -> int:
+    """The copy of a default tournament taking registrations."""
+
+    def read(conn: Any) -> int:
+        return int(
+            conn.execute(
+                select(s.tournaments.c.id).where(
+                    s.tournaments.c.state == "registering", s.tournaments.c.template == template
+                )
+            ).scalar_one()
+        )
+
+    return db.read_sync(read)
+
+
+def balance(server: ServerProcess, client: Client) -> int:
+    cookies = {"stud_session": client.cookie or ""}
+    return int(httpx.get(server.base + "/api/me", cookies=cookies, timeout=30).json()["balance"])
 
 
 def poll(condition: Callable[[], bool], what: str, timeout: float = 60.0) -> None:
@@ -155,40 +175,53 @@ def own_down_cards_only(messages: list[dict[str, Any]]) -> int:
 def test_a_tournament_run_by_a_killed_process_is_taken_over_and_played_to_a_winner(
     cluster: Cluster,
 ) -> None:
-    a = cluster.add()
-    b = cluster.add()
+    # Started side by side: the MTT's registration closes on a clock (``--mtt-lead`` and its
+    # late levels) that starts when the first opens it, so the second's start-up (long on a
+    # loaded machine) is not spent from it.
+    first, second = cluster.add_together(2)
     db = Database(cluster.database_url)
     db.start()
     try:
-        run(cluster, db, a, b)
+        run(cluster, db, first, second)
     finally:
         db.close()
 
 
-def run(cluster: Cluster, db: Database, a: ServerProcess, b: ServerProcess) -> None:
+def run(cluster: Cluster, db: Database, first: ServerProcess, second: ServerProcess) -> None:
     # The defaults, once for the room: one copy of each taking registrations, both lobbies
-    # the same, all run by A (the first process).
+    # the same, all run by A (the process that opened them) and none by B.
     one_each = dict.fromkeys({"sng-stud", "sng-stud8", "sng-razz", "mtt-stud"}, 1)
     poll(lambda: defaults_open(db) == one_each, "one copy of each default")
-    poll(lambda: set(listing(a)) == set(listing(b)), "the same list from both processes")
+    poll(lambda: set(listing(first)) == set(listing(second)), "the same list from both processes")
     open_ = ("registering", "late_registration")
-    mtt = min(t for t, row in listing(b).items() if row["kind"] == "mtt" and row["state"] in open_)
+    rows = listing(second).items()
+    mtt = min(t for t, row in rows if row["kind"] == "mtt" and row["state"] in open_)
+    a, b = (first, second) if mtt in tournaments_run_by(first) else (second, first)
     assert mtt in tournaments_run_by(a) and mtt not in tournaments_run_by(b)
 
-    # Three people register through B; one unregisters and registers again (money back, then
-    # taken again); a fourth, short of money, is refused and nothing changes.
+    # Three people register through B; a second registration is refused.
     people = [Client.guest(b.base) for _ in range(3)]
     for person in people:
         response = post(b, f"/api/tournaments/{mtt}/register", person)
         assert response.status_code == 200, response.text
         assert response.json()["me"]["registered"] is True
     again = post(b, f"/api/tournaments/{mtt}/register", people[0])
-    assert again.status_code == 409 and again.json()["code"] == "already_registered"
-    gone = post(b, f"/api/tournaments/{mtt}/register", people[1], method="DELETE")
-    assert gone.status_code == 200 and gone.json()["me"]["registered"] is False
-    me = httpx.get(b.base + "/api/me", cookies={"stud_session": people[1].cookie or ""}).json()
-    assert me["balance"] == START_BALANCE
-    assert post(b, f"/api/tournaments/{mtt}/register", people[1]).status_code == 200
+    assert again.status_code == 409 and again.json()["code"] == "already_registered", again.text
+    # Unregistering through B from a tournament A runs gives the money back, and registering
+    # again takes it again. On A's Sit & Go, which waits for its seats to fill: the MTT starts
+    # on a clock (``--mtt-lead``) that a slow machine can pass before this line, and then
+    # refuses, rightly, with ``already_started`` (no refunds once it runs).
+    sng = open_copy(db, "sng-stud")
+    assert sng in tournaments_run_by(a) and sng not in tournaments_run_by(b)
+    leaver = people[1]
+    before = balance(b, leaver)
+    for _ in range(2):  # taken, given back; taken again, given back again
+        joined = post(b, f"/api/tournaments/{sng}/register", leaver)
+        assert joined.status_code == 200 and joined.json()["me"]["registered"], joined.text
+        assert balance(b, leaver) < before
+        gone = post(b, f"/api/tournaments/{sng}/register", leaver, method="DELETE")
+        assert gone.status_code == 200 and not gone.json()["me"]["registered"], gone.text
+        assert balance(b, leaver) == before
     page = httpx.get(f"{a.base}/api/tournaments/{mtt}", timeout=30).json()
     assert len(page["entrants"]) == BOTS + 3  # the owner has them all
 
@@ -220,6 +253,13 @@ def run(cluster: Cluster, db: Database, a: ServerProcess, b: ServerProcess) -> N
                 "taken over",
             )  # fmt: skip
             assert mtt in tournaments_run_by(b)
+            # Too late for a refund: refused with a code that says so, nothing changed.
+            kept = await asyncio.to_thread(balance, b, people[0])
+            late = await asyncio.to_thread(
+                post, b, f"/api/tournaments/{mtt}/register", people[0], "DELETE"
+            )
+            assert late.status_code == 409 and late.json()["code"] == "already_started", late.text
+            assert await asyncio.to_thread(balance, b, people[0]) == kept
             check_resumed(before, after, time.monotonic() - killed)
             # The people on B hear from the new owner without watching again.
             token_floor = 10**9 * 2

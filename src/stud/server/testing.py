@@ -120,6 +120,11 @@ class ServerProcess:
         return f"ws://127.0.0.1:{self.port}/ws"
 
     def start(self, timeout: float = 180.0) -> ServerProcess:
+        """Launch the process and return once it answers."""
+        return self.launch().wait_up(timeout)
+
+    def launch(self) -> ServerProcess:
+        """Launch the process without waiting for it (several can start side by side)."""
         env = {**os.environ, **self.env, "STUD_DATABASE_URL": self.database_url}
         env.pop("STUD_DATA_DIR", None)
         cmd = [
@@ -137,6 +142,11 @@ class ServerProcess:
         log = self.log_path.open("ab")
         self.proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT)
         log.close()
+        return self
+
+    def wait_up(self, timeout: float = 180.0) -> ServerProcess:
+        """Until the launched process answers its health check (killed if it never does)."""
+        assert self.proc is not None, "launch() first"
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:

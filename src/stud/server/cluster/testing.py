@@ -91,11 +91,18 @@ class Cluster:
 
     def add(self) -> ServerProcess:
         """Start one more process of the room (returns once it answers)."""
-        server = ServerProcess(
-            self.database_url, self.folder, extra_args=self.extra_args, env=self.env
-        ).start()
-        self.servers.append(server)
-        return server
+        return self.add_together(1)[0]
+
+    def add_together(self, count: int) -> list[ServerProcess]:
+        """Start ``count`` more processes side by side (returns once all answer): which one
+        opens the room's default tournaments is then a race, as in a real deployment."""
+        servers = [
+            ServerProcess(self.database_url, self.folder, extra_args=self.extra_args, env=self.env)
+            for _ in range(count)
+        ]
+        for server in servers:
+            self.servers.append(server.launch())
+        return [server.wait_up() for server in servers]
 
     def live(self) -> list[ServerProcess]:
         return [s for s in self.servers if s.proc is not None and s.proc.poll() is None]
