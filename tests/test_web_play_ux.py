@@ -234,6 +234,10 @@ def test_fold_when_checking_is_free_asks_and_preactions_are_taken(
         high.page.wait_for_function(
             "() => (document.querySelector('.log').innerText.match(/checks/g) || []).length >= 2"
         )
+        # The bringer's own page shows it once its socket has the event (it may come later).
+        bringer.page.wait_for_function(
+            "() => /\\(you\\) checks/.test(document.querySelector('.log').innerText)"
+        )
         log = log_text(bringer)
         assert re.search(r"\(you\) checks", log), log
         bringer_acts = [m for m in bringer.sent if '"act"' in m and '"check"' in m]
