@@ -318,6 +318,10 @@ def test_kill_9_mid_hand_the_others_take_over_void_it_and_clients_resume(
         await far.connect(survivors[0])
         for person in (near, far):
             await person.client.send({"type": "sit", "table": table, "buy_in": 200})
+        # Both seated first: the far person's sit travels through Redis and may be answered
+        # after a hand dealt without it has come to the near person's turn (on a loaded
+        # machine it was, and its seat was read before any state had seated it).
+        await until(lambda: None not in (near.seat(), far.seat()), 60, "the people not seated")
         # Kill while the hand waits on one of them: no hand can end between reading the
         # chips and the kill.
         await until(lambda: near.my_turn() or far.my_turn(), 60, "no turn for the people")
