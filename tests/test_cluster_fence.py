@@ -175,6 +175,100 @@ def test_two_buy_ins_at_once_cannot_spend_one_balance_twice(pg_url: str) -> None
         b.close()
 
 
+def test_one_fence_statement_per_transaction_however_many_tables_it_writes_for(
+    pg_url: str,
+) -> None:
+    """The writer joins several tables' writes into one transaction: their tokens are checked
+    together, just before it commits, in one statement; one stale token refuses it all."""
+    from sqlalchemy import event
+
+    tokens: dict[int, int] = {}
+    db, other = open_db(pg_url, tokens), open_db(pg_url, {})
+    try:
+        store = db.store
+        tables = [db.write_sync(lambda c: store.create_table(c, SPEC, None)).id for _ in "abc"]
+        for table in tables:
+            tokens[table] = 1
+
+            def claim(conn: Connection, table: int = table) -> None:
+                fence.claim(conn, store, table, 1, "a", time.time())
+
+            db.write_sync(claim)
+        statements: list[str] = []
+
+        def count(_conn: object, _cursor: object, statement: str, *_: object) -> None:
+            statements.append(statement)
+
+        event.listen(db.write_engine, "before_cursor_execute", count)
+
+        def deal(conn: Connection, number: int) -> None:
+            for table in tables:
+                store.start_hand(conn, table, number, "stud", [])
+
+        db.write_sync(lambda c: deal(c, 1))
+        fenced = [q for q in statements if "table_leases" in q]
+        assert len(fenced) == 1 and "FOR UPDATE NOWAIT" in fenced[0]
+        assert len(statements) == 1 + len(tables)  # each table's hand, and the fence
+        # The last table was taken by another process meanwhile: nothing of the
+        # transaction is written, the other tables' hands neither.
+        other.write_sync(lambda c: fence.claim(c, other.store, tables[-1], 2, "b", time.time()))
+        with pytest.raises(fence.Fenced):
+            db.write_sync(lambda c: deal(c, 2))
+        hands = db.read_sync(lambda c: c.execute(select(s.hands.c.number)).scalars().all())
+        assert sorted(hands) == [1, 1, 1]
+
+        # Written under two tokens in one transaction (the table was lost and taken again
+        # meanwhile): refused, whichever is stored.
+        def relet(conn: Connection) -> None:
+            store.start_hand(conn, tables[0], 3, "stud", [])
+            tokens[tables[0]] = 2
+            store.start_hand(conn, tables[0], 4, "stud", [])
+
+        with pytest.raises(fence.Fenced):
+            db.write_sync(relet)
+        assert db.read_sync(lambda c: fence.stored_token(c, tables[0])) == 1
+    finally:
+        db.close()
+        other.close()
+
+
+def test_a_write_is_refused_at_once_while_another_process_takes_its_table(pg_url: str) -> None:
+    """The fence's row lock is held by another process only while it takes the table over:
+    the owner's write is refused without waiting for it (no two transactions wait on each
+    other's rows), and goes through once the takeover gave up."""
+    tokens: dict[int, int] = {}
+    a, b = open_db(pg_url, tokens), open_db(pg_url)
+    try:
+        store = a.store
+        table = a.write_sync(lambda c: store.create_table(c, SPEC, None)).id
+        tokens[table] = 1
+        a.write_sync(lambda c: fence.claim(c, store, table, 1, "a", time.time()))
+        locked, done = threading.Event(), threading.Event()
+
+        def taking_over() -> None:
+            with b.write_engine.begin() as conn:  # a takeover holds the row, then gives up
+                fence.check(conn, table, 1)  # the lock a takeover takes to store its token
+                locked.set()
+                done.wait(60)
+                conn.rollback()
+
+        thread = threading.Thread(target=taking_over)
+        thread.start()
+        try:
+            assert locked.wait(30)
+            with pytest.raises(fence.Fenced, match="taken over"):
+                a.write_sync(lambda c: store.start_hand(c, table, 1, "stud", []))
+        finally:
+            done.set()
+            thread.join(30)
+        a.write_sync(lambda c: store.start_hand(c, table, 1, "stud", []))
+        hands = a.read_sync(lambda c: c.execute(select(s.hands.c.number)).scalars().all())
+        assert hands == [1]
+    finally:
+        a.close()
+        b.close()
+
+
 def test_leases_are_exclusive_lapse_and_carry_growing_tokens(redis_url: str) -> None:
     # Long enough that a loaded machine cannot lapse the lease between two of its steps.
     times = LeaseTimes(ttl=1.5, renew=0.1, scan=0.1, margin=0.2)
@@ -206,6 +300,33 @@ def test_leases_are_exclusive_lapse_and_carry_growing_tokens(redis_url: str) -> 
             assert (await a.owners([7]))[7] is None
             third = await a.acquire(7, floor=100)
             assert third == 101
+        finally:
+            await client.delete(*[k async for k in client.scan_iter(match=prefix + "*")])
+            await client.aclose()
+
+    asyncio.run(run())
+
+
+def test_the_live_processes_are_those_whose_heartbeat_stands(redis_url: str) -> None:
+    """Read in one step from the set of names; a name whose key lapsed leaves the set, and
+    comes back with its process's next beat."""
+    from stud.server.cluster.nodes import Nodes
+
+    async def run() -> None:
+        client = aioredis.from_url(redis_url)
+        prefix = f"test:{os.getpid()}:{time.monotonic_ns()}:"
+        a, b, c = (Nodes(client, prefix, name, 60.0) for name in "abc")
+        try:
+            await a.beat(3)
+            await b.beat(5)
+            await c.beat(0)
+            assert await a.live(4) == {"a": 4, "b": 5, "c": 0}
+            await client.delete(b.key("b"))  # b's heartbeat lapsed (it died)
+            await c.leave()  # c stopped cleanly
+            assert await a.live(4) == {"a": 4}
+            assert await client.smembers(a.members) == {b"a"}
+            await b.beat(2)  # b was only paused: it is back
+            assert await c.live(0) == {"a": 3, "b": 2, "c": 0}
         finally:
             await client.delete(*[k async for k in client.scan_iter(match=prefix + "*")])
             await client.aclose()

@@ -34,6 +34,8 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy import insert as sql_insert
+from sqlalchemy.dialects.postgresql import ARRAY
+from sqlalchemy.exc import OperationalError
 
 from stud.server.storage import Store, tourneys
 from stud.server.storage import schema as s
@@ -95,6 +97,13 @@ _TABLE_TOKEN = (
     .where(table_leases.c.table_id == bindparam("item_id"))
     .with_for_update()
 )
+_TABLE_TOKENS = (
+    select(table_leases.c.table_id, table_leases.c.token)
+    .where(table_leases.c.table_id == func.any(bindparam("ids", type_=ARRAY(BigInteger))))
+    .with_for_update(nowait=True)
+)
+"""Several tables' tokens, their rows locked (an array parameter: the statement's text is
+the same for any number of tables, where ``IN`` is written out again for each)."""
 _TOURNEY_TOKEN = (
     select(tourney_leases.c.token)
     .where(tourney_leases.c.tournament_id == bindparam("item_id"))
@@ -240,9 +249,47 @@ def stored_token(conn: Connection, table_id: int, *, tournament: bool = False) -
     return 0 if value is None else int(value)
 
 
+_ONE_TABLE_TOKEN = (
+    select(table_leases.c.table_id, table_leases.c.token)
+    .where(table_leases.c.table_id == bindparam("table_id"))
+    .with_for_update(nowait=True)
+)
+DUE = "stud.fence.due"
+"""Where a connection keeps, for its transaction, the tokens each table was written under."""
+
+
+def _due(conn: Connection) -> dict[int, set[int]]:
+    """The tables written for in ``conn``'s transaction so far, and their tokens (what a
+    transaction that failed before settling left is dropped: it was rolled back)."""
+    transaction = conn.get_transaction()
+    kept = conn.info.get(DUE)
+    if kept is None or kept[0] is not transaction:
+        kept = conn.info[DUE] = (transaction, {})
+    due: dict[int, set[int]] = kept[1]
+    return due
+
+
+LOCK_NOT_AVAILABLE = "55P03"
+"""PostgreSQL's error for ``FOR UPDATE NOWAIT`` on a row another transaction has locked."""
+
+
 class TokenFence:
     """The store's fence for this process: the token it holds for each table it runs; a
-    tournament's table is fenced by its tournament's token."""
+    tournament's table is fenced by its tournament's token.
+
+    A table's check is made once per transaction, just before it commits, for every
+    table the transaction wrote for (one statement however many tables: the writer
+    joins the writes that arrive together into one transaction, and a statement
+    apiece made it wait on PostgreSQL and the interpreter's lock once more for every
+    write). Checked that late, under the same row lock, it orders the write against
+    a takeover as before: a takeover that stored its token first is seen and the
+    write refused; one that comes after waits for the commit and sees what it did.
+    The lock is taken ``NOWAIT``: another process holds it only while taking the
+    table over (this process's lease in Redis is then over), so the write is refused
+    at once rather than wait, which would let two transactions each wait on rows the
+    other holds (the takeover's recovery updates the hand this write may be
+    finishing). A tournament's table is checked at once, as before.
+    """
 
     def __init__(
         self, tokens: Mapping[int, int], tournaments: Mapping[int, int] | None = None
@@ -257,4 +304,39 @@ class TokenFence:
             if tournament is not None:
                 check_tournament(conn, int(tournament), self.tournaments.get(int(tournament)))
                 return
-        check(conn, table_id, token)
+            check(conn, table_id, token)  # raises: this process does not run the table
+            return
+        due = _due(conn)
+        tokens = due.get(table_id)
+        if tokens is None:
+            due[table_id] = {token}
+        else:
+            tokens.add(token)
+
+    def settle(self, conn: Connection) -> None:
+        """Fenced unless every table this transaction wrote for still has the token it was
+        written under; locks their rows until the commit. The database's writer calls it
+        just before each write transaction commits (:meth:`Store.settle`): a write for a
+        table made on a connection of one's own must call it too."""
+        due = _due(conn)
+        if not due:
+            return
+        written = dict(due)
+        ids = sorted(written)
+        due.clear()
+        try:
+            if len(ids) == 1:
+                rows = conn.execute(_ONE_TABLE_TOKEN, {"table_id": ids[0]}).all()
+            else:
+                rows = conn.execute(_TABLE_TOKENS, {"ids": ids}).all()
+        except OperationalError as error:
+            if getattr(error.orig, "sqlstate", None) != LOCK_NOT_AVAILABLE:
+                raise
+            raise Fenced(f"tables {ids}: being taken over by another process") from None
+        stored = {int(row.table_id): int(row.token) for row in rows}
+        for table_id, tokens in sorted(written.items()):
+            if tokens != {stored.get(table_id)}:
+                raise Fenced(
+                    f"table {table_id}: lease token {sorted(tokens)} is not the current one "
+                    f"({stored.get(table_id)})"
+                )

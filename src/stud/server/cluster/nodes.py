@@ -4,6 +4,11 @@ Each process sets its key, ``<room>nodeinfo:<node>`` (how many tables it runs),
 at every lease renewal, with the lease's TTL: a process whose key lapsed is dead
 (its bots count as idle, its connections' watchers are dropped), and the least
 loaded live process takes a free table first (:mod:`.claims`).
+
+The names of the processes that beat are kept in a set, ``<room>nodes``, so the
+live ones are read in one step whatever else Redis holds (a ``SCAN`` for the
+keys walked every key of the room, three or so per table, twice a second in
+every process); a name whose key lapsed leaves the set in that same step.
 """
 
 from __future__ import annotations
@@ -18,6 +23,23 @@ from typing import Any
 import orjson
 
 NODE_KEY = "{}nodeinfo:{}"
+NODES_KEY = "{}nodes"
+
+# The live processes' names and heartbeats, in one step; the names whose key lapsed leave
+# the set (a process that beats again is added again: it sets its key and its name at once).
+LIVE = """
+local out = {}
+for _, name in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  local info = redis.call('GET', ARGV[1] .. name)
+  if info then
+    out[#out + 1] = name
+    out[#out + 1] = info
+  else
+    redis.call('SREM', KEYS[1], name)
+  end
+end
+return out
+"""
 
 
 class Nodes:
@@ -28,6 +50,8 @@ class Nodes:
         self.prefix = prefix
         self.node = node
         self.ttl = ttl
+        self.members = NODES_KEY.format(prefix)
+        self._live = redis.register_script(LIVE)
 
     def key(self, node: str) -> str:
         """A process's heartbeat key (``key("")``: the prefix of them all)."""
@@ -36,24 +60,27 @@ class Nodes:
     async def beat(self, tables: int) -> None:
         """This process is alive for another TTL, running ``tables`` tables."""
         info = orjson.dumps({"tables": tables})
-        await self.redis.set(self.key(self.node), info, px=int(self.ttl * 1000))
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.set(self.key(self.node), info, px=int(self.ttl * 1000))
+            pipe.sadd(self.members, self.node)
+            await pipe.execute()
 
     async def live(self, tables: int) -> dict[str, int]:
         """Each live process and how many tables it runs (this one: ``tables``)."""
-        keys = [k async for k in self.redis.scan_iter(match=self.key("*"), count=1000)]
-        values = await self.redis.mget(keys) if keys else []
+        found = await self._live(keys=[self.members], args=[self.key("")])
         loads: dict[str, int] = {}
-        prefix = len(self.key(""))
-        for key, value in zip(keys, values, strict=True):
-            if value is not None:
-                name = key.decode() if isinstance(key, bytes) else str(key)
-                loads[name[prefix:]] = int(orjson.loads(value).get("tables", 0))
+        for name, info in zip(found[::2], found[1::2], strict=True):
+            text = name.decode() if isinstance(name, bytes) else str(name)
+            loads[text] = int(orjson.loads(info).get("tables", 0))
         loads[self.node] = tables
         return loads
 
     async def leave(self) -> None:
         """A clean stop: this process is gone at once, not after its TTL."""
-        await self.redis.delete(self.key(self.node))
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.delete(self.key(self.node))
+            pipe.srem(self.members, self.node)
+            await pipe.execute()
 
     @contextlib.asynccontextmanager
     async def lock(self, name: str, seconds: float = 30.0) -> AsyncIterator[None]:

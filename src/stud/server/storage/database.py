@@ -204,7 +204,9 @@ class Database:
     def write_sync(self, op: Callable[[Connection], T]) -> T:
         """Run ``op`` in its own transaction on the calling thread (startup, tests)."""
         with self.write_engine.begin() as conn:
-            return op(conn)
+            result = op(conn)
+            self.store.settle(conn)
+            return result
 
     def read_sync(self, op: Callable[[Connection], T]) -> T:
         """Run ``op`` on one snapshot: every statement it makes sees the same commits.
@@ -261,12 +263,14 @@ class Database:
         try:
             with self.write_engine.begin() as conn:
                 results = [op(conn) for op, _ in live]
+                self.store.settle(conn)
         except Exception:
             # Something in the batch failed: run each write alone so only it fails.
             for op, fut in live:
                 try:
                     with self.write_engine.begin() as conn:
                         result = op(conn)
+                        self.store.settle(conn)
                 except Exception as error:
                     fut.set_exception(error)
                 else:

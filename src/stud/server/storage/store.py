@@ -12,9 +12,9 @@ import hashlib
 import json
 import time
 import uuid
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import Connection, Select, and_, bindparam, func, insert, select, update
 
@@ -121,8 +121,14 @@ def _hand_list_select() -> Select[Any]:
     ).order_by(s.hands.c.id.desc())
 
 
-Fence = Callable[[Connection, int], None]
-"""Checks, inside a write's transaction, that this process still runs a table (else raises)."""
+class Fence(Protocol):
+    """Checks, inside a write's transaction, that this process still runs a table (else
+    raises): at once, or when :meth:`settle` is called, just before the transaction commits
+    (stud.server.cluster.fence)."""
+
+    def __call__(self, conn: Connection, table_id: int) -> None: ...
+
+    def settle(self, conn: Connection) -> None: ...
 
 
 class Store:
@@ -141,6 +147,12 @@ class Store:
     def _fenced(self, conn: Connection, table_id: int) -> None:
         if self.fence is not None:
             self.fence(conn, table_id)
+
+    def settle(self, conn: Connection) -> None:
+        """What the fence left to check before a write's transaction commits (the database's
+        writer calls it last in every write transaction)."""
+        if self.fence is not None:
+            self.fence.settle(conn)
 
     # -- accounts and sessions -------------------------------------------------------------
 
