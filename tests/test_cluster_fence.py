@@ -327,6 +327,11 @@ def test_the_live_processes_are_those_whose_heartbeat_stands(redis_url: str) -> 
             assert await client.smembers(a.members) == {b"a"}
             await b.beat(2)  # b was only paused: it is back
             assert await c.live(0) == {"a": 3, "b": 2, "c": 0}
+            # A process of an earlier version beats without joining the set: live for one
+            # that names it (it has watchers from it), while its heartbeat stands.
+            await client.set(a.key("old"), b'{"tables": 7}')
+            assert await a.live(4) == {"a": 4, "b": 2}
+            assert await a.live(4, ["old", "gone", "a"]) == {"a": 4, "b": 2, "old": 7}
         finally:
             await client.delete(*[k async for k in client.scan_iter(match=prefix + "*")])
             await client.aclose()

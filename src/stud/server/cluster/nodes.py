@@ -17,7 +17,7 @@ import asyncio
 import contextlib
 import time
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from typing import Any
 
 import orjson
@@ -27,15 +27,27 @@ NODES_KEY = "{}nodes"
 
 # The live processes' names and heartbeats, in one step; the names whose key lapsed leave
 # the set (a process that beats again is added again: it sets its key and its name at once).
+# The names in ARGV after the prefix are looked up by their key whether in the set or not.
 LIVE = """
-local out = {}
+local out, seen = {}, {}
 for _, name in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  seen[name] = true
   local info = redis.call('GET', ARGV[1] .. name)
   if info then
     out[#out + 1] = name
     out[#out + 1] = info
   else
     redis.call('SREM', KEYS[1], name)
+  end
+end
+for i = 2, #ARGV do
+  local name = ARGV[i]
+  if not seen[name] then
+    local info = redis.call('GET', ARGV[1] .. name)
+    if info then
+      out[#out + 1] = name
+      out[#out + 1] = info
+    end
   end
 end
 return out
@@ -65,9 +77,15 @@ class Nodes:
             pipe.sadd(self.members, self.node)
             await pipe.execute()
 
-    async def live(self, tables: int) -> dict[str, int]:
-        """Each live process and how many tables it runs (this one: ``tables``)."""
-        found = await self._live(keys=[self.members], args=[self.key("")])
+    async def live(self, tables: int, known: Iterable[str] = ()) -> dict[str, int]:
+        """Each live process and how many tables it runs (this one: ``tables``).
+
+        The processes named in ``known`` (those this one has watchers from) are looked up
+        by their heartbeat whether in the set or not: one of an earlier version, which
+        beats without joining the set, is not taken for dead while a room is upgraded.
+        """
+        args = [self.key(""), *sorted(set(known) - {self.node})]
+        found = await self._live(keys=[self.members], args=args)
         loads: dict[str, int] = {}
         for name, info in zip(found[::2], found[1::2], strict=True):
             text = name.decode() if isinstance(name, bytes) else str(name)

@@ -182,6 +182,10 @@ class Relay:
                 self.follow(item_id, watcher, what)
         self._followed[item_id] = None
 
+    def watcher_nodes(self) -> set[str]:
+        """The processes whose connections watch something run here."""
+        return {node for node, _, _ in self._remote_watchers}
+
     def sweep_dead_watchers(self, live: set[str]) -> None:
         """Watchers of a process gone from two scans in a row: disconnected (their seats get
         the grace). If it was only slow, it is told, and its connections watch again."""

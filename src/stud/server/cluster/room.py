@@ -249,7 +249,8 @@ class ClusterRoom(Room):
         """
         tables = sorted(t for t in self.specs if t not in self.book.tokens)
         owners = await self.leases.owners(tables)
-        self._loads = await self.nodes.live(len(self.actors))
+        known = self.relay.watcher_nodes() | self.desk.relay.watcher_nodes()
+        self._loads = await self.nodes.live(len(self.actors), known)
         now = time.monotonic()
         for table_id in self.claims.free(owners, self.owners):
             if table_id in self.actors:
