@@ -64,6 +64,15 @@ def open_db(url: str, tokens: dict[int, int] | None = None) -> Database:
     return db
 
 
+def claimed_table(db: Database, tokens: dict[int, int], node: str = "a") -> int:
+    """A new table, taken by ``db``'s process with token 1 (noted in its ``tokens``)."""
+    store = db.store
+    table = db.write_sync(lambda c: store.create_table(c, SPEC, None)).id
+    tokens[table] = 1
+    db.write_sync(lambda c: fence.claim(c, store, table, 1, node, time.time()))
+    return table
+
+
 def test_a_newer_lease_fences_the_old_owner_out(pg_url: str) -> None:
     tokens_a: dict[int, int] = {}
     tokens_b: dict[int, int] = {}
@@ -186,14 +195,7 @@ def test_one_fence_statement_per_transaction_however_many_tables_it_writes_for(
     db, other = open_db(pg_url, tokens), open_db(pg_url, {})
     try:
         store = db.store
-        tables = [db.write_sync(lambda c: store.create_table(c, SPEC, None)).id for _ in "abc"]
-        for table in tables:
-            tokens[table] = 1
-
-            def claim(conn: Connection, table: int = table) -> None:
-                fence.claim(conn, store, table, 1, "a", time.time())
-
-            db.write_sync(claim)
+        tables = [claimed_table(db, tokens) for _ in "abc"]
         statements: list[str] = []
 
         def count(_conn: object, _cursor: object, statement: str, *_: object) -> None:
@@ -240,9 +242,7 @@ def test_a_write_is_refused_at_once_while_another_process_takes_its_table(pg_url
     a, b = open_db(pg_url, tokens), open_db(pg_url)
     try:
         store = a.store
-        table = a.write_sync(lambda c: store.create_table(c, SPEC, None)).id
-        tokens[table] = 1
-        a.write_sync(lambda c: fence.claim(c, store, table, 1, "a", time.time()))
+        table = claimed_table(a, tokens)
         locked, done = threading.Event(), threading.Event()
 
         def taking_over() -> None:
@@ -410,9 +410,7 @@ def test_an_owner_stopped_in_the_middle_of_a_write_does_not_hold_up_the_takeover
     a, b = open_db(pg_url, tokens_a), open_db(pg_url, {})
     try:
         store = a.store
-        table = a.write_sync(lambda c: store.create_table(c, SPEC, None)).id
-        tokens_a[table] = 1
-        a.write_sync(lambda c: fence.claim(c, store, table, 1, "a", time.time()))
+        table = claimed_table(a, tokens_a)
         locked, woke = threading.Event(), threading.Event()
         outcome: dict[str, object] = {}
 

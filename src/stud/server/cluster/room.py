@@ -62,6 +62,9 @@ SPEC_REFRESH = 2.0
 """How often the list of open tables is read again from PostgreSQL."""
 LOBBY_REWRITE = 20
 """Every this many lease renewals, every lobby entry is written, changed or not."""
+LOBBY_SLICE = 50
+"""Lobby entries made between two turns of the event loop (one takes some 10 µs: 250
+tables' entries at once held the loop for a few milliseconds every renewal)."""
 
 
 def lease_times_from_env() -> LeaseTimes:
@@ -228,12 +231,16 @@ class ClusterRoom(Room):
             self._lobby_written.clear()
         written = self._lobby_written
         entries = {}
-        for table_id, actor in self.actors.items():
+        for n, (table_id, actor) in enumerate(list(self.actors.items()), 1):
             entry = orjson.dumps(actor.lobby())
             if written.get(table_id) != entry:
                 entries[str(table_id)] = written[table_id] = entry
+            if n % LOBBY_SLICE == 0:
+                await asyncio.sleep(0)  # the tables' steps go first: no burst of hundreds
         for table_id in [t for t in written if t not in self.actors]:
             del written[table_id]
+        # A table lost or closed while the loop ran others is not this process's to list.
+        entries = {t: e for t, e in entries.items() if int(t) in self.actors}
         if entries:
             await self.redis.hset(self._lobby_key, mapping=entries)
 

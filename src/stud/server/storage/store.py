@@ -136,8 +136,9 @@ class Store:
 
     ``fence``, when set (several processes share the room: stud.server.cluster),
     is called with the table's id at the start of every write that moves chips at
-    a table or records its hands, in the same transaction: a process that lost
-    the table's lease cannot write for it any more.
+    a table or records its hands, and settled (:meth:`settle`) before the
+    transaction commits: a process that lost the table's lease cannot write for
+    it any more.
     """
 
     def __init__(self) -> None:
