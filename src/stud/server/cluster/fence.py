@@ -286,8 +286,8 @@ class TokenFence:
     write refused; one that comes after waits for the commit and sees what it did.
     The lock is taken ``NOWAIT``: another process holds it only while taking the
     table over (this process's lease in Redis is then over), so the write is refused
-    at once rather than wait, which would let two transactions each wait on rows the
-    other holds (the takeover's recovery updates the hand this write may be
+    at once rather than wait for the lease row while holding rows it wrote, which the
+    takeover's recovery may be waiting for (it updates the hand this write may be
     finishing). A tournament's table is checked at once, as before.
     """
 
