@@ -116,8 +116,9 @@ class BatchingTransport(asyncio.Transport):
         self._loop = loop
         self._queued: list[bytes] = []
         self.texts: list[str] = []
-        """Messages of this turn not framed yet (nothing was written since the first)."""
-        self._text_chars = 0
+        """Messages of this turn not framed yet (nothing was written since the first). The
+        same list for the transport's life (emptied in place), so that a connection may hold
+        it: while it is not empty, a message appended to it joins this turn's frame."""
 
     def write(self, data: bytes | bytearray | memoryview) -> None:
         if not data:
@@ -130,20 +131,32 @@ class BatchingTransport(asyncio.Transport):
 
     def add_text(self, text: str) -> None:
         """Queue one text message for this turn's frame (the caller checked the socket is open)."""
-        if not self.texts:
-            if not self._queued:
-                self._loop.call_soon(self.flush)
-        elif self._text_chars > BATCH_CHARS:
-            self._frame_texts()
+        if not self.texts and not self._queued:
+            self._loop.call_soon(self.flush)
         self.texts.append(text)
-        self._text_chars += len(text)
 
     def _frame_texts(self) -> None:
-        texts, self.texts, self._text_chars = self.texts, [], 0
+        """The turn's messages as frames: one, or one per run of about BATCH_CHARS characters
+        (a run closes once it is past them), a run of one message framed as it is."""
+        texts = self.texts
         if len(texts) == 1:
             self._queued.append(FRAMES.frame(texts[0], self._loop))
-        else:
+        elif sum(map(len, texts)) <= BATCH_CHARS:
             self._queued.append(text_frame(batch_text(texts)))
+        else:
+            start, chars = 0, 0
+            for index, text in enumerate(texts):
+                if chars > BATCH_CHARS:
+                    self._queued.append(self._run_frame(texts[start:index]))
+                    start, chars = index, 0
+                chars += len(text)
+            self._queued.append(self._run_frame(texts[start:]))
+        texts.clear()
+
+    def _run_frame(self, texts: list[str]) -> bytes:
+        if len(texts) == 1:
+            return FRAMES.frame(texts[0], self._loop)
+        return text_frame(batch_text(texts))
 
     def writelines(self, list_of_data: Iterable[bytes | bytearray | memoryview]) -> None:
         for data in list_of_data:
@@ -164,7 +177,8 @@ class BatchingTransport(asyncio.Transport):
         self._transport.close()
 
     def abort(self) -> None:
-        self._queued, self.texts, self._text_chars = [], [], 0
+        self._queued = []
+        self.texts.clear()
         self._transport.abort()
 
     def write_eof(self) -> None:
@@ -196,7 +210,7 @@ class BatchingTransport(asyncio.Transport):
         return self._transport.get_protocol()
 
     def get_write_buffer_size(self) -> int:
-        queued = sum(len(data) for data in self._queued) + self._text_chars
+        queued = sum(len(data) for data in self._queued) + sum(len(text) for text in self.texts)
         return self._transport.get_write_buffer_size() + queued
 
     def get_write_buffer_limits(self) -> tuple[int, int]:
@@ -232,7 +246,11 @@ class BatchingWebSocketProtocol(WebSocketsSansIOProtocol):
             if scope.get("extensions") is None:
                 scope["extensions"] = {}
             self.batching = wants_batches(scope)
-            scope["extensions"][SEND_NOW] = {"send": self.send_now, "batch": self.batching}
+            scope["extensions"][SEND_NOW] = {
+                "send": self.send_now,
+                "batch": self.batching,
+                "turn": self.transport.texts if self.batching else None,
+            }
 
     def send_now(self, text: str) -> bool:
         """Queue one text message now if the socket is open and takes data; False if not.
@@ -287,3 +305,15 @@ def batches_of(scope: Any) -> bool:
     """Whether the server frames a turn's messages to this websocket together (it asked)."""
     offer = (scope.get("extensions") or {}).get(SEND_NOW)
     return bool(offer is not None and offer.get("batch"))
+
+
+def turn_of(scope: Any) -> list[str] | None:
+    """A batching websocket's messages of this turn (:attr:`BatchingTransport.texts`), if any.
+
+    While the list is not empty, this turn's frame to the client has begun (its first
+    message found the socket open and nothing was written since): a message appended to
+    it goes out in that frame, in order, as :meth:`BatchingWebSocketProtocol.send_now`
+    would have put it.
+    """
+    offer = (scope.get("extensions") or {}).get(SEND_NOW)
+    return None if offer is None else cast("list[str] | None", offer.get("turn"))
