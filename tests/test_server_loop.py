@@ -9,16 +9,26 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import types
 from typing import Any
 
 import orjson
+import pytest
 
+from stud.server import protocol
 from stud.server.actor import TableActor
 from stud.server.connection import ClientConnection
+from stud.server.frames import whole_text_frames
 from stud.server.room import RoomConfig
 from stud.server.storage import TableSpec
-from stud.server.transport import BATCH_CHARS, SEND_NOW, BatchingTransport, turn_of
+from stud.server.transport import (
+    BATCH_CHARS,
+    SEND_NOW,
+    BatchingTransport,
+    BatchingWebSocketProtocol,
+    turn_of,
+)
 from stud.table import Event, Table, TableSettings
 from stud.table.engine import start_engine_hand
 from test_server_sending import FakeTransport, _next_step, _payloads
@@ -283,3 +293,237 @@ def test_with_no_command_the_clock_still_deals_and_runs_out_turns() -> None:
 
     kinds = asyncio.run(scenario())
     assert kinds.count("new_hand") >= 2 and "timeout" in kinds
+
+
+def test_a_message_is_read_and_refused_as_with_the_standard_reader(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """orjson first, json.loads for what it refuses: every message is read, or refused
+    with the same code and words, as when json.loads read them all."""
+    texts = [
+        '{"type":"act","table":3,"action":"call","to":4,"turn":17,"id":"x"}',
+        '{"type":"chat","table":1,"text":"caf\\u00e9 \\u4f60\\u597d \\ud83c\\udccf"}',
+        '{"type":"ping","id":1.5e3}',
+        '{"type":"ping","id":-0}',
+        '{"type":"act","table":3,"action":"call","turn":18446744073709551615}',
+        '{"type":"ping","id":123456789012345678901234567890}',  # past 64 bits
+        '{"type":"sit","table":123456789012345678901234567890,"buy_in":5}',
+        '{"type":"ping","id":NaN}',  # json.loads only
+        '{"type":"chat","table":1,"text":"\\ud800"}',  # a lone surrogate: json.loads only
+        '{"type":"ping","type":"watch","table":2}',  # the last of a repeated key
+        '{"type":"watch","table":2' + ',"x":' + "[" * 1500 + "]" * 1500 + "}",  # deep
+        "[" * 100_000 + "]" * 100_000,
+        '{"type": "ping"',
+        "",
+        '{"type":"ping",}',
+        '{"type":"ping","id":"\x01"}',
+        "[1, 2]",
+        '"ping"',
+    ]
+
+    def outcome(text: str) -> tuple[Any, ...]:
+        try:
+            message = protocol.parse(text)
+        except protocol.ProtocolError as error:
+            return ("refused", error.code, str(error), error.ref)
+        return ("read", message.type, repr(message.fields), message.ref)
+
+    fast = [outcome(text) for text in texts]
+    monkeypatch.setattr(protocol, "_loads", json.loads)
+    assert fast == [outcome(text) for text in texts]
+    assert fast[0][0] == "read" and fast[-6][:2] == ("refused", "bad_json")
+
+
+class SocketTransport(FakeTransport):
+    """A socket's transport as uvicorn's websocket protocol uses it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.reading = True
+
+    def pause_reading(self) -> None:
+        self.reading = False
+
+    def resume_reading(self) -> None:
+        self.reading = True
+
+    def is_reading(self) -> bool:
+        return self.reading
+
+    def get_extra_info(self, name: str, default: Any = None) -> Any:
+        return {"sockname": ("127.0.0.1", 8650), "peername": ("127.0.0.1", 40000)}.get(
+            name, default
+        )
+
+
+class GeneralParser(BatchingWebSocketProtocol):
+    """The same protocol with every read handed to websockets' own parser."""
+
+    def _between_frames(self) -> bool:
+        return False
+
+
+HANDSHAKE = (
+    b"GET /ws?batch=1 HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+    b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+    b"Sec-WebSocket-Version: 13\r\n\r\n"
+)
+
+
+def _client_frame(
+    opcode: int, payload: bytes, *, fin: bool = True, rsv: int = 0, masked: bool = True
+) -> bytes:
+    """A client's frame (RFC 6455 5.2), masked with a fixed key unless told not to."""
+    head = bytes([(0x80 if fin else 0) | rsv | opcode])
+    length = len(payload)
+    flag = 0x80 if masked else 0
+    if length < 126:
+        head += bytes([flag | length])
+    elif length < 65536:
+        head += bytes([flag | 126]) + length.to_bytes(2, "big")
+    else:
+        head += bytes([flag | 127]) + length.to_bytes(8, "big")
+    if not masked:
+        return head + payload
+    key = b"\x12\x34\x56\x78"
+    return head + key + bytes(b ^ key[i % 4] for i, b in enumerate(payload))
+
+
+def _serve(
+    protocol_class: type[BatchingWebSocketProtocol], reads: list[bytes]
+) -> tuple[list[Any], bytes, bool]:
+    """What the application received, the bytes the server wrote after its handshake, and
+    whether it closed, for a client that sends ``reads`` (each one read of the socket)."""
+    from uvicorn.config import Config
+    from uvicorn.server import ServerState
+
+    received: list[Any] = []
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        assert (await receive())["type"] == "websocket.connect"
+        await send({"type": "websocket.accept"})
+        while True:
+            message = await receive()
+            received.append({k: v for k, v in message.items() if k != "reason"})
+            if message["type"] == "websocket.disconnect":
+                return
+
+    async def scenario() -> tuple[bytes, bool]:
+        config = Config(app=app, ws_max_size=65536, ws_ping_interval=None, lifespan="off")
+        config.load()
+        protocol = protocol_class(config, ServerState(), {}, asyncio.get_running_loop())
+        transport = SocketTransport()
+        protocol.connection_made(transport)
+        protocol.data_received(HANDSHAKE)
+        for _ in range(5):
+            await asyncio.sleep(0)
+        handshake = len(b"".join(transport.writes))
+        for data in reads:
+            if transport.closed:
+                break
+            protocol.data_received(data)
+            for _ in range(5):
+                await asyncio.sleep(0)
+        if not transport.closed:
+            protocol.connection_lost(None)
+        for _ in range(5):
+            await asyncio.sleep(0)
+        return b"".join(transport.writes)[handshake:], transport.closed
+
+    wire, closed = asyncio.run(scenario())
+    return received, wire, closed
+
+
+def test_whole_text_frames_are_received_as_websockets_receives_them() -> None:
+    """Reads of whole small text frames skip websockets' parser; every other read goes to
+    it. Whatever the reads hold and however the stream is cut into reads, the application
+    gets the same messages and the client the same bytes (pongs, closes) either way."""
+    import random
+
+    act = b'{"type":"act","table":3,"action":"call","to":4,"turn":17}'
+    frames = {
+        "act": _client_frame(0x1, act),
+        "chat": _client_frame(0x1, '{"type":"chat","text":"你好 ♠"}'.encode()),
+        "long": _client_frame(0x1, b'{"type":"chat","text":"' + b"x" * 300 + b'"}'),
+        "ping": _client_frame(0x9, b"hi"),
+        "parts": _client_frame(0x1, b'{"type":', fin=False) + _client_frame(0x0, b'"ping"}'),
+        "binary": _client_frame(0x2, b"\x00\x01"),
+        "bad utf-8": _client_frame(0x1, b'{"type":"\xff"}'),
+        "unmasked": _client_frame(0x1, b'{"type":"ping"}', masked=False),
+        "reserved bit": _client_frame(0x1, b'{"type":"ping"}', rsv=0x40),
+        "too big": _client_frame(0x1, b"y" * 70_000),
+        "close": _client_frame(0x8, (1000).to_bytes(2, "big") + b"bye"),
+    }
+    payloads: dict[str, str | bytes] = {
+        "act": act.decode(),
+        "chat": '{"type":"chat","text":"你好 ♠"}',
+        "long": '{"type":"chat","text":"' + "x" * 300 + '"}',
+        "parts": '{"type":"ping"}',
+        "binary": b"\x00\x01",
+    }
+    rng = random.Random(17)
+    endings = ["bad utf-8", "unmasked", "reserved bit", "too big", "close", None]
+    fast_reads = 0
+    for case in range(60):
+        names = rng.choices(["act", "act", "act", "chat", "long", "ping", "parts", "binary"], k=8)
+        ending = endings[case % len(endings)]
+        stream = b"".join(frames[name] for name in names) + (frames[ending] if ending else b"")
+        cuts = sorted(rng.sample(range(1, len(stream)), rng.randint(0, 6)))
+        if case % 3 == 0:  # cut at the frames' own ends, as a client's writes mostly arrive
+            cuts, at = [], 0
+            for name in names:
+                at += len(frames[name])
+                cuts.append(at)
+        reads = [stream[a:b] for a, b in zip([0, *cuts], [*cuts, len(stream)], strict=True)]
+        reads = [r for r in reads if r]
+        fast = _serve(BatchingWebSocketProtocol, reads)
+        assert fast == _serve(GeneralParser, reads), (names, ending, cuts)
+        fast_reads += sum(whole_text_frames(r, 65536) is not None for r in reads)
+        if ending is None:  # every message arrives, in order
+            expected = [payloads[name] for name in names if name != "ping"]
+            got = [m.get("text", m.get("bytes")) for m in fast[0]]
+            assert got == [*expected, None]  # then the disconnect
+    assert fast_reads > 50  # the fast path was taken, not only the general one
+
+
+def test_a_frame_cut_between_reads_is_never_read_from_its_middle() -> None:
+    """A read that starts inside a frame is websockets' to finish, even when the rest of
+    that frame looks like whole text frames (here a binary frame whose payload, once the
+    client's mask is applied, is exactly a text frame's bytes)."""
+    inner = _client_frame(0x1, b'{"type":"ping"}')
+    key = b"\x12\x34\x56\x78"
+    payload = bytes(b ^ key[i % 4] for i, b in enumerate(inner))  # masked: becomes ``inner``
+    outer = _client_frame(0x2, payload)
+    assert outer.endswith(inner)
+    reads = [outer[: len(outer) - len(inner)], inner, _client_frame(0x1, b'{"n":2}')]
+    received, _, _ = _serve(BatchingWebSocketProtocol, reads)
+    assert received == [
+        {"type": "websocket.receive", "bytes": payload},
+        {"type": "websocket.receive", "text": '{"n":2}'},
+        {"type": "websocket.disconnect", "code": 1005},
+    ]
+    assert (received, *_serve(BatchingWebSocketProtocol, reads)[1:]) == _serve(GeneralParser, reads)
+
+
+def test_only_whole_final_masked_text_frames_are_read_directly() -> None:
+    text = b'{"type":"ping"}'
+    two = _client_frame(0x1, text) + _client_frame(0x1, b"x" * 300)
+    assert whole_text_frames(two, 65536) == [text, b"x" * 300]
+    assert whole_text_frames(b"", 65536) == []
+    refused = {
+        "unmasked": _client_frame(0x1, text, masked=False),
+        # (as long as a masked frame of that length: only the mask bit refuses it)
+        "unmasked, then 4 bytes": _client_frame(0x1, text, masked=False) + b"abcd",
+        "reserved bit": _client_frame(0x1, text, rsv=0x40),
+        "a fragment": _client_frame(0x1, text, fin=False),
+        "a continuation": _client_frame(0x0, text),
+        "binary": _client_frame(0x2, text),
+        "ping": _client_frame(0x9, b""),
+        "close": _client_frame(0x8, b"\x03\xe8"),
+        "64-bit length": _client_frame(0x1, b"z" * 65536),
+        "cut short": _client_frame(0x1, text)[:-1],
+        "a frame and a piece": _client_frame(0x1, text) + _client_frame(0x1, text)[:3],
+    }
+    for name, data in refused.items():
+        assert whole_text_frames(data, 65536) is None, name
+    assert whole_text_frames(_client_frame(0x1, b"x" * 300), 200) is None  # over max_size

@@ -31,6 +31,9 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 from websockets.exceptions import InvalidState
 from websockets.http11 import Request
 from websockets.protocol import OPEN
+from websockets.streams import StreamReader
+
+from stud.server.frames import whole_text_frames
 
 BATCH_CHARS = 1 << 18
 """A frame of several messages holds about this many characters at most (a client that
@@ -220,6 +223,10 @@ class BatchingTransport(asyncio.Transport):
         self._transport.set_write_buffer_limits(high, low)
 
 
+AT_EOF = StreamReader.at_eof.__code__
+"""Where websockets' parser waits between frames (``Protocol.parse``: ``reader.at_eof()``)."""
+
+
 class BatchingWebSocketProtocol(WebSocketsSansIOProtocol):
     """uvicorn's websocket protocol (websockets' sans-I/O core) over a :class:`BatchingTransport`.
 
@@ -238,6 +245,52 @@ class BatchingWebSocketProtocol(WebSocketsSansIOProtocol):
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         batching = BatchingTransport(cast(asyncio.Transport, transport), self.loop)
         super().connection_made(batching)
+
+    def data_received(self, data: bytes) -> None:
+        """A read of whole small text frames goes to the application as websockets and
+        uvicorn would hand it on (:mod:`stud.server.frames`); anything else to websockets."""
+        if self._between_frames():
+            payloads = whole_text_frames(data, self.conn.max_message_size)
+            if payloads is not None:
+                try:
+                    texts = [payload.decode() for payload in payloads]
+                except UnicodeDecodeError:
+                    pass  # websockets and uvicorn refuse it as they do
+                else:
+                    for text in texts:
+                        self._received_text(text)
+                    return
+        super().data_received(data)
+
+    def _between_frames(self) -> bool:
+        """Whether websockets holds nothing of a frame: the connection is open, no message
+        is in fragments, its parser waits for a frame's first byte with nothing buffered."""
+        conn = self.conn
+        if (
+            conn.state is not OPEN
+            or conn.current_size is not None
+            or conn.extensions
+            or conn.debug
+            or conn.parser_exc is not None
+            or conn.reader.buffer
+            or conn.events
+        ):
+            return False
+        waiting = conn.parser
+        while (inner := getattr(waiting, "gi_yieldfrom", None)) is not None:
+            waiting = inner
+        return getattr(waiting, "gi_code", None) is AT_EOF
+
+    def _received_text(self, text: str) -> None:
+        """What uvicorn does with a whole text message (``send_receive_event_to_app``)."""
+        self.frames = []
+        self.curr_msg_data_type = "text"
+        if self.close_sent:  # the application is past closing: discarded
+            return
+        self.queue.put_nowait({"type": "websocket.receive", "text": text})
+        if not self.read_paused:
+            self.read_paused = True
+            self.transport.pause_reading()
 
     def handle_connect(self, event: Request) -> None:
         super().handle_connect(event)
