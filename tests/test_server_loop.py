@@ -31,7 +31,7 @@ from stud.server.transport import (
 )
 from stud.table import Event, Table, TableSettings
 from stud.table.engine import start_engine_hand
-from test_server_sending import FakeTransport, _next_step, _payloads
+from test_server_sending import FakeTransport, Watcher, _next_step, _payloads
 
 
 class BatchingWebSocket:
@@ -149,33 +149,29 @@ class Checks:
         return None
 
 
-def _loop_actor() -> tuple[TableActor, Table, list[Any]]:
+def _table(**clocks: Any) -> tuple[Table, TableSpec]:
+    """A four-seat Stud table with the given clocks (TableSettings' fields), and its spec."""
     settings = TableSettings(
-        name="t", game="stud", ante=1, bring_in=2, small_bet=4, big_bet=8, seats=4,
-        turn_seconds=10, time_bank=0, pause_between_hands=2,
-    )  # fmt: skip
+        name="t", game="stud", ante=1, bring_in=2, small_bet=4, big_bet=8, seats=4, **clocks
+    )
     table = Table(settings, start_engine_hand, seed=5, label="1")
     spec = TableSpec(
         name="t", game="stud", ante=1, bring_in=2, small_bet=4, big_bet=8, seats=4, bots=0,
         min_buy_in=0, max_buy_in=0, id=1,
     )  # fmt: skip
+    return table, spec
+
+
+def _loop_actor() -> tuple[TableActor, Table, list[Any]]:
+    table, spec = _table(turn_seconds=10, time_bank=0, pause_between_hands=2)
     config = RoomConfig(seed=5, grace_seconds=30, bot_delay=(1.0, 3.0))
     room = Refuses()
     room.__dict__["config"] = config  # the one thing of the room's a pass may read
     actor = TableActor(room, spec, table)  # type: ignore[arg-type]
-    watchers = [SendCounter(11), SendCounter(12), SendCounter(None)]
+    watchers = [Watcher(11), Watcher(12), Watcher(None)]
     for watcher in watchers:
         actor.watchers[watcher] = None
     return actor, table, watchers
-
-
-class SendCounter:
-    def __init__(self, account: int | None) -> None:
-        self.account_id = account
-        self.texts: list[str] = []
-
-    def send(self, text: str) -> None:
-        self.texts.append(text)
 
 
 def _snapshot(actor: TableActor, table: Table, watchers: list[Any]) -> tuple[Any, ...]:
@@ -263,19 +259,13 @@ class QuietRoom:
 def test_with_no_command_the_clock_still_deals_and_runs_out_turns() -> None:
     """The actor waits on its queue with no deadline of asyncio's around each wait: its own
     timer wakes it when the deal is due and when a turn's clock runs out."""
-    settings = TableSettings(
-        name="t", game="stud", ante=1, bring_in=2, small_bet=4, big_bet=8, seats=4,
-        turn_seconds=0.05, time_bank=0, pause_between_hands=0.05, timeouts_to_sit_out=9,
-    )  # fmt: skip
-    table = Table(settings, start_engine_hand, seed=5, label="1")
-    spec = TableSpec(
-        name="t", game="stud", ante=1, bring_in=2, small_bet=4, big_bet=8, seats=4, bots=0,
-        min_buy_in=0, max_buy_in=0, id=1,
-    )  # fmt: skip
+    table, spec = _table(
+        turn_seconds=0.05, time_bank=0, pause_between_hands=0.05, timeouts_to_sit_out=9
+    )
 
     async def scenario() -> list[str]:
         actor = TableActor(QuietRoom(RoomConfig()), spec, table)  # type: ignore[arg-type]
-        watcher = SendCounter(None)
+        watcher = Watcher(None)
         actor.watchers[watcher] = None
         for account in (11, 12, 13):
             table.sit(account, f"p{account}", 500, 0.0)
