@@ -56,6 +56,11 @@ class Command:
     done: asyncio.Future[Any] | None = None
 
 
+ALARM = Command("alarm")
+"""Queued by an actor's own timer when something it runs by the clock is due (never handled
+as a command)."""
+
+
 def _show(shows: list[tuple[Bot, dict[str, Any]]], players: dict[int, int]) -> None:
     for brain, view in shows:
         brain.observe(view, players)
@@ -136,41 +141,102 @@ class TableActor(Mailbox):
         return min(times) if times else None
 
     async def _run(self) -> None:
+        try:
+            await self._loop()
+        finally:
+            self._disarm()
+
+    async def _loop(self) -> None:
         if self.resumed:
             outs, self.resumed = self.resumed, []
             await self._step(lambda _now: self.apply(outs))
         await self._step(self._fill_bots)
         stepped = False  # the last round ran the timers (a round that will not wait yields first)
+        queue = self.queue
+        wake: float | None = None
+        known = False  # ``wake`` is the table's as it is now (nothing ran since it was found)
         while not self.closed:
             if not self.room.owns(self.id):
                 # A shared room's lease on this table lapsed: another process may run it now.
-                while not self.queue.empty():
-                    await self._handle(self.queue.get_nowait())  # each refused: unavailable
+                while not queue.empty():
+                    command = queue.get_nowait()
+                    if command is not ALARM:
+                        await self._handle(command)  # each refused: unavailable
                 self.room.lost(self)
                 return
-            wake = self._wakeup()
-            timeout = None if wake is None else max(0.0, wake - self._clock())
-            if self.queue.empty() and (timeout is None or timeout > 0):
-                command: Command | None = None
-                # A deadline on the wait itself: no task wrapped around each wait (wait_for's).
-                try:
-                    async with asyncio.timeout(timeout):
-                        command = await self.queue.get()
-                except TimeoutError:
-                    pass
-                if command is not None:
+            now = self._clock()
+            if not known:
+                wake = self._wakeup()
+            known = False
+            if queue.empty() and (wake is None or wake > now):
+                self._arm(wake, now)
+                command = await queue.get()
+                if command is not ALARM:
                     await self._handle(command)
             elif stepped:
                 await asyncio.sleep(0)  # more to do at once: let the other tables run first
             # Take whatever queued up before looking at the clock again.
-            while not self.queue.empty():
-                await self._handle(self.queue.get_nowait())
+            while not queue.empty():
+                command = queue.get_nowait()
+                if command is not ALARM:
+                    await self._handle(command)
             if not self.room.owns(self.id):
+                continue
+            wake = self._wakeup()
+            if self._nothing_due(self._clock(), wake):
+                stepped = True  # what the timer pass would have found: nothing to do
+                known = True
                 continue
             stepped = await self._step(self._timers)
             if not stepped:
                 # A step that keeps failing must not spin: back off, let the others run.
                 await asyncio.sleep(FAULT_BACKOFF)
+
+    def _nothing_due(self, now: float, wake: float | None) -> bool:
+        """Whether a timer pass now would find nothing to do (most commands: an action in a
+        hand of people), so it is skipped.
+
+        Nothing by the clock is due (a turn's clock, a bot's think time, a seat given up,
+        the idle close); a hand is being played, so nothing happens between hands (a deal,
+        automatic rebuys, bots joining); nobody waits for a seat; the table is not closing;
+        and a bot of this table whose turn it is has its think time already (and none is
+        kept for anyone else). ``wake``: :meth:`_wakeup` now.
+        """
+        table = self.table
+        if table.hand is None or table.closing or self.waiting:
+            return False
+        if wake is not None and wake <= now:
+            return False
+        seat = table.actor_seat
+        player = None if seat is None else table.seats[seat]
+        ours = player is not None and player.bot and player.id in self.bots
+        return (self.bot_due is not None) == ours
+
+    _alarm: asyncio.TimerHandle | None = None
+    _alarm_at = 0.0
+
+    def _arm(self, wake: float | None, now: float) -> None:
+        """Have the queue woken (:data:`ALARM`) by ``wake`` (the clock's time), if it is set.
+
+        One timer per table, kept while it rings no later than needed: a turn's new
+        deadline is later than the last one, and a timer that rings early only wakes
+        the loop to find nothing due and set the timer again. (A deadline on every wait
+        made and cancelled a timer per command.)
+        """
+        if wake is None or (self._alarm is not None and self._alarm_at <= wake):
+            return
+        self._disarm()
+        self._alarm_at = wake
+        self._alarm = asyncio.get_running_loop().call_later(wake - now, self._ring)
+
+    def _ring(self) -> None:
+        self._alarm = None
+        self.queue.put_nowait(ALARM)
+
+    def _disarm(self) -> None:
+        if self._alarm is not None:
+            self._alarm.cancel()
+            self._alarm = None
 
     async def _handle(self, command: Command) -> None:
         try:

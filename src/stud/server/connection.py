@@ -23,7 +23,7 @@ from stud.server.protocol import ProtocolError, dumps, parse, tournament_table
 from stud.server.ratelimit import TokenBucket
 from stud.server.room import Room, TableHandle
 from stud.server.storage import Account
-from stud.server.transport import batches_of, send_now_of
+from stud.server.transport import batches_of, send_now_of, turn_of
 from stud.table import TableError
 
 log = logging.getLogger("stud.server")
@@ -51,6 +51,8 @@ class ClientConnection:
         self._batches = batches_of(websocket.scope)
         """Whether a turn's messages reach this client as one frame (it asked: ``?batch=1``)."""
         self._writing = False  # the writer holds a message it has not handed on yet
+        self._turn = turn_of(websocket.scope)
+        """This turn's frame to the client, once begun (stud.server.transport.turn_of)."""
 
     def send(self, text: str) -> None:
         """Send a message to this client, in order; drop the client if it has fallen far behind.
@@ -60,6 +62,10 @@ class ClientConnection:
         it waits in the outbox for the writer task, which waits for the socket.
         """
         if self.closed:
+            return
+        turn = self._turn
+        if turn:  # this turn's frame has begun: the message joins it (most of a step's sends)
+            turn.append(text)
             return
         if (
             self._send_now is not None

@@ -110,7 +110,7 @@ def parse(text: str | bytes) -> Message:
     ):
         raise ProtocolError("too_large", f"messages are at most {MAX_MESSAGE_BYTES} bytes")
     try:
-        data = json.loads(text)
+        data = _loads(text)
     except (ValueError, RecursionError) as error:
         raise ProtocolError("bad_json", f"not JSON: {error}") from None
     if not isinstance(data, dict):
@@ -147,6 +147,21 @@ def parse(text: str | bytes) -> Message:
         if fields["action"] not in ACTIONS:
             raise ProtocolError("illegal_action", f"unknown action {fields['action']!r}", ref)
     return Message(kind, fields, ref)
+
+
+def _loads(text: str) -> Any:
+    """JSON text's value, as :func:`json.loads` reads it but for integers past 64 bits.
+
+    orjson reads a message several times faster; what it refuses (``NaN``, a lone
+    surrogate's escape, deep nesting, bad JSON) goes to :func:`json.loads`, which takes a
+    superset of what orjson takes, so it is read or refused with the same words as
+    before. The one difference: orjson reads an integer past 64 bits as a float; no
+    field takes a float or an integer past 2**53, so such a message is refused the same.
+    """
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return json.loads(text)
 
 
 def _is_int_or_null(value: Any) -> bool:

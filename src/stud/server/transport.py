@@ -31,6 +31,9 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 from websockets.exceptions import InvalidState
 from websockets.http11 import Request
 from websockets.protocol import OPEN
+from websockets.streams import StreamReader
+
+from stud.server.frames import whole_text_frames
 
 BATCH_CHARS = 1 << 18
 """A frame of several messages holds about this many characters at most (a client that
@@ -116,8 +119,9 @@ class BatchingTransport(asyncio.Transport):
         self._loop = loop
         self._queued: list[bytes] = []
         self.texts: list[str] = []
-        """Messages of this turn not framed yet (nothing was written since the first)."""
-        self._text_chars = 0
+        """Messages of this turn not framed yet (nothing was written since the first). The
+        same list for the transport's life (emptied in place), so that a connection may hold
+        it: while it is not empty, a message appended to it joins this turn's frame."""
 
     def write(self, data: bytes | bytearray | memoryview) -> None:
         if not data:
@@ -130,20 +134,32 @@ class BatchingTransport(asyncio.Transport):
 
     def add_text(self, text: str) -> None:
         """Queue one text message for this turn's frame (the caller checked the socket is open)."""
-        if not self.texts:
-            if not self._queued:
-                self._loop.call_soon(self.flush)
-        elif self._text_chars > BATCH_CHARS:
-            self._frame_texts()
+        if not self.texts and not self._queued:
+            self._loop.call_soon(self.flush)
         self.texts.append(text)
-        self._text_chars += len(text)
 
     def _frame_texts(self) -> None:
-        texts, self.texts, self._text_chars = self.texts, [], 0
+        """The turn's messages as frames: one, or one per run of about BATCH_CHARS characters
+        (a run closes once it is past them), a run of one message framed as it is."""
+        texts = self.texts
         if len(texts) == 1:
             self._queued.append(FRAMES.frame(texts[0], self._loop))
-        else:
+        elif sum(map(len, texts)) <= BATCH_CHARS:
             self._queued.append(text_frame(batch_text(texts)))
+        else:
+            start, chars = 0, 0
+            for index, text in enumerate(texts):
+                if chars > BATCH_CHARS:
+                    self._queued.append(self._run_frame(texts[start:index]))
+                    start, chars = index, 0
+                chars += len(text)
+            self._queued.append(self._run_frame(texts[start:]))
+        texts.clear()
+
+    def _run_frame(self, texts: list[str]) -> bytes:
+        if len(texts) == 1:
+            return FRAMES.frame(texts[0], self._loop)
+        return text_frame(batch_text(texts))
 
     def writelines(self, list_of_data: Iterable[bytes | bytearray | memoryview]) -> None:
         for data in list_of_data:
@@ -164,7 +180,8 @@ class BatchingTransport(asyncio.Transport):
         self._transport.close()
 
     def abort(self) -> None:
-        self._queued, self.texts, self._text_chars = [], [], 0
+        self._queued = []
+        self.texts.clear()
         self._transport.abort()
 
     def write_eof(self) -> None:
@@ -196,7 +213,7 @@ class BatchingTransport(asyncio.Transport):
         return self._transport.get_protocol()
 
     def get_write_buffer_size(self) -> int:
-        queued = sum(len(data) for data in self._queued) + self._text_chars
+        queued = sum(len(data) for data in self._queued) + sum(len(text) for text in self.texts)
         return self._transport.get_write_buffer_size() + queued
 
     def get_write_buffer_limits(self) -> tuple[int, int]:
@@ -204,6 +221,10 @@ class BatchingTransport(asyncio.Transport):
 
     def set_write_buffer_limits(self, high: int | None = None, low: int | None = None) -> None:
         self._transport.set_write_buffer_limits(high, low)
+
+
+AT_EOF = StreamReader.at_eof.__code__
+"""Where websockets' parser waits between frames (``Protocol.parse``: ``reader.at_eof()``)."""
 
 
 class BatchingWebSocketProtocol(WebSocketsSansIOProtocol):
@@ -225,6 +246,52 @@ class BatchingWebSocketProtocol(WebSocketsSansIOProtocol):
         batching = BatchingTransport(cast(asyncio.Transport, transport), self.loop)
         super().connection_made(batching)
 
+    def data_received(self, data: bytes) -> None:
+        """A read of whole small text frames goes to the application as websockets and
+        uvicorn would hand it on (:mod:`stud.server.frames`); anything else to websockets."""
+        if self._between_frames():
+            payloads = whole_text_frames(data, self.conn.max_message_size)
+            if payloads is not None:
+                try:
+                    texts = [payload.decode() for payload in payloads]
+                except UnicodeDecodeError:
+                    pass  # websockets and uvicorn refuse it as they do
+                else:
+                    for text in texts:
+                        self._received_text(text)
+                    return
+        super().data_received(data)
+
+    def _between_frames(self) -> bool:
+        """Whether websockets holds nothing of a frame: the connection is open, no message
+        is in fragments, its parser waits for a frame's first byte with nothing buffered."""
+        conn = self.conn
+        if (
+            conn.state is not OPEN
+            or conn.current_size is not None
+            or conn.extensions
+            or conn.debug
+            or conn.parser_exc is not None
+            or conn.reader.buffer
+            or conn.events
+        ):
+            return False
+        waiting = conn.parser
+        while (inner := getattr(waiting, "gi_yieldfrom", None)) is not None:
+            waiting = inner
+        return getattr(waiting, "gi_code", None) is AT_EOF
+
+    def _received_text(self, text: str) -> None:
+        """What uvicorn does with a whole text message (``send_receive_event_to_app``)."""
+        self.frames = []
+        self.curr_msg_data_type = "text"
+        if self.close_sent:  # the application is past closing: discarded
+            return
+        self.queue.put_nowait({"type": "websocket.receive", "text": text})
+        if not self.read_paused:
+            self.read_paused = True
+            self.transport.pause_reading()
+
     def handle_connect(self, event: Request) -> None:
         super().handle_connect(event)
         scope: Any = getattr(self, "scope", None)  # none when the handshake was refused
@@ -232,7 +299,11 @@ class BatchingWebSocketProtocol(WebSocketsSansIOProtocol):
             if scope.get("extensions") is None:
                 scope["extensions"] = {}
             self.batching = wants_batches(scope)
-            scope["extensions"][SEND_NOW] = {"send": self.send_now, "batch": self.batching}
+            scope["extensions"][SEND_NOW] = {
+                "send": self.send_now,
+                "batch": self.batching,
+                "turn": self.transport.texts if self.batching else None,
+            }
 
     def send_now(self, text: str) -> bool:
         """Queue one text message now if the socket is open and takes data; False if not.
@@ -287,3 +358,15 @@ def batches_of(scope: Any) -> bool:
     """Whether the server frames a turn's messages to this websocket together (it asked)."""
     offer = (scope.get("extensions") or {}).get(SEND_NOW)
     return bool(offer is not None and offer.get("batch"))
+
+
+def turn_of(scope: Any) -> list[str] | None:
+    """A batching websocket's messages of this turn (:attr:`BatchingTransport.texts`), if any.
+
+    While the list is not empty, this turn's frame to the client has begun (its first
+    message found the socket open and nothing was written since): a message appended to
+    it goes out in that frame, in order, as :meth:`BatchingWebSocketProtocol.send_now`
+    would have put it.
+    """
+    offer = (scope.get("extensions") or {}).get(SEND_NOW)
+    return None if offer is None else cast("list[str] | None", offer.get("turn"))
