@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import types
-from typing import Any
+from typing import Any, cast
 
 import orjson
 import pytest
@@ -517,3 +517,15 @@ def test_only_whole_final_masked_text_frames_are_read_directly() -> None:
     for name, data in refused.items():
         assert whole_text_frames(data, 65536) is None, name
     assert whole_text_frames(_client_frame(0x1, b"x" * 300), 200) is None  # over max_size
+
+
+def test_a_websockets_with_other_internals_reads_every_frame_with_its_own_parser() -> None:
+    """The direct read depends on websockets' parser's internals; where they differ (another
+    release), every read goes to websockets rather than failing the connection."""
+    from types import SimpleNamespace
+
+    from websockets.protocol import OPEN
+
+    protocol = BatchingWebSocketProtocol.__new__(BatchingWebSocketProtocol)
+    protocol.conn = cast(Any, SimpleNamespace(state=OPEN, current_size=None))
+    assert protocol._between_frames() is False

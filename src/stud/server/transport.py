@@ -266,15 +266,18 @@ class BatchingWebSocketProtocol(WebSocketsSansIOProtocol):
         """Whether websockets holds nothing of a frame: the connection is open, no message
         is in fragments, its parser waits for a frame's first byte with nothing buffered."""
         conn = self.conn
-        if (
-            conn.state is not OPEN
-            or conn.current_size is not None
-            or conn.extensions
-            or conn.debug
-            or conn.parser_exc is not None
-            or conn.reader.buffer
-            or conn.events
-        ):
+        try:
+            if (
+                conn.state is not OPEN
+                or conn.current_size is not None
+                or conn.extensions
+                or conn.debug
+                or conn.parser_exc is not None
+                or conn.reader.buffer
+                or conn.events
+            ):
+                return False
+        except AttributeError:  # a websockets whose internals differ: its own parser reads
             return False
         waiting = conn.parser
         while (inner := getattr(waiting, "gi_yieldfrom", None)) is not None:
