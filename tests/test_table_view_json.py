@@ -27,19 +27,9 @@ from stud.server.storage import TableSpec
 from stud.table import Event, Table, TableSettings
 from stud.table.engine import EngineHand, start_engine_hand
 from stud.table.readout import board_readouts, own_readout
+from test_server_sending import Watcher
 
 GAMES = ("stud", "stud8", "razz")
-
-
-class Watcher:
-    """A connection as the actor sees it: it keeps every text sent."""
-
-    def __init__(self, account: int | None) -> None:
-        self.account_id = account
-        self.texts: list[str] = []
-
-    def send(self, text: str) -> None:
-        self.texts.append(text)
 
 
 def _actor(game: str, seed: int, seats: int = 6) -> tuple[TableActor, Table]:
@@ -213,6 +203,17 @@ def test_a_kept_seat_entry_is_made_again_when_its_values_change() -> None:
     assert _state(watchers[13])["settings"]["small_bet"] == 8
 
 
+def _act_first(table: Table, choices: tuple[str, ...], now: float) -> None:
+    """The player to act takes the first of ``choices`` that is legal."""
+    seat = table.actor_seat
+    assert seat is not None
+    player = table.seats[seat]
+    assert player is not None
+    legal = {a.action: a.to for a in table.legal()}
+    action = next(a for a in choices if a in legal)
+    table.act(player.id, action, legal[action], table.turn_id, now)
+
+
 def _cards_seen(state: dict[str, Any]) -> set[str]:
     """Every card a state shows in its hand (anyone's down or up cards, the community)."""
     hand = state["hand"]
@@ -230,13 +231,7 @@ def test_a_kept_card_entry_is_made_again_as_the_hand_goes_on() -> None:
     assert isinstance(hand, EngineHand)
     now, up_counts = 2.0, set()
     while table.hand is hand and not hand.over:
-        seat = table.actor_seat
-        assert seat is not None
-        player = table.seats[seat]
-        assert player is not None
-        legal = {a.action: a.to for a in table.legal()}
-        action = next(a for a in ("bring-in", "bet", "call", "check") if a in legal)
-        table.act(player.id, action, legal[action], table.turn_id, now)
+        _act_first(table, ("bring-in", "bet", "call", "check"), now)
         _send_and_compare(actor)
         if table.hand is not hand:  # over: the next states show no hand
             break
@@ -267,13 +262,7 @@ def test_a_seat_taken_by_another_account_shows_each_account_only_its_own_cards()
     table.leave(12, 1.5)  # folded now or on its turn; the seat frees when the hand ends
     now = 2.0
     while table.seats[seat] is not None:
-        actor_seat = table.actor_seat
-        assert actor_seat is not None
-        player = table.seats[actor_seat]
-        assert player is not None
-        legal = {a.action: a.to for a in table.legal()}
-        action = next(a for a in ("fold", "check", "call", "bring-in") if a in legal)
-        table.act(player.id, action, legal[action], table.turn_id, now)
+        _act_first(table, ("fold", "check", "call", "bring-in"), now)
         _send_and_compare(actor)
         now += 1.0
     newcomer = Watcher(21)

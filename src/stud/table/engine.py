@@ -9,7 +9,7 @@ per-seat views, which carry no foreign down card.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import fields
 from datetime import datetime
 from fractions import Fraction
 from typing import Any
@@ -124,20 +124,23 @@ _Entry = tuple[tuple[Any, ...], dict[str, Any], bytes]
 """A seat's view entry: what it depends on, the entry, its JSON (never changed once made)."""
 
 
-@dataclass(frozen=True, slots=True)
 class _ViewJson:
-    """One step's public view of a hand as JSON pieces, the viewer's own parts left out."""
+    """One step's public view of a hand as JSON pieces, the viewer's own parts left out
+    (a plain class: a frozen dataclass costs mypyc a generic ``__setattr__`` per field)."""
 
-    middle: bytes
-    """From ``game`` to ``"seats":`` (after the viewer)."""
-    entries: list[bytes]
-    seats: bytes
-    """The public entries joined (a spectator's ``seats``, without brackets)."""
-    community: bytes
-    """From the end of ``seats`` to ``"legal_actions":``."""
-    legal: bytes
-    """The actor's legal actions (everyone else's are ``[]``)."""
-    over: bytes
+    def __init__(
+        self, middle: bytes, entries: list[bytes], community: bytes, legal: bytes, over: bytes
+    ) -> None:
+        self.middle = middle
+        """From ``game`` to ``"seats":`` (after the viewer)."""
+        self.entries = entries
+        self.seats = b",".join(entries)
+        """The public entries joined (a spectator's ``seats``, without brackets)."""
+        self.community = community
+        """From the end of ``seats`` to ``"legal_actions":``."""
+        self.legal = legal
+        """The actor's legal actions (everyone else's are ``[]``)."""
+        self.over = over
 
 
 def _cards_key(entry: _Entry | None) -> tuple[Any, ...]:
@@ -171,6 +174,9 @@ class EngineHand:
         """The boards' words and each player's own, with what they were read from."""
         self._shown: set[int] = set()
         self._shown_scan = 0
+        self._step = 0
+        """The hand's steps so far (it changes only through :meth:`act`): what the views and
+        legal actions kept for one step are kept by."""
         self._legal: tuple[int, list[Legal], list[dict[str, Any]]] | None = None
         """The actor's legal actions at one step (the length of the event log): as the
         table takes them and as its views show them, asked for several times a step."""
@@ -238,7 +244,7 @@ class EngineHand:
 
     def _legal_now(self) -> tuple[int, list[Legal], list[dict[str, Any]]]:
         """The actor's legal actions now, worked out once per step of the hand."""
-        key = len(self.hand.events)
+        key = self._step
         if self._legal is None or self._legal[0] != key:
             actions, seats = self.hand.legal_actions(), self.seats
             self._legal = (
@@ -260,6 +266,7 @@ class EngineHand:
             events = self.hand.act(Action(ActionKind(action), to, player))
         except (IllegalActionError, ValueError) as error:
             raise TableError("illegal_action", str(error)) from None
+        self._step += 1
         return [self._event(e) for e in events]
 
     def started(self) -> list[HandEvent]:
@@ -323,17 +330,18 @@ class EngineHand:
     def _public_view(self) -> dict[str, Any]:
         """A spectator's view (no event log), built once per step of the hand."""
         hand = self.hand
-        key = len(hand.events)
+        key = self._step
         if self._public is not None and self._public_key == key:
             return self._public
-        for event in hand.events[self._shown_scan :]:
+        events = hand.events
+        for event in events[self._shown_scan :]:
             if isinstance(event, HandShown):
                 self._shown.add(event.seat)
-        self._shown_scan = key
+        self._shown_scan = len(events)
         config = hand.config
         stacks, bets, committed, live = hand.stacks, hand.bets, hand.committed, hand.live
         entries = [
-            self._entry(s, (stacks[s], bets[s], committed[s], live[s], s in self._shown))
+            self._entry(s, stacks[s], bets[s], committed[s], live[s], s in self._shown)
             for s in range(config.seats)
         ]
         to_act = hand.to_act
@@ -362,7 +370,6 @@ class EngineHand:
         self._json = _ViewJson(
             middle=orjson.dumps(head)[1:-1] + b',"seats":',
             entries=encoded,
-            seats=b",".join(encoded),
             community=b'],"community":' + orjson.dumps(community) + b',"legal_actions":',
             legal=orjson.dumps(legal),
             over=b',"is_over":true}' if hand.is_over else b',"is_over":false}',
@@ -370,18 +377,18 @@ class EngineHand:
         self._public_key = key
         return self._public
 
-    def _entry(self, s: int, state: tuple[int, int, int, bool, bool]) -> _Entry:
+    def _entry(
+        self, s: int, stack: int, bet: int, committed: int, live: bool, shown: bool
+    ) -> _Entry:
         """Seat ``s``'s entry in the public view and its JSON, kept while what it shows is the
-        same: its chips and state (``state``: stack, bet, committed, live, shown) and how
-        many cards it holds (a hand's cards are only ever added to, so their count names
-        them within the hand)."""
+        same: its chips and state and how many cards it holds (a hand's cards are only ever
+        added to, so their count names them within the hand)."""
         hand = self.hand
         down, up = hand.down_cards(s), hand.up_cards(s)
-        key = (*state, len(down), len(up))
+        key = (stack, bet, committed, live, shown, len(down), len(up))
         cached = self._entries[s]
         if cached is not None and cached[0] == key:
             return cached
-        stack, bet, committed, live, shown = state
         entry = {
             "seat": self.seats[s],
             "stack": stack,

@@ -142,6 +142,7 @@ class Table:
         self._players_json: list[tuple[tuple[Any, ...], bytes] | None] = [None] * settings.seats
         """Each seat's public entry as JSON, with the values it was made of."""
         self._boards_json: tuple[dict[str, Any], bytes] = ({}, b"{}")
+        self._readouts_json: dict[int, tuple[dict[str, Any], bytes]] = {}
         """The boards' words as JSON, with the (never changed) dict they were made of."""
         self._shuffle_json: tuple[object, int, bytes] | None = None
         """The shown commitment's JSON, with the shuffle and hand number it was made for."""
@@ -248,7 +249,7 @@ class Table:
             self._players_json[seat] = None
             return b"null"
         key = (player.id, player.name, player.stack, player.bot, player.sitting_out,
-               player.leaving, player.index is not None, round(player.bank, 3))  # fmt: skip
+               player.leaving, player.index is not None, player.bank)  # fmt: skip
         cached = self._players_json[seat]
         if cached is not None and cached[0] == key:
             return cached[1]
@@ -272,13 +273,26 @@ class Table:
         hand, index = self.hand, self._hand_index(seat)
         me = None if seat is None else self.seats[seat]
         hand_json = b"null" if hand is None else hand.view_json(index)
-        words = None if hand is None or index is None else hand.words(index)[0]
-        rest = {"readout": words, "legal": self._legal_view(seat)}
+        words = None if hand is None or index is None or seat is None else hand.words(index)[0]
+        legal = self._legal_view(seat)
         return b"".join((
             b'"you":', b"null" if seat is None else b"%d" % seat,
             b',"mine":', b"null" if me is None else orjson.dumps(me.own()),
-            b',"hand":', hand_json, b",", orjson.dumps(rest)[1:-1],
+            b',"hand":', hand_json, b',"readout":', self._words_text(seat, words),
+            b',"legal":', orjson.dumps(legal) if legal else b"[]",
         ))  # fmt: skip
+
+    def _words_text(self, seat: int | None, words: dict[str, Any] | None) -> bytes:
+        """A seat's readout as JSON, kept with the (never changed) dict it was made of: the
+        hand hands out the same dict while the seat's cards are the same."""
+        if seat is None or words is None:
+            return b"null"
+        cached = self._readouts_json.get(seat)
+        if cached is not None and cached[0] is words:
+            return cached[1]
+        text = orjson.dumps(words)
+        self._readouts_json[seat] = (words, text)
+        return text
 
     def _shared_view(self) -> dict[str, Any]:
         """The parts of a view that are the same for every viewer."""
