@@ -142,8 +142,9 @@ class Table:
         self._players_json: list[tuple[tuple[Any, ...], bytes] | None] = [None] * settings.seats
         """Each seat's public entry as JSON, with the values it was made of."""
         self._boards_json: tuple[dict[str, Any], bytes] = ({}, b"{}")
-        self._readouts_json: dict[int, tuple[dict[str, Any], bytes]] = {}
         """The boards' words as JSON, with the (never changed) dict they were made of."""
+        self._readouts_json: dict[int, tuple[dict[str, Any], bytes]] = {}
+        """Each seat's readout as JSON, likewise."""
         self._shuffle_json: tuple[object, int, bytes] | None = None
         """The shown commitment's JSON, with the shuffle and hand number it was made for."""
 
