@@ -11,9 +11,12 @@ import random
 from datetime import datetime
 from typing import Any
 
+import orjson
+
 from stud.fairness import Shuffle
 from stud.history import Tournament
 from stud.table import HandEvent, HandPort, Legal, Table, TableSettings
+from stud.table.readout import board_readouts, own_readout
 
 
 class DoubleHand:
@@ -87,6 +90,13 @@ class DoubleHand:
             "down": {self.seats[i]: (c if i == player else None) for i, c in enumerate(self.cards)},
             "put": {self.seats[i]: p for i, p in enumerate(self.put)},
         }
+
+    def view_json(self, player: int | None) -> bytes:
+        return orjson.dumps(self.view(player), option=orjson.OPT_NON_STR_KEYS)
+
+    def words(self, player: int | None) -> tuple[dict[str, Any] | None, dict[str, Any]]:
+        seat = None if player is None else self.seats[player]
+        return own_readout(self.view(player), seat), board_readouts(self.view(None))
 
     def summary(self) -> dict[str, Any]:
         return {"payouts": self.payouts()}

@@ -629,7 +629,7 @@ class TableActor(Mailbox):
         once, then one part per seat (its account's own: stud.server.audience)."""
         seats: dict[int | None, int] = {player.id: seat for seat, player in self.table.players()}
         watchers = [(watcher, seats.get(watcher.account_id)) for watcher in self.watchers]
-        shared, own = self.table.view_parts(seat for _, seat in watchers)
+        shared, own = self.table.view_json(seat for _, seat in watchers)
         texts = self.channel.state_texts(shared, own, self.room_part())
         for watcher, seat in watchers:
             watcher.send(texts[seat])

@@ -13,6 +13,8 @@ from collections import deque
 from collections.abc import Hashable, Mapping
 from typing import Any, Protocol, TypeVar
 
+import orjson
+
 from stud.server.audience import private_or_public
 from stud.server.protocol import dumps, encode
 from stud.table import Event
@@ -37,22 +39,24 @@ class Channel:
 
     def __init__(self, key: int | str) -> None:
         self.key = key
+        self._key = encode(key)
         self.n = 0
         # (n, text for everyone, text for each account with a private part): plain strings,
         # so the log costs the garbage collector nothing to keep.
         self.events: deque[tuple[int, str, dict[int, str]]] = deque(maxlen=LOG_SIZE)
         self.watchers: dict[Watcher, None] = {}
 
-    def _text(self, n: int, event: Event, account: int | None) -> str:
-        return dumps(
-            {"type": "event", "table": self.key, "n": n, "event": event.for_account(account)}
-        )
+    def _text(self, head: bytes, event: Event, account: int | None) -> str:
+        """``{"type": "event", "table": key, "n": n, "event": ...}`` as ``account`` sees it,
+        the head (all but the event) encoded once for all its texts."""
+        return b"".join((head, _json(event.for_account(account)), b"}")).decode()
 
     def publish(self, event: Event) -> None:
         """Number an event, keep it, and send it to each watcher as its account may see it."""
         self.n += 1
-        public = self._text(self.n, event, None)
-        private = {acc: self._text(self.n, event, acc) for acc in event.private}
+        head = b'{"type":"event","table":%b,"n":%d,"event":' % (self._key, self.n)
+        public = self._text(head, event, None)
+        private = {acc: self._text(head, event, acc) for acc in event.private}
         self.events.append((self.n, public, private))
         if not private:  # nothing of anyone's own in it: the one text for all
             for watcher in list(self.watchers):
@@ -76,22 +80,19 @@ class Channel:
         return dumps({"type": "state", "table": self.key, "n": self.n, "state": view})
 
     def state_texts(
-        self, shared: dict[str, Any], own: Mapping[K, dict[str, Any]], tail: dict[str, Any]
+        self, shared: bytes, own: Mapping[K, bytes], tail: dict[str, Any]
     ) -> dict[K, str]:
         """``state`` messages for several viewers of one moment, by viewer key: each carries
-        ``{**shared, **own[key], **tail}``, the shared parts encoded once for all.
+        the view whose JSON members are ``shared``, ``own[key]`` and ``tail``'s (the
+        table's :meth:`~stud.table.Table.view_json` and the room's part), joined.
 
         The text is the one :meth:`state_text` makes of that merged view (the parts'
         keys are distinct), joined from encoded pieces rather than encoded whole
         for each viewer.
         """
-        first, last = _members(shared), _members(tail)
-        head = b'{"type":"state","table":%b,"n":%d,"state":{' % (encode(self.key), self.n)
-        texts: dict[K, str] = {}
-        for key, part in own.items():
-            members = b",".join(m for m in (first, _members(part), last) if m)
-            texts[key] = (head + members + b"}}").decode()
-        return texts
+        head = b'{"type":"state","table":%b,"n":%d,"state":{%b,' % (self._key, self.n, shared)
+        last = b"," + _json(tail)[1:-1] + b"}}" if tail else b"}}"
+        return {key: b"".join((head, part, last)).decode() for key, part in own.items()}
 
     def send_all(self, message: dict[str, Any]) -> None:
         text = dumps(message)
@@ -99,6 +100,10 @@ class Channel:
             watcher.send(text)
 
 
-def _members(part: dict[str, Any]) -> bytes:
-    """A JSON object's members as text, without its braces (empty for an empty object)."""
-    return encode(part)[1:-1]
+def _json(value: Any) -> bytes:
+    """``value`` as :func:`stud.server.protocol.encode` writes it, without a call into
+    interpreted code for the usual value (no integer dict key)."""
+    try:
+        return orjson.dumps(value)
+    except TypeError:
+        return encode(value)

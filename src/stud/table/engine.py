@@ -14,6 +14,8 @@ from datetime import datetime
 from fractions import Fraction
 from typing import Any
 
+import orjson
+
 from stud.cards import Card, Deck
 from stud.fairness import Shuffle
 from stud.game import (
@@ -40,6 +42,7 @@ from stud.history import Tournament
 from stud.table.errors import TableError
 from stud.table.histories import played_hand, write_histories
 from stud.table.port import HandEvent, HandPort, Legal
+from stud.table.readout import board_readouts, own_readout
 
 CARD_TEXT: tuple[str, ...] = tuple(str(Card(index)) for index in range(52))
 """Each card's text by index (``"As"``): views name every card at every step."""
@@ -117,6 +120,38 @@ def _cards(value: Any) -> Any:
     return [_text(c) for c in value] if isinstance(value, tuple) else _text(value)
 
 
+_Entry = tuple[tuple[Any, ...], dict[str, Any], bytes]
+"""A seat's view entry: what it depends on, the entry, its JSON (never changed once made)."""
+
+
+class _ViewJson:
+    """One step's public view of a hand as JSON pieces, the viewer's own parts left out
+    (a plain class: a frozen dataclass costs mypyc a generic ``__setattr__`` per field)."""
+
+    def __init__(
+        self, middle: bytes, entries: list[bytes], community: bytes, legal: bytes, over: bytes
+    ) -> None:
+        self.middle = middle
+        """From ``game`` to ``"seats":`` (after the viewer)."""
+        self.entries = entries
+        self.seats = b",".join(entries)
+        """The public entries joined (a spectator's ``seats``, without brackets)."""
+        self.community = community
+        """From the end of ``seats`` to ``"legal_actions":``."""
+        self.legal = legal
+        """The actor's legal actions (everyone else's are ``[]``)."""
+        self.over = over
+
+
+def _cards_key(entry: _Entry | None) -> tuple[Any, ...]:
+    """What a seat's words are read from, of its entry's key: live, and how many cards it
+    holds down and up (the hand's community card and end are the rest)."""
+    if entry is None:
+        return ()
+    key = entry[0]
+    return (key[3], key[5], key[6])
+
+
 class EngineHand:
     """A :class:`stud.game.Hand` behind the table's :class:`HandPort`."""
 
@@ -128,8 +163,20 @@ class EngineHand:
         self._start = list(hand.config.stacks)
         self._public: dict[str, Any] | None = None
         self._public_key = -1
+        self._json: _ViewJson | None = None
+        """The public view's encoded pieces, built with it once per step."""
+        self._entries: list[_Entry | None] = [None] * hand.config.seats
+        self._own: list[_Entry | None] = [None] * hand.config.seats
+        """Each seat's entry in the public view, and as its player sees it (own down cards),
+        with its JSON: rebuilt only when what it shows changed (:meth:`_entry`)."""
+        self._boards: tuple[Any, dict[str, Any]] | None = None
+        self._own_words: list[tuple[Any, dict[str, Any] | None] | None] = [None] * hand.config.seats
+        """The boards' words and each player's own, with what they were read from."""
         self._shown: set[int] = set()
         self._shown_scan = 0
+        self._step = 0
+        """The hand's steps so far (it changes only through :meth:`act`): what the views and
+        legal actions kept for one step are kept by."""
         self._legal: tuple[int, list[Legal], list[dict[str, Any]]] | None = None
         """The actor's legal actions at one step (the length of the event log): as the
         table takes them and as its views show them, asked for several times a step."""
@@ -197,7 +244,7 @@ class EngineHand:
 
     def _legal_now(self) -> tuple[int, list[Legal], list[dict[str, Any]]]:
         """The actor's legal actions now, worked out once per step of the hand."""
-        key = len(self.hand.events)
+        key = self._step
         if self._legal is None or self._legal[0] != key:
             actions, seats = self.hand.legal_actions(), self.seats
             self._legal = (
@@ -219,6 +266,7 @@ class EngineHand:
             events = self.hand.act(Action(ActionKind(action), to, player))
         except (IllegalActionError, ValueError) as error:
             raise TableError("illegal_action", str(error)) from None
+        self._step += 1
         return [self._event(e) for e in events]
 
     def started(self) -> list[HandEvent]:
@@ -254,45 +302,50 @@ class EngineHand:
         public = self._public_view()
         if player is None:
             return dict(public)
-        hand = self.hand
         seats = list(public["seats"])
-        own = dict(seats[player])
-        own["down"] = [_text(card) for card in hand.down_cards(player)]
-        seats[player] = own
-        legal = [dict(a) for a in self._legal_now()[2]] if player == hand.to_act else []
+        seats[player] = self._own_entry(player)[1]
+        legal = [dict(a) for a in self._legal_now()[2]] if player == self.hand.to_act else []
         return {**public, "viewer": self.seats[player], "seats": seats, "legal_actions": legal}
+
+    def view_json(self, player: int | None) -> bytes:
+        """:meth:`view` (without the log) as compact JSON, byte for byte what
+        ``orjson.dumps(self.view(player))`` makes, joined from pieces encoded once per
+        step (the public ones) or once per change of a seat (each seat's entry)."""
+        self._public_view()
+        parts = self._json
+        assert parts is not None
+        if player is None:
+            return b"".join((
+                b'{"viewer":null,', parts.middle, b"[", parts.seats, parts.community, b"[]",
+                parts.over,
+            ))  # fmt: skip
+        entries = list(parts.entries)
+        entries[player] = self._own_entry(player)[2]
+        legal = parts.legal if player == self.hand.to_act else b"[]"
+        return b"".join((
+            b'{"viewer":', b"%d," % self.seats[player], parts.middle, b"[", b",".join(entries),
+            parts.community, legal, parts.over,
+        ))  # fmt: skip
 
     def _public_view(self) -> dict[str, Any]:
         """A spectator's view (no event log), built once per step of the hand."""
         hand = self.hand
-        key = len(hand.events)
+        key = self._step
         if self._public is not None and self._public_key == key:
             return self._public
-        for event in hand.events[self._shown_scan :]:
+        events = hand.events
+        for event in events[self._shown_scan :]:
             if isinstance(event, HandShown):
                 self._shown.add(event.seat)
-        self._shown_scan = key
+        self._shown_scan = len(events)
         config = hand.config
         stacks, bets, committed, live = hand.stacks, hand.bets, hand.committed, hand.live
-        seats = []
-        for s in range(config.seats):
-            shown = s in self._shown
-            seats.append(
-                {
-                    "seat": self.seats[s],
-                    "stack": stacks[s],
-                    "bet": bets[s],
-                    "committed": committed[s],
-                    "live": live[s],
-                    "all_in": live[s] and stacks[s] == 0,
-                    "shown": shown,
-                    "down": [_text(c) if shown else None for c in hand.down_cards(s)],
-                    "up": [_text(c) for c in hand.up_cards(s)],
-                }
-            )
+        entries = [
+            self._entry(s, stacks[s], bets[s], committed[s], live[s], s in self._shown)
+            for s in range(config.seats)
+        ]
         to_act = hand.to_act
-        self._public = {
-            "viewer": None,
+        head = {
             "game": config.game.code,
             "ante": config.ante,
             "bring_in": config.bring_in,
@@ -302,13 +355,88 @@ class EngineHand:
             "to_act": None if to_act is None else self.seats[to_act],
             "level": hand.level,
             "pot": hand.pot,
-            "seats": seats,
-            "community": _text(hand.community),
+        }
+        community = _text(hand.community)
+        self._public = {
+            "viewer": None,
+            **head,
+            "seats": [entry[1] for entry in entries],
+            "community": community,
             "legal_actions": [],
             "is_over": hand.is_over,
         }
+        encoded = [entry[2] for entry in entries]
+        legal = self._legal_now()[2] if to_act is not None else []
+        self._json = _ViewJson(
+            middle=orjson.dumps(head)[1:-1] + b',"seats":',
+            entries=encoded,
+            community=b'],"community":' + orjson.dumps(community) + b',"legal_actions":',
+            legal=orjson.dumps(legal),
+            over=b',"is_over":true}' if hand.is_over else b',"is_over":false}',
+        )
         self._public_key = key
         return self._public
+
+    def _entry(
+        self, s: int, stack: int, bet: int, committed: int, live: bool, shown: bool
+    ) -> _Entry:
+        """Seat ``s``'s entry in the public view and its JSON, kept while what it shows is the
+        same: its chips and state and how many cards it holds (a hand's cards are only ever
+        added to, so their count names them within the hand)."""
+        hand = self.hand
+        down, up = hand.down_cards(s), hand.up_cards(s)
+        key = (stack, bet, committed, live, shown, len(down), len(up))
+        cached = self._entries[s]
+        if cached is not None and cached[0] == key:
+            return cached
+        entry = {
+            "seat": self.seats[s],
+            "stack": stack,
+            "bet": bet,
+            "committed": committed,
+            "live": live,
+            "all_in": live and stack == 0,
+            "shown": shown,
+            "down": [_text(c) if shown else None for c in down],
+            "up": [_text(c) for c in up],
+        }
+        made = self._entries[s] = (key, entry, orjson.dumps(entry))
+        return made
+
+    def _own_entry(self, player: int) -> _Entry:
+        """``player``'s entry as they see it (their own down cards), kept like :meth:`_entry`'s;
+        the hand's player is one account for the whole hand."""
+        self._public_view()
+        public = self._entries[player]
+        assert public is not None
+        cached = self._own[player]
+        if cached is not None and cached[0] == public[0]:
+            return cached
+        own = dict(public[1])
+        own["down"] = [_text(card) for card in self.hand.down_cards(player)]
+        made = self._own[player] = (public[0], own, orjson.dumps(own))
+        return made
+
+    def words(self, player: int | None) -> tuple[dict[str, Any] | None, dict[str, Any]]:
+        """The hand in words: ``player``'s own readout (None for a spectator) and the
+        boards, as :func:`~stud.table.readout.own_readout` and
+        :func:`~stud.table.readout.board_readouts` read them in ``view(player)``; worked
+        out again only when the cards (or who is live, or the hand's end) changed."""
+        public = self._public_view()
+        words_key = (public["community"], public["is_over"])
+        boards_key = (words_key, tuple(_cards_key(entry) for entry in self._entries))
+        if self._boards is None or self._boards[0] != boards_key:
+            self._boards = (boards_key, board_readouts(public))
+        if player is None:
+            return None, self._boards[1]
+        own = self._own_entry(player)
+        own_key = (words_key, _cards_key(own))
+        cached = self._own_words[player]
+        if cached is None or cached[0] != own_key:
+            seat = self.seats[player]
+            cached = (own_key, own_readout({**public, "seats": [own[1]]}, seat))
+            self._own_words[player] = cached
+        return cached[1], self._boards[1]
 
     def _typed(self, event: Event) -> dict[str, Any]:
         kind, data = self._spectators(event)

@@ -74,6 +74,16 @@ class HandPort(Protocol):
         With ``events`` the view carries the hand's event log too (for a resync).
         """
 
+    def view_json(self, player: int | None) -> bytes:
+        """``view(player)`` (without the log) as compact JSON: byte for byte what
+        ``orjson.dumps(view(player))`` makes (the states a step sends every watcher); a
+        hand may build it from pieces it keeps between steps."""
+
+    def words(self, player: int | None) -> tuple[dict[str, Any] | None, dict[str, Any]]:
+        """The hand in words (:mod:`stud.table.readout`): ``player``'s own readout (None for
+        a spectator) and every seat's board, as ``own_readout(view(player), seat)`` and
+        ``board_readouts(view(None))`` read them."""
+
     def summary(self) -> dict[str, Any]:
         """When over: the public result (who showed what, who won which pot)."""
 
