@@ -64,6 +64,13 @@ from the range (:attr:`stud.bots.estimate.Estimator.sample_starts`), not weighed
 narrow range costs no run-outs."""
 
 
+MAX_LATER_EXPONENT = 2 * MAX_EXPONENT
+"""The sharpest narrowing by 4th to 7th street's play, all actions together. From 4th to
+6th street the down cards are dealt from the range (:meth:`stud.bots.estimate.Estimator.
+_pair_range`), so it costs no run-outs; the reads' own cap (38) was tried there and won
+nothing more against ``strong-v1`` (docs/bots.md, sixth pass)."""
+
+
 def range_exponent(rate: float, cap: float = MAX_EXPONENT) -> float:
     """The exponent ``a`` of ``percentile ** a`` for a player who acts so with a ``rate`` share.
 
@@ -191,16 +198,19 @@ class StrongBot:
         start = min(cap, start)
         # Later streets: each action narrows the range by how rarely this player takes it.
         later = checked = 0.0
+        cap = MAX_LATER_EXPONENT
         for street in range(4, seen.street + 1):
             opened = int(line.opened[street])
-            later += opened * range_exponent(stats.open_at(street))
-            later += (line.aggressive[street] - opened) * range_exponent(stats.raise_at(street))
+            later += opened * range_exponent(stats.open_at(street), cap)
+            later += (line.aggressive[street] - opened) * range_exponent(
+                stats.raise_at(street), cap
+            )
             back = line.aggressive[street] > 0
             later += line.calls[street] * call_exponent(
-                stats.fold_rate(street, wagered=back), stats.raise_rate(street, wagered=back)
+                stats.fold_rate(street, wagered=back), stats.raise_rate(street, wagered=back), cap
             )
             checked += line.checks[street] * 0.5 * range_exponent(1.0 - stats.open_at(street))
-        later = min(2 * MAX_EXPONENT, later)
+        later = min(cap, later)
         checked = min(MAX_EXPONENT, checked)
         fold = self._fold_rate(seen, opp, stats)
         wagered = opp.line.aggressive[seen.street] > 0
