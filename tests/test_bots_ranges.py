@@ -20,6 +20,7 @@ import pytest
 from stud.bots.estimate import (
     MIN_EFFECTIVE,
     Estimator,
+    Paths,
     Range,
     _percentile,
     _place,
@@ -194,3 +195,21 @@ def test_later_streets_dealt_from_the_range_match_weighing_by_it(game: str) -> N
         start_only = [Range(opp, 2.0, 0.0) for opp in seen.opponents]
         wider = dealt.against(seen, start_only, paths=8).now
         assert by_deal.share < wider.share - 2 * error  # the bets really narrow it
+
+
+def test_paths_against_the_top_of_a_range_and_the_rest_average_back() -> None:
+    """A bet I have not seen yet comes from the strong part of a range: my shares against
+    that part are lower, against the rest higher, and the two average back to the whole."""
+    rng = np.random.default_rng(2)
+    whole = Paths(
+        rng.random(8), np.ones(8), rng.random(8), rng.random(8), rng.random(8),
+        rng.random(8), rng.random(8),
+    )  # fmt: skip
+    for q in (0.0, 0.25, 0.6, 1.0):
+        top, rest = whole.against_top(q), whole.against_top(q, rest=True)
+        for name in ("share", "called", "bet_share", "quiet_share"):
+            mine, low, high = getattr(whole, name), getattr(top, name), getattr(rest, name)
+            assert np.all(low <= mine + 1e-12) and np.all(high >= mine - 1e-12)
+            assert np.all((low >= 0) & (high <= 1))
+            assert np.allclose(q * low + (1 - q) * high, mine)
+        assert np.array_equal(top.fold, whole.fold) and np.array_equal(top.weight, whole.weight)

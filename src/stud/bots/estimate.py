@@ -535,6 +535,26 @@ class Paths:
     quiet_share: FloatArray
     """My share against the hands that check behind."""
 
+    def against_top(self, top: float, *, rest: bool = False) -> Paths:
+        """These paths against the strongest ``top`` of the ranges (``rest``: the others).
+
+        My share is taken to fall linearly from their weakest hand to their
+        strongest, as steeply as its mean allows: against the top ``q`` it is
+        ``x - min(x, 1 - x) (1 - q)``, against the rest ``x + min(x, 1 - x) q``.
+        For a bet into my check that I have not seen yet (he bets his strong
+        part, or checks behind with the rest).
+        """
+        q = min(max(top, 0.0), 1.0)
+
+        def moved(x: FloatArray) -> FloatArray:
+            spread = np.minimum(x, 1.0 - x)
+            return np.asarray(x + spread * q if rest else x - spread * (1.0 - q))
+
+        return Paths(
+            moved(self.share), self.weight, self.fold, moved(self.called), self.bets,
+            moved(self.bet_share), moved(self.quiet_share),
+        )  # fmt: skip
+
     @staticmethod
     def single(share: float = 1.0) -> Paths:
         """One path with this share, nobody folding or betting (no next street to speak of)."""
