@@ -20,7 +20,8 @@ from stud.bots.players import PRIOR_FOLD_LATER, PlayerStats
 from stud.bots.seen import read_view
 from stud.bots.strong import Ahead
 from stud.cards import Deck
-from stud.game import Action, ActionKind, Hand, TableConfig, variant
+from stud.game import ActionKind, Hand, TableConfig, variant
+from test_bots_fold_equity import _first
 
 GAMES = ("stud", "stud8", "razz")
 
@@ -29,14 +30,6 @@ def _config(game: str, seats: int = 2) -> TableConfig:
     return TableConfig(
         game=variant(game), ante=2, bring_in=5, small_bet=20, big_bet=40, stacks=(4000,) * seats
     )
-
-
-def _first(legal: Sequence[Action], *kinds: ActionKind) -> Action:
-    by_kind = {a.kind: a for a in legal}
-    for kind in kinds:
-        if kind in by_kind:
-            return by_kind[kind]
-    return legal[0]
 
 
 def _folds_later(
