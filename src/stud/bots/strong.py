@@ -277,7 +277,10 @@ class StrongBot:
         Exploitation on top of the base, from each opponent's own reads.
         """
         live = [r.opponent for r in ranges if not r.opponent.all_in]
-        if not live:
+        if len(live) != 1:
+            # Heads-up only: "all fold" as a product of rates read heads-up or not, and the
+            # pot growing by one call a street, do not hold at a table of several; measured
+            # six-handed against strong-v1 in Razz they cost 7 bb/100 (docs/bots.md).
             return ()
         out = []
         for street in range(seen.street + 2, 8):
