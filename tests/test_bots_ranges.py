@@ -20,6 +20,7 @@ import pytest
 from stud.bots.estimate import (
     MIN_EFFECTIVE,
     Estimator,
+    Paths,
     Range,
     _percentile,
     _place,
@@ -163,3 +164,52 @@ def test_a_strong_line_lowers_the_fold_rate_of_the_range_it_narrowed() -> None:
     assert strong.fold < loose.fold
     assert strong.now.share < loose.now.share
     assert loose.now_paths is not None and len(loose.now_paths.share) == 8
+
+
+def _to_street(game: str, seed: int, street: int) -> HandView:
+    """A heads-up hand checked and called along to ``street``, seen by the player to act."""
+    hand = Hand(_config(game, 2), deck=Deck(seed=seed))
+    while not hand.is_over and hand.street < street:
+        hand.act(
+            _first(hand.legal_actions(), ActionKind.CHECK, ActionKind.CALL, ActionKind.BRING_IN)
+        )
+    assert hand.to_act is not None and hand.street == street
+    return hand.view(hand.to_act)
+
+
+@pytest.mark.parametrize("game", ["stud", "stud8", "razz"])
+def test_later_streets_dealt_from_the_range_match_weighing_by_it(game: str) -> None:
+    """A 5th-street range narrowed by betting is dealt from its weights: the same estimate as
+    weighing uniform deals, every run-out counting, and narrower than its 3rd street alone."""
+    for seed in (0, 1, 3):
+        seen = read_view(_to_street(game, seed, 5))
+        ranges = [Range(opp, 2.0, 0.0, later=8.0) for opp in seen.opponents]
+        weighed = Estimator(game, np.random.default_rng(seed), 4096)
+        dealt = Estimator(game, np.random.default_rng(seed), 4096, sample_starts=True)
+        by_weight = weighed.against(seen, ranges, paths=8).now
+        by_deal = dealt.against(seen, ranges, paths=8).now
+        assert by_deal.effective == pytest.approx(4096)
+        assert by_weight.effective < 4096 / 2
+        error = 0.5 / np.sqrt(by_weight.effective)
+        assert abs(by_deal.share - by_weight.share) < 4 * error
+        start_only = [Range(opp, 2.0, 0.0) for opp in seen.opponents]
+        wider = dealt.against(seen, start_only, paths=8).now
+        assert by_deal.share < wider.share - 2 * error  # the bets really narrow it
+
+
+def test_paths_against_the_top_of_a_range_and_the_rest_average_back() -> None:
+    """A bet I have not seen yet comes from the strong part of a range: my shares against
+    that part are lower, against the rest higher, and the two average back to the whole."""
+    rng = np.random.default_rng(2)
+    whole = Paths(
+        rng.random(8), np.ones(8), rng.random(8), rng.random(8), rng.random(8),
+        rng.random(8), rng.random(8),
+    )  # fmt: skip
+    for q in (0.0, 0.25, 0.6, 1.0):
+        top, rest = whole.against_top(q), whole.against_top(q, rest=True)
+        for name in ("share", "called", "bet_share", "quiet_share"):
+            mine, low, high = getattr(whole, name), getattr(top, name), getattr(rest, name)
+            assert np.all(low <= mine + 1e-12) and np.all(high >= mine - 1e-12)
+            assert np.all((low >= 0) & (high <= 1))
+            assert np.allclose(q * low + (1 - q) * high, mine)
+        assert np.array_equal(top.fold, whole.fold) and np.array_equal(top.weight, whole.weight)

@@ -263,23 +263,27 @@ class Estimator:
         if groups > 1:
             _share_next(pool[:, :need], next_cols, groups)
         dealt_from_range = [False] * len(opps)
+        dealt_places: list[tuple[FloatArray, FloatArray] | None] = [None] * len(opps)
         if self.sample_starts:
             keep = list(next_cols) if groups > 1 else []
             for i, (r, h, cols) in enumerate(zip(ranges, hidden, now_cols, strict=True)):
-                if r.start > 0 and h >= 2 and r.opponent.up:
-                    pairs = self._start_pairs(live, r.opponent.up[0], r.start, n)
+                opp = r.opponent
+                narrowed_later = h == 2 and (r.later > 0 or r.checked > 0)
+                if (r.start > 0 or narrowed_later) and h >= 2 and opp.up:
+                    dealing = self._pair_range(live, r, narrowed_later)
+                    pairs = dealing.draw(self.rng, n)
                     for _ in range(8):
                         # A pair holding a card another column keeps is redrawn: the
                         # range given those cards (rejection sampling).
                         clash = _clashes(pool[:, keep], pairs)
                         if not clash.any():
                             break
-                        pairs[clash] = self._start_pairs(
-                            live, r.opponent.up[0], r.start, int(clash.sum())
-                        )
+                        pairs[clash] = dealing.draw(self.rng, int(clash.sum()))
                     _place(pool[:, :need], cols[:2], pairs, keep)
                     keep += cols[:2]
                     dealt_from_range[i] = True
+                    if narrowed_later:
+                        dealt_places[i] = dealing.places(pool[:, cols[0]], pool[:, cols[1]])
         pool[:, need:] = fixed
         players = len(opps) + 1
         flat = pool[:, layout].reshape(n * players, 7)
@@ -290,9 +294,14 @@ class Estimator:
         for i, (r, h, cols) in enumerate(zip(ranges, hidden, now_cols, strict=True)):
             now_cards = pool[:, cols]
             power = strength(self.game, now_cards)
-            logw += self._log_weight(
-                r, now_cards, h, power, places[i], dealt_from_range[i], spans[i]
-            )
+            dealt_place = dealt_places[i]
+            if dealt_place is not None:
+                # The later streets' narrowing was dealt too: nothing left to weigh.
+                places[i], spans[i] = dealt_place
+            else:
+                logw += self._log_weight(
+                    r, now_cards, h, power, places[i], dealt_from_range[i], spans[i]
+                )
             opp = r.opponent
             if len(opp.up) == 1 and h >= 2:
                 # 3rd street: the start tables rank three-card hands better than ``strength``.
@@ -322,18 +331,47 @@ class Estimator:
             spans,
         )
 
-    def _start_pairs(self, live: IntArray, door: int, exponent: float, n: int) -> IntArray:
-        """``n`` pairs of down cards (n, 2) drawn from the ``live`` cards by their start's weight.
+    def _pair_range(self, live: IntArray, r: Range, later: bool) -> _PairRange:
+        """The opponent's first two down cards as a weighted table of every pair of ``live`` cards.
 
-        A pair's weight is its start's percentile (with the ``door`` card) to
-        the power ``exponent``: the 3rd-street range of :meth:`_log_weight`.
+        A pair's weight is its start's percentile (with the door card) to the
+        power ``r.start``: the 3rd-street range of :meth:`_log_weight`. With
+        ``later`` (4th to 6th street, when the two down cards are all it hides),
+        the later streets' play is weighed in too, as :meth:`_log_weight` would:
+        the percentile of the hand it makes with the up cards, within the range
+        as 3rd street left it, to the power of its betting (``r.later``) and
+        checking (``r.checked``). Every pair of the range is ranked, not a
+        sample: a top-5% raising range is as narrow as read, and each run-out
+        dealt from the table counts fully.
         """
+        opp = r.opponent
         size = len(live)
-        pct = self._start[live[:, None], live[None, :], door].astype(np.float64)
-        weights = np.power(pct, exponent).ravel()
-        weights /= weights.sum()
-        picked = self.rng.choice(size * size, size=n, p=weights)
-        return np.stack((live[picked // size], live[picked % size]), axis=1)
+        first = np.repeat(live, size)
+        second = np.tile(live, size)
+        valid = first != second
+        base = self._start[first, second, opp.up[0]].astype(np.float64)
+        weights = np.where(valid, np.power(base, r.start) if r.start > 0 else 1.0, 0.0)
+        place = np.full(size * size, np.nan)
+        span = np.zeros(size * size)
+        if later:
+            shown = np.array(opp.down_known + opp.up, dtype=np.int64)
+            cards = np.concatenate(
+                (
+                    first[:, None],
+                    second[:, None],
+                    np.broadcast_to(shown, (size * size, len(shown))),
+                ),
+                axis=1,
+            )
+            power = strength(self.game, cards)
+            low, high = _percentile_bounds(power, weights)
+            place = 0.5 * (low + high)
+            span = high - low
+            weights = weights * np.exp(
+                r.later * np.log(np.maximum(place, 1e-3))
+                + r.checked * np.log(np.maximum(1.0 - place, 1e-3))
+            )
+        return _PairRange(live, weights / weights.sum(), place, span)
 
     def _log_weight(
         self,
@@ -445,6 +483,32 @@ def _place(drawn: IntArray, columns: list[int], cards: IntArray, keep: list[int]
 
 
 @dataclass(frozen=True, slots=True)
+class _PairRange:
+    """Every ordered pair of live cards with its chance in a range (see ``_pair_range``)."""
+
+    live: IntArray
+    chance: FloatArray
+    """(L * L,): pair ``(live[k // L], live[k % L])``'s probability."""
+    place: FloatArray
+    """(L * L,): its hand's percentile before the later streets narrowed the range (or NaN)."""
+    span: FloatArray
+    """(L * L,): the width of the percentiles its hand shares with equal ones."""
+
+    def draw(self, rng: np.random.Generator, n: int) -> IntArray:
+        """``n`` pairs (n, 2) drawn by their chance."""
+        size = len(self.live)
+        picked = rng.choice(size * size, size=n, p=self.chance)
+        return np.stack((self.live[picked // size], self.live[picked % size]), axis=1)
+
+    def places(self, first: IntArray, second: IntArray) -> tuple[FloatArray, FloatArray]:
+        """The percentile and tie width of each pair ``(first, second)`` of live cards."""
+        index = np.full(52, 0, dtype=np.int64)
+        index[self.live] = np.arange(len(self.live))
+        k = index[first] * len(self.live) + index[second]
+        return self.place[k], self.span[k]
+
+
+@dataclass(frozen=True, slots=True)
 class Paths:
     """The next street, path by path: my share, and how the opponents meet a bet there.
 
@@ -470,6 +534,26 @@ class Paths:
     """My share against the hands that bet."""
     quiet_share: FloatArray
     """My share against the hands that check behind."""
+
+    def against_top(self, top: float, *, rest: bool = False) -> Paths:
+        """These paths against the strongest ``top`` of the ranges (``rest``: the others).
+
+        My share is taken to fall linearly from their weakest hand to their
+        strongest, as steeply as its mean allows: against the top ``q`` it is
+        ``x - min(x, 1 - x) (1 - q)``, against the rest ``x + min(x, 1 - x) q``.
+        For a bet into my check that I have not seen yet (he bets his strong
+        part, or checks behind with the rest).
+        """
+        q = min(max(top, 0.0), 1.0)
+
+        def moved(x: FloatArray) -> FloatArray:
+            spread = np.minimum(x, 1.0 - x)
+            return np.asarray(x + spread * q if rest else x - spread * (1.0 - q))
+
+        return Paths(
+            moved(self.share), self.weight, self.fold, moved(self.called), self.bets,
+            moved(self.bet_share), moved(self.quiet_share),
+        )  # fmt: skip
 
     @staticmethod
     def single(share: float = 1.0) -> Paths:

@@ -25,10 +25,14 @@ and what it takes from the literature):
    on each path of the next street the bot bets or checks, whichever is worth
    more, opponents folding, calling and betting into it with the matching
    parts of their ranges, and it calls a bet there only when its share pays
-   for it. The best action is played. When giving up is best and the
-   opponents may fold, the bot bluffs with the frequency that pot odds make
-   unexploitable (``bet / (pot + bet)``), scaled by how often these opponents
-   really fold (never against a calling station).
+   for it (a bet I have not seen yet comes from the strong part of a range, a check
+   behind from the rest). After that round the showdown share stands for the rest of
+   the hand, plus what betting on wins against a player seen folding more often than a
+   sound one on the streets left (:meth:`Ahead.rest_value`). The best action is
+   played. When giving up is best and the opponents may fold, the bot bluffs
+   with the frequency that pot odds make unexploitable (``bet / (pot + bet)``),
+   scaled by how often these opponents really fold (never against a calling
+   station).
 
 Exploitation is on top of this by construction: the fold rates, the
 completion and betting rates that set how much an action narrows a range,
@@ -45,7 +49,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from stud.bots.boards import showing
-from stud.bots.estimate import MIN_EFFECTIVE, Estimator, Paths, Range, Versus
+from stud.bots.estimate import MIN_EFFECTIVE, Estimator, FloatArray, Paths, Range, Versus
 from stud.bots.options import Options
 from stud.bots.players import PRIOR_FOLD_LATER, PlayerReads, PlayerStats
 from stud.bots.seen import Opponent, Seen, read_view
@@ -62,6 +66,13 @@ MAX_START_EXPONENT = 38.0
 """The sharpest narrowing by 3rd street's play (a top-5% range): those down cards are dealt
 from the range (:attr:`stud.bots.estimate.Estimator.sample_starts`), not weighed, so a
 narrow range costs no run-outs."""
+
+
+MAX_LATER_EXPONENT = 2 * MAX_EXPONENT
+"""The sharpest narrowing by 4th to 7th street's play, all actions together. From 4th to
+6th street the down cards are dealt from the range (:meth:`stud.bots.estimate.Estimator.
+_pair_range`), so it costs no run-outs; the reads' own cap (38) was tried there and won
+nothing more against ``strong-v1`` (docs/bots.md, sixth pass)."""
 
 
 def range_exponent(rate: float, cap: float = MAX_EXPONENT) -> float:
@@ -191,16 +202,19 @@ class StrongBot:
         start = min(cap, start)
         # Later streets: each action narrows the range by how rarely this player takes it.
         later = checked = 0.0
+        cap = MAX_LATER_EXPONENT
         for street in range(4, seen.street + 1):
             opened = int(line.opened[street])
-            later += opened * range_exponent(stats.open_at(street))
-            later += (line.aggressive[street] - opened) * range_exponent(stats.raise_at(street))
+            later += opened * range_exponent(stats.open_at(street), cap)
+            later += (line.aggressive[street] - opened) * range_exponent(
+                stats.raise_at(street), cap
+            )
             back = line.aggressive[street] > 0
             later += line.calls[street] * call_exponent(
-                stats.fold_rate(street, wagered=back), stats.raise_rate(street, wagered=back)
+                stats.fold_rate(street, wagered=back), stats.raise_rate(street, wagered=back), cap
             )
             checked += line.checks[street] * 0.5 * range_exponent(1.0 - stats.open_at(street))
-        later = min(2 * MAX_EXPONENT, later)
+        later = min(cap, later)
         checked = min(MAX_EXPONENT, checked)
         fold = self._fold_rate(seen, opp, stats)
         wagered = opp.line.aggressive[seen.street] > 0
@@ -247,25 +261,70 @@ class StrongBot:
         wagered = opp.line.aggressive[seen.street] > 0
         return stats.fold_rate(seen.street, wagered=wagered, posted=opp.line.brought_in)
 
+    def _later_folds(
+        self, seen: Seen, ranges: list[Range], *, raised: bool = False
+    ) -> tuple[tuple[float, float], ...]:
+        """For each street after the next one, how often every opponent folds to a bet there,
+        and how often sound players would (each at his read rate for that street, after
+        having led the betting or not, as he has by now; ``raised``: as he will have when
+        he raises my wager).
+
+        The look-ahead lets the showdown share after the next round stand for the
+        rest of the hand: between sound players the fold equity and the bets still
+        to come roughly even out. A player who folds more than a sound one
+        (:data:`stud.bots.players.PRIOR_FOLD_LATER`) gives some of it away: what that
+        excess wins is what betting on is worth beyond the share (:meth:`Ahead.rest_value`).
+        Exploitation on top of the base, from each opponent's own reads.
+        """
+        live = [r.opponent for r in ranges if not r.opponent.all_in]
+        if len(live) != 1:
+            # Heads-up only: "all fold" as a product of rates read heads-up or not, and the
+            # pot growing by one call a street, do not hold at a table of several; measured
+            # six-handed against strong-v1 in Razz they cost 7 bb/100 (docs/bots.md).
+            return ()
+        out = []
+        for street in range(seen.street + 2, 8):
+            folds = sound = 1.0
+            for opp in live:
+                stats = self.reads.stats(opp.seat)
+                if raised or sum(opp.line.aggressive[4 : seen.street + 1]) > 0:
+                    # After leading the betting a player folds less than his average.
+                    folds *= stats.fold_facing(street, None, True)[0]
+                else:
+                    # His average over the street, not his rate after passive lines: a sound
+                    # player folds more there too (his range is weaker), which his share prices.
+                    folds *= stats.fold_at(street)
+                sound *= PRIOR_FOLD_LATER
+            out.append((folds, sound))
+        return tuple(out)
+
     # -- expected values ---------------------------------------------------------------------
 
     def _choices(
         self, seen: Seen, options: Options, ranges: list[Range], versus: Versus, mine: int
     ) -> list[Choice]:
         pot = seen.pot
-        ahead = Ahead.of(seen, ranges, self._small, self._big)
+        rest = self._later_folds(seen, ranges), self._later_folds(seen, ranges, raised=True)
+        ahead = Ahead.of(seen, ranges, self._small, self._big, *rest)
         out: list[Choice] = []
         if options.fold is not None and options.check is None:
             out.append(Choice(options.fold, 0.0))  # never fold what a check keeps for free
         now = versus.now_paths
         if options.check is not None:
             value = ahead.value(now, pot)
-            if not all(o.line.checks[seen.street] for o in seen.opponents):
-                # Someone may still bet this street: call it or fold, on my share now.
-                bet = _chance_of_bet(ranges)
+            to_act = [o for o in seen.opponents if not o.line.checks[seen.street] and not o.all_in]
+            if to_act and now is not None:
+                # Someone may still bet this street (each at his read rate for it), with the
+                # strong part of his range: call it or fold on my share against that part;
+                # or all check behind, with the rest.
+                checks = 1.0
+                for opp in to_act:
+                    checks *= 1.0 - self.reads.stats(opp.seat).open_at(seen.street)
+                bet = 1.0 - checks
                 unit = seen.unit
-                faced = max(0.0, ahead.value(now, pot + 2 * unit) - unit)
-                value = bet * faced + (1.0 - bet) * value
+                faced = max(0.0, ahead.value(now.against_top(bet), pot + 2 * unit) - unit)
+                quiet = ahead.value(now.against_top(bet, rest=True), pot)
+                value = bet * faced + (1.0 - bet) * quiet
             out.append(Choice(options.check, value))
         passive = options.call or options.bring_in
         if passive is not None:
@@ -297,7 +356,8 @@ class StrongBot:
         called = ahead.value(versus.called_paths, pot + cost + callers * raise_by) - cost
         unit = seen.unit
         raised_pot = pot + cost + raise_by + 2 * unit
-        raised = max(-cost, ahead.value(versus.raised_paths, raised_pot) - cost - unit)
+        raised_value = ahead.value(versus.raised_paths, raised_pot, raised=True)
+        raised = max(-cost, raised_value - cost - unit)
         fold, raising = versus.fold, versus.raise_chance
         calling = max(0.0, 1.0 - fold - raising)
         return fold * pot + calling * called + raising * raised
@@ -333,14 +393,6 @@ class StrongBot:
         return wager if self._rng.random() < chance else None
 
 
-def _chance_of_bet(ranges: list[Range]) -> float:
-    """The chance that some opponent bets into a check (each at its read rate)."""
-    checks = 1.0
-    for r in ranges:
-        checks *= 1.0 - r.next_open
-    return 1.0 - checks
-
-
 @dataclass(frozen=True, slots=True)
 class Ahead:
     """A look-ahead over the next betting round: what a pot is worth to me after it.
@@ -365,17 +417,78 @@ class Ahead:
     bet: int
     """The next street's bet in chips (0: no next street, the showdown comes)."""
     opponents: int
+    rest: tuple[tuple[float, float], ...] = ()
+    """For each street after the next, how often all fold to my bet there, and how often
+    sound players would (:meth:`StrongBot._later_folds`) ..."""
+    rest_raised: tuple[tuple[float, float], ...] = ()
+    """... and when they have raised my wager (they rarely give up then)."""
+    rest_bet: int = 0
+    """The bet on those streets."""
 
     @staticmethod
-    def of(seen: Seen, ranges: list[Range], small: int, big: int) -> Ahead:
-        """The next round's bet, and how many opponents may still bet."""
+    def of(
+        seen: Seen,
+        ranges: list[Range],
+        small: int,
+        big: int,
+        rest: tuple[tuple[float, float], ...] = (),
+        rest_raised: tuple[tuple[float, float], ...] = (),
+    ) -> Ahead:
+        """The next round's bet, how many opponents may still bet, and the rest's folds."""
         street = seen.street
         bet = 0 if street >= 7 else small if street == 3 else big
         live = sum(1 for r in ranges if not r.opponent.all_in)
-        return Ahead(bet if live else 0, max(1, live))
+        return Ahead(
+            bet if live else 0,
+            max(1, live),
+            rest=rest if live else (),
+            rest_raised=rest_raised if live else (),
+            rest_bet=big,
+        )
 
-    def value(self, paths: Paths | None, pot: float) -> float:
-        """What a pot of ``pot`` chips is worth to me through the next round, in chips."""
+    def rest_value(
+        self, share: FloatArray, pot: FloatArray | float, *, raised: bool = False
+    ) -> FloatArray:
+        """What a pot is worth after the next round: my share of it, plus what betting on
+        wins against players who fold more than sound ones.
+
+        Between sound players the share stands for the rest of the hand. Against
+        players who fold more, on each street left a bet wins what it would win
+        with their folds less what it would win with a sound player's (when that
+        is more than nothing: betting on is an option): the pot more often, a
+        call from a stronger part of their range less often. The folds are the
+        weakest part of what is left: my share falls linearly from their
+        weakest hand to their strongest, as steeply as a mean of ``s`` allows.
+        No value bets are added, and none of their bets: those the balanced base
+        leaves even.
+        """
+        b = self.rest_bet
+        rest = self.rest_raised if raised else self.rest
+
+        def worth(s: FloatArray, p: FloatArray, k: int) -> FloatArray:
+            if k == len(rest):
+                return s * p
+            folds, sound = rest[k]
+            if folds <= sound:
+                return worth(s, p, k + 1)
+            spread = np.minimum(s, 1.0 - s)
+            # Checking on, called by them, called by sound players: one call a street.
+            after = worth(
+                np.concatenate((s, s - spread * folds, s - spread * sound)),
+                np.concatenate((p, p + 2 * b, p + 2 * b)),
+                k + 1,
+            )
+            on, called, called_sound = np.split(after, 3)
+            lead = folds * p + (1.0 - folds) * (called - b)
+            lead_sound = sound * p + (1.0 - sound) * (called_sound - b)
+            return on + np.maximum(0.0, lead - lead_sound)
+
+        pots = np.broadcast_to(np.asarray(pot, dtype=np.float64), np.shape(share))
+        return worth(np.asarray(share, dtype=np.float64), np.asarray(pots), 0)
+
+    def value(self, paths: Paths | None, pot: float, *, raised: bool = False) -> float:
+        """What a pot of ``pot`` chips is worth to me through the next round, in chips
+        (``raised``: after they raised my wager)."""
         if paths is None:
             return 0.0
         weight = paths.weight / paths.weight.sum()
@@ -383,7 +496,9 @@ class Ahead:
             return float(weight @ paths.share) * pot
         bet = self.bet
         players = self.opponents + 1
-        lead = paths.fold * pot + (1.0 - paths.fold) * (paths.called * (pot + 2 * bet) - bet)
+        called = self.rest_value(paths.called, pot + 2 * bet, raised=raised)
+        lead = paths.fold * pot + (1.0 - paths.fold) * (called - bet)
         faced = np.maximum(0.0, paths.bet_share * (pot + players * bet) - bet)
-        check = paths.bets * faced + (1.0 - paths.bets) * paths.quiet_share * pot
+        quiet = self.rest_value(paths.quiet_share, pot, raised=raised)
+        check = paths.bets * faced + (1.0 - paths.bets) * quiet
         return float(weight @ np.maximum(lead, check))
