@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import os
 import random
-import re
 import signal
 import time
 from collections.abc import Iterator
@@ -210,11 +209,13 @@ def run(db: Database, a: ServerProcess, b: ServerProcess) -> None:
         assert mtt not in tournaments_run_by(a)
         assert mtt in tournaments_run_by(b)
         time.sleep(0.05)
-    # The write it was making when stopped is refused (the fence), and it gave it up.
+    # The write it was making when stopped is refused (its transaction held the fence's lock
+    # and was ended by PostgreSQL before B could take over; the stale token is fenced below;
+    # no hand is dealt twice and the books hold at the end), and it gave the tournament up.
+    # Whether its actor logs the refused step depends on which it meets first on waking:
+    # the refusal ("a step failed after it moved") or its lease's lapse, which stops the
+    # actor and drops the step's outcome (seen in CI): either is right.
     log_a = a.log_path.read_text(errors="replace")
-    assert re.search(
-        rf"tournament {mtt}: (a step failed after it moved|\w+ failed: it moved)", log_a
-    )
     assert f"tournament {mtt}: lease lost" in log_a
     assert lease_row(db, mtt)[0] == node_b
     check_stale_token_fenced(db, mtt, stale)
