@@ -13,6 +13,15 @@ this load generator, of PostgreSQL's backends and of Redis, Redis commands
 and PostgreSQL commits and rows per action, and how busy the machine's cores
 were), then each room's capacity and the ratio of two processes to one.
 
+Beside each load, where the time went: the CPU of everything else on the
+machine (other programs: the room shares a machine), how long the servers'
+threads and the generator waited for a core, the p99 of the actions that ended
+a hand (their events leave once the hand's durable write committed) apart from
+the others', and what the room's PostgreSQL backends in a transaction were
+doing (sampled): waiting for the server to send its next statement, waiting for
+the commit's WAL to reach the disk, waiting for a lock, or running.
+``--at N ...`` measures those loads only, without the search.
+
 The players are guests at tables without bots, checking or calling 0.2-0.6 s
 after their turn comes (bench_server.py's load), on a lean websocket client
 (bench/lean_socket.py) so the generator takes as little as it can of the
@@ -42,7 +51,10 @@ import os
 import shutil
 import sys
 import tempfile
+import threading
 import time
+from collections import Counter
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -78,7 +90,10 @@ class Usage:
 
     at: float
     servers_cpu: float
+    servers_loop_cpu: float
+    servers_waiting: float
     generator_cpu: float
+    generator_waiting: float
     redis_cpu: float
     redis_commands: float
     pg_commits: float
@@ -91,23 +106,32 @@ class Usage:
         return Usage(*(a - b for a, b in pairs))
 
 
-def cpu_seconds(pid: int) -> float:
-    """CPU seconds every thread of process ``pid`` has run so far, to the nanosecond.
+def schedstat(pid: int, only: int | None = None) -> tuple[float, float]:
+    """(seconds run, seconds waiting for a core) so far of every thread of process ``pid``
+    (or of its thread ``only``), to the nanosecond.
 
     ``/proc/PID/task/*/schedstat`` counts run time exactly, where ``/proc/PID/stat``
     counts 10 ms clock ticks: too coarse for a PostgreSQL backend over a short window.
+    Its second field is the time the thread was runnable but on no core: what the
+    machine's other work cost it.
     """
-    total = 0.0
+    ran = waited = 0
     try:
-        threads = os.listdir(f"/proc/{pid}/task")
+        threads = [str(only)] if only is not None else os.listdir(f"/proc/{pid}/task")
     except OSError:
-        return 0.0
+        return 0.0, 0.0
     for thread in threads:
         try:
-            total += int(Path(f"/proc/{pid}/task/{thread}/schedstat").read_text().split()[0])
+            fields = Path(f"/proc/{pid}/task/{thread}/schedstat").read_text().split()
+            ran, waited = ran + int(fields[0]), waited + int(fields[1])
         except (OSError, IndexError, ValueError):
             continue  # a thread that ended between the listing and the read
-    return total / 1e9
+    return ran / 1e9, waited / 1e9
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU seconds every thread of process ``pid`` has run so far (see :func:`schedstat`)."""
+    return schedstat(pid)[0]
 
 
 def machine_busy_seconds() -> float:
@@ -125,8 +149,9 @@ class Gauges:
         self.pids = pids
         self.redis = redis.Redis.from_url(redis_url) if redis_url else None
         self.engine: Engine = create_engine(
-            database_url.replace("postgresql://", "postgresql+psycopg://", 1), pool_size=1
+            database_url.replace("postgresql://", "postgresql+psycopg://", 1), pool_size=2
         )
+        self.waits = BackendWaits(self.engine)
         self._backends: dict[int, float] = {}
         self._backends_total = 0.0
 
@@ -146,10 +171,16 @@ class Gauges:
                      "AND pid <> pg_backend_pid()")
             ).scalars().all()  # fmt: skip
         backends = list(backends)
+        servers = [schedstat(pid) for pid in self.pids]
+        generator = schedstat(os.getpid())
         return Usage(
             at=time.monotonic(),
-            servers_cpu=sum(cpu_seconds(pid) for pid in self.pids),
-            generator_cpu=time.process_time(),
+            servers_cpu=sum(ran for ran, _ in servers),
+            # A process's first thread runs its event loop (the tables, the sockets).
+            servers_loop_cpu=sum(schedstat(pid, only=pid)[0] for pid in self.pids),
+            servers_waiting=sum(waited for _, waited in servers),
+            generator_cpu=generator[0],
+            generator_waiting=generator[1],
             redis_cpu=redis_cpu,
             redis_commands=redis_commands,
             pg_commits=float(commits),
@@ -171,6 +202,66 @@ class Gauges:
         if self.redis is not None:
             self.redis.close()
         self.engine.dispose()
+
+
+WAITS = ("client", "commit", "lock", "running")
+"""What the room's PostgreSQL backends that are in a transaction are doing, sampled: waiting for
+the server process to send its next statement (its Python, its turn at the interpreter's lock
+and at a core), for the commit's WAL to reach the disk, for a row lock, or running a statement."""
+
+
+class BackendWaits:
+    """Samples, on a thread of its own, what the room's PostgreSQL backends wait on.
+
+    Each sample reads ``pg_stat_activity`` for the room's database; a backend idle
+    outside a transaction is not counted. The averages are backends at once in each
+    of :data:`WAITS` (the time a second that transactions spent so).
+    """
+
+    def __init__(self, engine: Engine, every: float = 0.02) -> None:
+        self.engine = engine
+        self.every = every
+        self.counts = dict.fromkeys(WAITS, 0)
+        self.samples = 0
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        self.counts, self.samples = dict.fromkeys(WAITS, 0), 0
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._run, name="backend-waits", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> dict[str, float]:
+        """Backends at once in each state, on average over the samples."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+        return {k: v / max(1, self.samples) for k, v in self.counts.items()}
+
+    def _run(self) -> None:
+        query = text(
+            "SELECT state, wait_event_type, wait_event FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid() AND state <> 'idle'"
+        )
+        with self.engine.connect() as conn:
+            while not self._stop.wait(self.every):
+                rows = conn.execute(query).all()
+                conn.rollback()
+                self.samples += 1
+                for state, kind, event in rows:
+                    self.counts[classify(state, kind, event)] += 1
+
+
+def classify(state: str, kind: str | None, event: str | None) -> str:
+    """One of :data:`WAITS` for a backend's ``state`` and wait event."""
+    if state.startswith("idle in transaction") or event == "ClientRead":
+        return "client"
+    if event in ("WALSync", "WALWrite", "WALInsert") or (kind == "IO" and "WAL" in (event or "")):
+        return "commit"
+    if kind == "Lock":
+        return "lock"
+    return "running"
 
 
 def pin(pids: list[int]) -> list[int]:
@@ -206,7 +297,9 @@ async def measure(
     meter = load.meter = Meter(args.players)
     dropped = load.dropped
     before = await asyncio.to_thread(gauges.read)
+    gauges.waits.start()
     meter.measuring = True
+    print(f"  measuring {tables} busy tables for {args.seconds:g} s", file=sys.stderr, flush=True)
     pinger.start()
     gc.disable()  # the generator's collector pauses are not the room's latency
     try:
@@ -214,6 +307,7 @@ async def measure(
         meter.measuring = False
         pinger.stop()
         used = await asyncio.to_thread(gauges.read) - before
+        waits = gauges.waits.stop()
         drain_until = time.monotonic() + args.drain
         while meter.pending and time.monotonic() < drain_until:
             await asyncio.sleep(0.05)
@@ -221,6 +315,7 @@ async def measure(
         gc.enable()
     # An action not answered within the drain counts as slower than any answered one.
     latencies = meter.latencies + [math.inf] * len(meter.pending)
+    others = list((Counter(meter.latencies) - Counter(meter.hand_ends)).elements())
     actions = max(1, meter.actions)
     per_action = {
         "servers_cpu_ms": 1000 * used.servers_cpu / actions,
@@ -234,6 +329,25 @@ async def measure(
     figures = {f"{k}_per_action": round(v, 3) for k, v in per_action.items()}
     figures |= {
         "servers_cores": round(used.servers_cpu / used.at, 4),
+        "servers_loop_cores": round(used.servers_loop_cpu / used.at, 4),
+        "servers_waiting_cores": round(used.servers_waiting / used.at, 4),
+        "generator_waiting_cores": round(used.generator_waiting / used.at, 4),
+        # What ran on the machine besides the room, its generator, PostgreSQL and Redis.
+        "outside_cores": round(
+            (
+                used.machine_busy
+                - used.servers_cpu
+                - used.generator_cpu
+                - used.pg_cpu
+                - used.redis_cpu
+            )
+            / used.at,
+            2,
+        ),
+        "hand_end_p99_ms": round(1000 * percentile(meter.hand_ends, 0.99), 1),
+        "other_p99_ms": round(1000 * percentile(others, 0.99), 1),
+        "hand_end_share": round(len(meter.hand_ends) / actions, 3),
+        **{f"pg_{name}_backends": round(v, 3) for name, v in waits.items()},
         "others_cores": round((used.generator_cpu + used.pg_cpu + used.redis_cpu) / used.at, 4),
         "generator_cores": round(used.generator_cpu / used.at, 4),
         "pg_cores": round(used.pg_cpu / used.at, 4),
@@ -294,12 +408,19 @@ def run_room(room: str, args: argparse.Namespace, folder: Path) -> RoomResult:
             print(json.dumps({"room": room, **asdict(point)}), flush=True)
             return point
 
+        print(f"  servers' pids: {' '.join(map(str, pids))}; the generator's: {os.getpid()}",
+              file=sys.stderr, flush=True)  # fmt: skip
         try:
-            capacities = [
-                search(at, bound, start=args.start, grow=args.grow, most=args.most,
-                       least=args.least, resolution=args.resolution, cache=points)
-                for bound in sorted(args.bound)
-            ]  # fmt: skip
+            if args.at:
+                for tables in args.at:
+                    points[tables] = at(tables)
+                capacities = [at_loads(points.values(), bound) for bound in sorted(args.bound)]
+            else:
+                capacities = [
+                    search(at, bound, start=args.start, grow=args.grow, most=args.most,
+                           least=args.least, resolution=args.resolution, cache=points)
+                    for bound in sorted(args.bound)
+                ]  # fmt: skip
         finally:
             load.close()
             pinger.close()
@@ -310,6 +431,15 @@ def run_room(room: str, args: argparse.Namespace, folder: Path) -> RoomResult:
         return RoomResult(room, cores, sorted(points.values(), key=lambda p: p.tables), capacities)
 
 
+def at_loads(points: Iterable[Point], bound: float) -> Capacity:
+    """The capacity among the loads measured (``--at``): no search, the best within the bound."""
+    measured = sorted(points, key=lambda p: p.tables)
+    within = [p for p in measured if p.within(bound)]
+    best = max(within, key=lambda p: p.actions_per_second, default=None)
+    over = next((p for p in measured if not p.within(bound)), None)
+    return Capacity(bound, best, over)
+
+
 def describe(point: Point) -> str:
     f = point.figures
     return (
@@ -317,7 +447,12 @@ def describe(point: Point) -> str:
         f"p99 {point.p99_ms} ms (a bare ping's p99 {f['ping_p99_ms']} ms), "
         f"servers {f['servers_cpu_ms_per_action']} ms/action "
         f"({f['servers_cores']} cores), generator {f['generator_cpu_ms_per_action']} ms/action, "
-        f"machine {f['machine_cores_busy']} cores busy"
+        f"machine {f['machine_cores_busy']} cores busy ({f['outside_cores']} outside the room); "
+        f"p99 of the actions that ended a hand ({100 * f['hand_end_share']:.0f}%) "
+        f"{f['hand_end_p99_ms']} ms, of the others {f['other_p99_ms']} ms; servers' event loops "
+        f"{f['servers_loop_cores']} cores, waiting for a core {f['servers_waiting_cores']}, the "
+        f"generator waiting {f['generator_waiting_cores']}; PostgreSQL backends in a transaction: "
+        + ", ".join(f"{name} {f[f'pg_{name}_backends']}" for name in WAITS)
     )
 
 
@@ -334,7 +469,7 @@ LINES = (
 
 def value(point: Point, key: str) -> float:
     """A field of ``point`` (tables, actions_per_second, p50_ms, p99_ms) or one of its figures."""
-    return float(getattr(point, key)) if hasattr(point, key) else point.figures[key]
+    return float(getattr(point, key)) if hasattr(point, key) else point.figures.get(key, math.nan)
 
 
 def report(results: list[RoomResult], args: argparse.Namespace, loads: list[str]) -> str:
@@ -354,6 +489,12 @@ def report(results: list[RoomResult], args: argparse.Namespace, loads: list[str]
         ("redis ms/act", "redis_cpu_ms_per_action", 3),
         ("redis cmd/act", "redis_commands_per_action", 2),
         ("busy cores", "machine_cores_busy", 2),
+        ("outside", "outside_cores", 2),
+        ("srv wait", "servers_waiting_cores", 2),
+        ("end p99", "hand_end_p99_ms", 1),
+        ("other p99", "other_p99_ms", 1),
+        ("pg client", "pg_client_backends", 2),
+        ("pg commit", "pg_commit_backends", 2),
     ]
     pinned = "the room's processes, one per core" if args.pin else "nothing"
     lines = [
@@ -454,6 +595,8 @@ def main() -> int:
                         help="which rooms to measure, in this order (anchor 1 2)")  # fmt: skip
     parser.add_argument("--bound", type=float, nargs="+", default=[50.0, 100.0],
                         help="p99 bounds in ms, a capacity for each (50 100)")  # fmt: skip
+    parser.add_argument("--at", type=int, nargs="+", default=None,
+                        help="measure these busy tables only, no search")  # fmt: skip
     parser.add_argument("--start", type=int, default=60, help="busy tables first measured (60)")
     parser.add_argument("--grow", type=float, default=1.5, help="load factor per step up (1.5)")
     parser.add_argument("--least", type=int, default=10, help="busy tables at least (10)")

@@ -142,12 +142,17 @@ class Meter:
         self.measuring = False
         self.pending: dict[tuple[int, int], list[float]] = {}
         self.latencies: list[float] = []
+        self.hand_ends: list[float] = []
+        """The latencies of the actions that ended a hand (also in ``latencies``): the room
+        sends their events only once the hand's durable write committed."""
 
     def sent(self, table: int, n: int, at: float) -> None:
         if self.measuring:
             self.pending[(table, n)] = [at, 0.0]
 
-    def received(self, table: int, n: int, at: float) -> None:
+    def received(self, table: int, n: int, at: float, *, ends_hand: bool = False) -> None:
+        """Event ``n`` of ``table`` reached one more watcher (``ends_hand``: in the step that
+        finished a hand)."""
         entry = self.pending.get((table, n))
         if entry is None:
             return
@@ -155,6 +160,8 @@ class Meter:
         if entry[1] >= self.watchers:
             del self.pending[(table, n)]
             self.latencies.append(at - entry[0])
+            if ends_hand:
+                self.hand_ends.append(at - entry[0])
 
     @property
     def actions(self) -> int:

@@ -29,6 +29,9 @@ ACTIONS = ("check", "call", "bring-in", "fold")
 
 GAMES = ("stud", "stud8", "razz")
 
+HAND_END = "hand_finished"
+"""The event of the step that finished a hand: the room sends it after the hand's write."""
+
 
 class Player:
     """One seat's client: records receipts, decides on its turn, acts after a think."""
@@ -53,12 +56,15 @@ class Player:
             return
         parsed = orjson.loads(payload)
         if isinstance(parsed, list):  # several messages sent together (a step's events, state)
+            # A step's events leave together, so the action that finished a hand is answered
+            # in the frame that carries ``hand_finished``: it waited for the hand's write.
+            ends = any(m["type"] == "event" and m["event"]["type"] == HAND_END for m in parsed)
             for message in parsed:
-                self.on_message(message, arrived)
+                self.on_message(message, arrived, ends)
         else:
             self.on_message(parsed, arrived)
 
-    def on_message(self, message: dict[str, Any], arrived: float) -> None:
+    def on_message(self, message: dict[str, Any], arrived: float, ends: bool = False) -> None:
         """One message of a frame (a state here only from a frame of several)."""
         if message["type"] == "state":
             if self.my_turn:
@@ -66,7 +72,7 @@ class Player:
                 self.decide(message)
         elif message["type"] == "event":
             table = self.table
-            table.load.meter.received(table.id, message["n"], arrived)
+            table.load.meter.received(table.id, message["n"], arrived, ends_hand=ends)
             event = message["event"]
             if event["type"] == "turn" and "legal" in event:
                 self.my_turn = True
