@@ -475,6 +475,17 @@ def value(point: Point, key: str) -> float:
     return float(getattr(point, key)) if hasattr(point, key) else point.figures.get(key, math.nan)
 
 
+DISTURBED_CORES = 0.25
+"""Other programs' CPU (cores) past which a capacity is reported as measured on a busy machine."""
+
+
+def disturbance(capacity: Capacity) -> float:
+    """The most cores other programs used during the loads that decided ``capacity`` (the best
+    within the bound and the first over it): 0 when not measured."""
+    points = [p for p in (capacity.best, capacity.first_over) if p is not None]
+    return max((p.figures.get("outside_cores", 0.0) for p in points), default=0.0)
+
+
 def report(results: list[RoomResult], args: argparse.Namespace, loads: list[str]) -> str:
     """The table of every measured point, each room's capacity per bound, and the ratios."""
     columns: list[tuple[str, str, int]] = [
@@ -526,6 +537,9 @@ def report(results: list[RoomResult], args: argparse.Namespace, loads: list[str]
             )
             if best is not None and capacity.first_over is None:
                 served += " (the most offered: it may serve more, see --most)"
+            outside = disturbance(capacity)
+            if outside > DISTURBED_CORES:
+                served += f" (other programs used up to {outside:.2f} cores meanwhile)"
             parts.append(f"{ROOMS[result.room]}: {served}")
         lines.append(f"capacity at p99 <= {bound:g} ms: " + "; ".join(parts))
         if "1" in by_room and "2" in by_room:
@@ -534,6 +548,12 @@ def report(results: list[RoomResult], args: argparse.Namespace, loads: list[str]
             verdict = "met" if two_to_one >= 1.6 else "not met"
             if any(c.best is not None and c.first_over is None for c in pair):
                 verdict = "not measured: a room served the most offered, raise --most"
+            outside = max(disturbance(c) for c in pair)
+            if outside > DISTURBED_CORES:
+                verdict += (
+                    f"; but measured while other programs used up to {outside:.2f} of the "
+                    f"machine's cores: the scheduler's figures as much as the room's"
+                )
             text_ = f"  ratio 2 processes / 1 process: {two_to_one:.2f} (target 1.6: {verdict})"
             if "anchor" in by_room:
                 anchor = ratio(by_room["2"].capacities[index], by_room["anchor"].capacities[index])

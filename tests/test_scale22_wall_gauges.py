@@ -22,7 +22,15 @@ import pytest
 from sqlalchemy import create_engine, text
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
-from bench_cluster import WAITS, BackendWaits, at_loads, classify, schedstat
+from bench_cluster import (
+    DISTURBED_CORES,
+    WAITS,
+    BackendWaits,
+    at_loads,
+    classify,
+    disturbance,
+    schedstat,
+)
 from capacity import Point
 from stud.server.testing import fresh_database, require_backend
 from table_load import HAND_END, Player, Table, TableLoad
@@ -152,3 +160,12 @@ def test_loads_measured_without_a_search_give_the_best_within_the_bound() -> Non
     assert capacity.first_over is not None and capacity.first_over.tables == 300
     none = at_loads(points[1:2], 50.0)
     assert none.best is None and none.first_over is points[1]
+
+
+def test_a_capacity_decided_while_other_programs_ran_says_so() -> None:
+    quiet = Point(200, 460.0, 2.0, 20.0, {"outside_cores": 0.05})
+    busy = Point(300, 690.0, 3.0, 70.0, {"outside_cores": 1.4})
+    assert disturbance(at_loads([quiet], 50.0)) == pytest.approx(0.05)
+    assert disturbance(at_loads([quiet, busy], 50.0)) == pytest.approx(1.4)
+    assert disturbance(at_loads([], 50.0)) == 0.0
+    assert DISTURBED_CORES < 1.4
