@@ -20,7 +20,10 @@ a hand (their events leave once the hand's durable write committed) apart from
 the others', and what the room's PostgreSQL backends in a transaction were
 doing (sampled): waiting for the server to send its next statement, waiting for
 the commit's WAL to reach the disk, waiting for a lock, or running.
-``--at N ...`` measures those loads only, without the search.
+``--at N ...`` measures those loads only, without the search; ``--server-src A
+B`` runs the servers from other ``src/`` trees, each room from every tree in
+turn (so the trees meet the machine's other work at about the same moments),
+and reports each tree.
 
 The players are guests at tables without bots, checking or calling 0.2-0.6 s
 after their turn comes (bench_server.py's load), on a lean websocket client
@@ -379,9 +382,12 @@ class RoomResult:
     capacities: list[Capacity]
 
 
-def run_room(room: str, args: argparse.Namespace, folder: Path) -> RoomResult:
-    """Start a fresh room of kind ``room`` and search its capacity at every bound."""
-    env = {"PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+def run_room(
+    room: str, args: argparse.Namespace, folder: Path, server_src: str | None = None
+) -> RoomResult:
+    """Start a fresh room of kind ``room`` (its servers from ``server_src``, a ``src/`` tree,
+    else this one) and search its capacity at every bound."""
+    env = {"PYTHONPATH": server_src or str(Path(__file__).resolve().parent.parent)}
     with (
         redis_for_tests(folder) as redis_url,
         fresh_database("postgres", folder) as database_url,
@@ -637,6 +643,11 @@ def main() -> int:
         "--pin", action="store_true",
         help="pin the room's processes one per core (a room of one to core 0)",
     )  # fmt: skip
+    parser.add_argument(
+        "--server-src", nargs="+", default=None, metavar="DIR",
+        help="run the servers from these src/ trees (exports of other commits, to compare), "
+        "each kind of room from every tree in turn",
+    )  # fmt: skip
     parser.add_argument("--lease-seconds", type=float, default=5.0)
     parser.add_argument("--seed", type=int, default=0, help="the think times' random seed")
     parser.add_argument(
@@ -661,14 +672,22 @@ def main() -> int:
               "or a redis-server binary)")  # fmt: skip
         return 0
     loads = [Path("/proc/loadavg").read_text().split(" ", 3)[:3]]
-    results = []
+    trees: list[str | None] = list(args.server_src) if args.server_src else [None]
+    results: dict[str | None, list[RoomResult]] = {tree: [] for tree in trees}
+    # Each kind of room from every tree one after the other: what the machine's other work
+    # does to the figures moves over minutes, so the trees are compared at the same moments.
     for room in args.rooms:
-        print(f"{ROOMS[room]}:", file=sys.stderr, flush=True)
-        with tempfile.TemporaryDirectory() as folder:
-            results.append(run_room(room, args, Path(folder)))
+        for tree in trees:
+            where = f" (the server from {tree})" if tree else ""
+            print(f"{ROOMS[room]}{where}:", file=sys.stderr, flush=True)
+            with tempfile.TemporaryDirectory() as folder:
+                results[tree].append(run_room(room, args, Path(folder), tree))
     loads.append(Path("/proc/loadavg").read_text().split(" ", 3)[:3])
-    print()
-    print(report(results, args, [" ".join(load) for load in loads]))
+    for tree in trees:
+        print()
+        if tree:
+            print(f"The server from {tree}:")
+        print(report(results[tree], args, [" ".join(load) for load in loads]))
     return 0
 
 
