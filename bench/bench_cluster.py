@@ -20,7 +20,11 @@ a hand (their events leave once the hand's durable write committed) apart from
 the others', and what the room's PostgreSQL backends in a transaction were
 doing (sampled): waiting for the server to send its next statement, waiting for
 the commit's WAL to reach the disk, waiting for a lock, or running.
-``--at N ...`` measures those loads only, without the search; ``--server-src A
+A load whose window had a bare ping's p99 over half the smallest bound (another
+program's burst: a message with no table work took as long as a slow action)
+is measured again, up to ``--retries`` times, and the window with the quickest
+ping kept; every window is printed. ``--at N ...`` measures those loads only,
+without the search; ``--server-src A
 B`` runs the servers from other ``src/`` trees, each room from every tree in
 turn (so the trees meet the machine's other work at about the same moments),
 and reports each tree.
@@ -57,8 +61,8 @@ import tempfile
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterable
-from dataclasses import asdict, dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 import redis
@@ -409,13 +413,16 @@ def run_room(
         asyncio.set_event_loop(loop)
         points: dict[int, Point] = {}
 
-        def at(tables: int) -> Point:
+        def once(tables: int) -> Point:
             point = loop.run_until_complete(
                 measure(load, pinger, gauges, [s.base for s in servers], tables, args)
             )
             print(f"  {ROOMS[room]}: {describe(point)}", file=sys.stderr, flush=True)
             print(json.dumps({"room": room, **asdict(point)}), flush=True)
             return point
+
+        def at(tables: int) -> Point:
+            return least_disturbed(once, tables, min(args.bound) * DISTURBED_PING, args.retries)
 
         print(f"  servers' pids: {' '.join(map(str, pids))}; the generator's: {os.getpid()}",
               file=sys.stderr, flush=True)  # fmt: skip
@@ -438,6 +445,28 @@ def run_room(
             asyncio.set_event_loop(None)
             gauges.close()
         return RoomResult(room, cores, sorted(points.values(), key=lambda p: p.tables), capacities)
+
+
+DISTURBED_PING = 0.5
+"""A window in which a bare ``ping`` (no table work) had a p99 over this share of the bound
+measured the machine's other work more than the room: it is measured again (``--retries``)."""
+
+
+def least_disturbed(
+    once: Callable[[int], Point], tables: int, ping_limit_ms: float, retries: int
+) -> Point:
+    """``once(tables)``, measured again (up to ``retries`` times) while a bare ping's p99 was
+    over ``ping_limit_ms``; the window whose ping was quickest, with how many were measured.
+
+    The search trusts one window per load: a burst of another program's work in it
+    (a bare ping then takes as long as a slow action) would decide the capacity.
+    Every kind of room is held to the same rule, and every window is printed.
+    """
+    windows = [once(tables)]
+    while windows[-1].figures["ping_p99_ms"] > ping_limit_ms and len(windows) <= retries:
+        windows.append(once(tables))
+    best = min(windows, key=lambda p: p.figures["ping_p99_ms"])
+    return replace(best, figures={**best.figures, "windows": len(windows)})
 
 
 def at_loads(points: Iterable[Point], bound: float) -> Capacity:
@@ -515,6 +544,7 @@ def report(results: list[RoomResult], args: argparse.Namespace, loads: list[str]
         ("other p99", "other_p99_ms", 1),
         ("pg client", "pg_client_backends", 2),
         ("pg commit", "pg_commit_backends", 2),
+        ("windows", "windows", 0),
     ]
     pinned = "the room's processes, one per core" if args.pin else "nothing"
     lines = [
@@ -653,6 +683,11 @@ def main() -> int:
         "--server-src", nargs="+", default=None, metavar="DIR",
         help="run the servers from these src/ trees (exports of other commits, to compare), "
         "each kind of room from every tree in turn",
+    )  # fmt: skip
+    parser.add_argument(
+        "--retries", type=int, default=2,
+        help="measure a load again, up to this many times, while a bare ping's p99 was over "
+        f"{DISTURBED_PING:g} of the smallest bound (another program's burst); 0: never (2)",
     )  # fmt: skip
     parser.add_argument("--lease-seconds", type=float, default=5.0)
     parser.add_argument("--seed", type=int, default=0, help="the think times' random seed")
