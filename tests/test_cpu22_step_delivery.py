@@ -133,7 +133,7 @@ def test_a_step_gives_every_watcher_what_each_message_sent_alone_gave() -> None:
         new_order = [(plain.index(w), text) for w, text in new_log]
         assert new_order == old_order
         # Nobody's down cards reached another account or a spectator.
-        dealt_to = {a: new_table.seat_of(a) for a in ACCOUNTS}
+        dealt_to: dict[int | None, int | None] = {a: new_table.seat_of(a) for a in ACCOUNTS}
         for watcher in batching:
             for text in watcher.texts:
                 message = orjson.loads(text)
