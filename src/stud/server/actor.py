@@ -475,8 +475,12 @@ class TableActor(Mailbox):
             await self._close_if_empty()
             return
         effects: list[tuple[Effect, dict[int, int]]] = []
+        events: list[Event] = []
+        shows = False  # a hand dealt or finished: the bots in it are shown it (_show_bots)
         for out in outs:
-            if not isinstance(out, Effect):
+            if isinstance(out, Event):
+                events.append(out)
+                shows = shows or out.kind == NEW_HAND
                 continue
             if out.kind == "commit":
                 for account, amount in out.data["commits"].items():
@@ -486,6 +490,7 @@ class TableActor(Mailbox):
             pot: dict[int, int] = {}
             if out.kind in ("hand_started", "hand_finished"):
                 pot, self.pot = self.pot, {}
+                shows = True
             effects.append((out, pot))
         if effects:
             hand_id = self.hand_id
@@ -496,7 +501,6 @@ class TableActor(Mailbox):
             for finished_id, total in finished:
                 self._finished_id = finished_id
                 self.finished.append((self._clock(), total))
-        events = [out for out in outs if isinstance(out, Event)]
         for event in events:
             # One number for a hand everywhere: its id, as in its downloads and replay.
             if event.kind == "hand_finished":
@@ -505,12 +509,15 @@ class TableActor(Mailbox):
                 event.data["hand_id"] = self.hand_id
         if events:
             self._publish_step(events)
-        await self._show_bots(outs)
-        # A bot that left (made room, or went broke) goes back to the room's pool.
-        for account in [a for a in self.bots if self.table.seat_of(a) is None]:
-            del self.bots[account]
-            self.room.release_bot(account)
-        await self._close_if_empty()
+        if shows:  # (most steps are an action inside a hand: nothing to show, no bot leaves)
+            await self._show_bots(outs)
+        if self.bots:
+            # A bot that left (made room, or went broke) goes back to the room's pool.
+            for account in [a for a in self.bots if self.table.seat_of(a) is None]:
+                del self.bots[account]
+                self.room.release_bot(account)
+        if self.table.closing:
+            await self._close_if_empty()
 
     async def _close_if_empty(self) -> None:
         if self.table.closing and not self.closed and not self.table.players():
