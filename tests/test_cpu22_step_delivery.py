@@ -70,14 +70,12 @@ def _table(game: str, seed: int) -> tuple[TableActor, Table]:
 
 def _next(table: Table, now: float, turn: int) -> list[Any]:
     """A deal when due, else a varied action of the player to act (folds end hands early)."""
-    if table.hand is None:
+    if table.hand is None or table.actor_seat is None:
         return table.tick(now)
-    seat = table.actor_seat
-    assert seat is not None
-    player = table.seats[seat]
-    assert player is not None
     legal = table.legal()
     pick = legal[turn % len(legal)]
+    player = table.seats[table.actor_seat]
+    assert player is not None
     return table.act(player.id, pick.action, pick.to, table.turn_id, now)
 
 
