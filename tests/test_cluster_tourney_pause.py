@@ -4,7 +4,8 @@
 The owner is stopped in the middle of a write: its transaction holds the lock on the
 tournament's fence (its row in ``tourney_leases``), as a process paused or cut off
 at the worst moment would. The other process takes the tournament over all the same
-(PostgreSQL ends the paused transaction: the hands left running void, the clock
+(PostgreSQL ends the paused transaction, or the sweep of stale writes does if it
+was stopped in the middle of a pipeline: the hands left running void, the clock
 where it stood) and plays on. When the paused one wakes up, its lease has lapsed:
 the write it was making is refused by the fence, it gives the tournament up without
 running another step of it, the token it held is refused for the tournament's writes

@@ -52,7 +52,7 @@ from stud.server.cluster.tourneys import ClusterDesk
 from stud.server.limits import check_new_table
 from stud.server.ratelimit import Buckets
 from stud.server.room import Room, RoomConfig, TableHandle
-from stud.server.storage import Account, Database, TableSpec
+from stud.server.storage import Account, Database, TableSpec, stale
 from stud.table import HandFactory
 
 log = logging.getLogger("stud.server.cluster")
@@ -161,6 +161,9 @@ class ClusterRoom(Room):
             asyncio.create_task(self.every(self.times.renew, self._renew), name="cluster-renew"),
             asyncio.create_task(self.every(self.times.scan, self._scan), name="cluster-scan"),
             asyncio.create_task(self.every(SPEC_REFRESH, self._refresh), name="cluster-tables"),
+            asyncio.create_task(
+                self.every(stale.SWEEP_SECONDS, self._end_stale_writes), name="cluster-stale"
+            ),
         ]
         await self.desk.start()
 
@@ -221,6 +224,11 @@ class ClusterRoom(Room):
             self.bus.broadcast({"k": "closed", "t": table_id, "from": self.node})
         await self.nodes.beat(len(self.actors))
         await self._publish_lobby()
+
+    async def _end_stale_writes(self) -> None:
+        """End the room's writes stopped mid-pipeline past the idle bound (any process's):
+        they hold the fences a takeover must lock."""
+        await self.db.read(stale.end_stale_writes)
 
     async def _publish_lobby(self) -> None:
         """This process's tables' lobby entries into the room's hash: those that changed since

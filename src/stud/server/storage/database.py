@@ -85,7 +85,14 @@ rolled back; when the process wakes, its write is run again and refused by the
 fence. A writer does not wait that long between two statements of a transaction
 unless its process is starved (then its batch is run again, as after any
 failure). Reads have no such bound: nothing waits on their locks.
+
+PostgreSQL arms this timeout only when it has answered a whole request: a write
+stopped in the middle of a pipeline (psycopg's ``executemany`` sends its rows as
+one) waits for its client unbounded. :mod:`stud.server.storage.stale` ends those,
+by the same bound, from any live process of the room.
 """
+WRITER_APPLICATION = "stud-writer"
+"""The ``application_name`` of the write connections (what the stale-write sweep may end)."""
 
 
 def make_engine(url: str, *, idle_in_transaction: float | None = None) -> Engine:
@@ -109,7 +116,11 @@ def make_engine(url: str, *, idle_in_transaction: float | None = None) -> Engine
         )
     idle = f"-c idle_in_transaction_session_timeout={int(idle_in_transaction * 1000)}"
     return create_engine(
-        url, pool_size=2, max_overflow=4, pool_pre_ping=True, connect_args={"options": idle}
+        url,
+        pool_size=2,
+        max_overflow=4,
+        pool_pre_ping=True,
+        connect_args={"options": idle, "application_name": WRITER_APPLICATION},
     )
 
 
