@@ -279,8 +279,9 @@ class Database:
         """A write transaction on the writer's kept connection.
 
         Taking a pooled connection and giving it back around every transaction (the
-        pool's checks and its rollback on return) cost the writer about a seventh of
-        its work per hand; the writer is one thread, so it keeps one. A transaction
+        pool's checks and its rollback on return) is work the writer, one thread, need
+        not do per transaction: it keeps one (a hand's writes measured alone with
+        cProfile, 1.13 ms of the writer's CPU before, 0.99 ms after). A transaction
         that fails drops it (it may be the connection that failed: a server restart, a
         session PostgreSQL ended) and the next opens a fresh one from the pool.
         """
