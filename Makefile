@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 # mypyc (the list is in stud/game/compiled.py): a change to any reinstalls, or an editable install
 # would run old code.
 COMPILED := $(wildcard src/stud/game/*.py src/stud/envcore/*.py src/stud/table/*.py) \
-	src/stud/evaluate/sofar.py src/stud/server/channel.py
+	src/stud/evaluate/sofar.py src/stud/server/channel.py src/stud/server/audience.py
 
 .PHONY: test bench lint fmt clean serve
 

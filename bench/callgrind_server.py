@@ -27,6 +27,7 @@ import asyncio
 import contextlib
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -83,8 +84,11 @@ def control(pid: int, state: str) -> None:
     subprocess.run(["callgrind_control", "-i", state, str(pid)], capture_output=True, check=False)
 
 
-def measure(src: str, room: str, tables: int, actions: int) -> dict[str, int]:
-    """Instructions per action by thread (``"1"`` is the event loop) and ``"total"``."""
+def measure(
+    src: str, room: str, tables: int, actions: int, keep: Path | None = None
+) -> dict[str, int]:
+    """Instructions per action by thread (``"1"`` is the event loop) and ``"total"``; with
+    ``keep``, callgrind's files are copied there (for ``callgrind_annotate``)."""
     with tempfile.TemporaryDirectory() as folder, contextlib.ExitStack() as stack:
         port = free_port()
         env = {**os.environ, "PYTHONPATH": src,
@@ -112,14 +116,17 @@ def measure(src: str, room: str, tables: int, actions: int) -> dict[str, int]:
             finally:
                 proc.send_signal(2)
                 proc.wait(300)
-        counts = {}
+        counts = {"actions": done}
         for path in Path(folder).glob("callgrind.out-*"):
+            if keep is not None:
+                keep.mkdir(parents=True, exist_ok=True)
+                shutil.copy(path, keep / path.name)
             text = path.read_text()
             thread = re.search(r"^thread: (\d+)", text, re.M)
             total = re.search(r"^totals: (\d+)", text, re.M)
             if thread and total and int(total.group(1)):
                 counts[thread.group(1)] = int(total.group(1)) // done
-        counts["total"] = sum(counts.values())
+        counts["total"] = sum(v for k, v in counts.items() if k != "actions")
         return counts
 
 
@@ -146,16 +153,29 @@ def main() -> int:
     )  # fmt: skip
     parser.add_argument("--tables", type=int, default=20)
     parser.add_argument("--actions", type=int, default=300, help="actions counted (300)")
+    parser.add_argument(
+        "--keep", type=Path, default=None, metavar="DIR",
+        help="keep callgrind's output of each run in DIR/<n>-<room>/ (thread 1: the event "
+        "loop), to read with callgrind_annotate --inclusive=yes",
+    )  # fmt: skip
     args = parser.parse_args()
     runs = [(str(Path(src).resolve()), room) for src in args.server_src for room in args.rooms]
     with ThreadPoolExecutor(len(runs)) as pool:
-        results = list(pool.map(lambda r: measure(r[0], r[1], args.tables, args.actions), runs))
+        results = list(
+            pool.map(
+                lambda i: measure(
+                    runs[i][0], runs[i][1], args.tables, args.actions,
+                    None if args.keep is None else args.keep / f"{i}-{runs[i][1]}",
+                ),
+                range(len(runs)),
+            )
+        )  # fmt: skip
     first = results[0]["total"]
     for (src, room), counts in zip(runs, results, strict=True):
         threads = ", ".join(
             f"{'event loop' if k == '1' else 'thread ' + k} {v:,}"
             for k, v in sorted(counts.items())
-            if k != "total"
+            if k not in ("total", "actions")
         )
         print(f"{src} ({room}): {counts['total']:,} instructions per action "
               f"(x{counts['total'] / first:.2f} of the first; {threads})")  # fmt: skip

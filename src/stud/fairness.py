@@ -24,6 +24,7 @@ import hashlib
 import hmac
 import re
 import secrets
+import struct
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
@@ -89,13 +90,19 @@ def check_hand_id(text: str) -> str:
     return text
 
 
+_WORDS = struct.Struct(">8I")
+"""A SHA-256 digest as eight 4-byte big-endian numbers."""
+
+
 def _stream(key: bytes, context: bytes) -> Iterator[int]:
-    """The HMAC-SHA256 stream as 4-byte big-endian numbers."""
+    """The HMAC-SHA256 stream as 4-byte big-endian numbers.
+
+    ``hmac.digest`` is the one-shot C path (an ``hmac.HMAC`` object per block is
+    interpreted code): the same bytes, a table deals every hand from them.
+    """
     block = 0
     while True:
-        digest = hmac.new(key, context + b"|%d" % block, hashlib.sha256).digest()
-        for at in range(0, len(digest), 4):
-            yield int.from_bytes(digest[at : at + 4], "big")
+        yield from _WORDS.unpack(hmac.digest(key, context + b"|%d" % block, "sha256"))
         block += 1
 
 

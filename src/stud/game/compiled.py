@@ -34,12 +34,13 @@ COMPILED_MODULES = (
     "stud.table.engine",
     "stud.table.table",
     "stud.server.channel",
+    "stud.server.audience",
 )
 """The modules setup.py compiles with mypyc (when it can); setup.py reads this list.
 
-The last five are the room's per-step work on the event loop (docs/protocol.md,
+The last six are the room's per-step work on the event loop (docs/protocol.md,
 "Load", third round): a table's step, its events and views, the words of new
-cards, each watcher's texts."""
+cards, each watcher's texts, and who may see each text (called per watcher and event)."""
 
 ENGINE_MODULES = tuple(name for name in COMPILED_MODULES if name.startswith("stud.game."))
 """The compiled modules that importing :mod:`stud.game` loads."""

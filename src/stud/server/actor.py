@@ -24,7 +24,7 @@ from sqlalchemy import Connection
 
 from stud.server import seating
 from stud.server.bots import Bot
-from stud.server.channel import Channel, Watcher
+from stud.server.channel import Channel, SendMany, Watcher
 from stud.server.chat import ChatLimiter, clean_text
 from stud.server.protocol import dumps
 from stud.server.storage import LedgerError, TableSpec
@@ -359,7 +359,7 @@ class TableActor(Mailbox):
         self.channel.n = value
 
     @property
-    def watchers(self) -> dict[Watcher, None]:
+    def watchers(self) -> dict[Watcher, SendMany | None]:
         return self.channel.watchers
 
     def _watch(self, watcher: Watcher, since: int | None) -> None:
@@ -475,8 +475,12 @@ class TableActor(Mailbox):
             await self._close_if_empty()
             return
         effects: list[tuple[Effect, dict[int, int]]] = []
+        events: list[Event] = []
+        shows = False  # a hand dealt or finished: the bots in it are shown it (_show_bots)
         for out in outs:
-            if not isinstance(out, Effect):
+            if isinstance(out, Event):
+                events.append(out)
+                shows = shows or out.kind == NEW_HAND
                 continue
             if out.kind == "commit":
                 for account, amount in out.data["commits"].items():
@@ -486,6 +490,7 @@ class TableActor(Mailbox):
             pot: dict[int, int] = {}
             if out.kind in ("hand_started", "hand_finished"):
                 pot, self.pot = self.pot, {}
+                shows = True
             effects.append((out, pot))
         if effects:
             hand_id = self.hand_id
@@ -496,22 +501,23 @@ class TableActor(Mailbox):
             for finished_id, total in finished:
                 self._finished_id = finished_id
                 self.finished.append((self._clock(), total))
-        for out in outs:
-            if isinstance(out, Event):
-                # One number for a hand everywhere: its id, as in its downloads and replay.
-                if out.kind == "hand_finished":
-                    out.data["hand_id"] = self._finished_id
-                elif out.kind == NEW_HAND:
-                    out.data["hand_id"] = self.hand_id
-                self._publish(out)
-        if any(isinstance(o, Event) for o in outs):
-            self.send_states()
-        await self._show_bots(outs)
-        # A bot that left (made room, or went broke) goes back to the room's pool.
-        for account in [a for a in self.bots if self.table.seat_of(a) is None]:
-            del self.bots[account]
-            self.room.release_bot(account)
-        await self._close_if_empty()
+        for event in events:
+            # One number for a hand everywhere: its id, as in its downloads and replay.
+            if event.kind == "hand_finished":
+                event.data["hand_id"] = self._finished_id
+            elif event.kind == NEW_HAND:
+                event.data["hand_id"] = self.hand_id
+        if events:
+            self._publish_step(events)
+        if shows:  # (most steps are an action inside a hand: nothing to show, no bot leaves)
+            await self._show_bots(outs)
+        if self.bots:
+            # A bot that left (made room, or went broke) goes back to the room's pool.
+            for account in [a for a in self.bots if self.table.seat_of(a) is None]:
+                del self.bots[account]
+                self.room.release_bot(account)
+        if self.table.closing:
+            await self._close_if_empty()
 
     async def _close_if_empty(self) -> None:
         if self.table.closing and not self.closed and not self.table.players():
@@ -627,12 +633,24 @@ class TableActor(Mailbox):
     def send_states(self) -> None:
         """Each watcher the table as it may see it now: what all share built and encoded
         once, then one part per seat (its account's own: stud.server.audience)."""
-        seats: dict[int | None, int] = {player.id: seat for seat, player in self.table.players()}
-        watchers = [(watcher, seats.get(watcher.account_id)) for watcher in self.watchers]
+        watchers = self._watcher_seats()
         shared, own = self.table.view_json(seat for _, seat in watchers)
         texts = self.channel.state_texts(shared, own, self.room_part())
         for watcher, seat in watchers:
             watcher.send(texts[seat])
+
+    def _publish_step(self, events: list[Event]) -> None:
+        """A step's events, each numbered and sent as :meth:`_publish` sends it, then
+        :meth:`send_states`' states: a connection of this process gets them in one call
+        (stud.server.channel.Channel.publish_step)."""
+        watchers = self._watcher_seats()
+        shared, own = self.table.view_json(seat for _, seat in watchers)
+        self.channel.publish_step(events, watchers, shared, own, self.room_part())
+
+    def _watcher_seats(self) -> list[tuple[Watcher, int | None]]:
+        """Each watcher with the table seat of its account (None: it has none)."""
+        seats: dict[int | None, int] = {player.id: seat for seat, player in self.table.players()}
+        return [(watcher, seats.get(watcher.account_id)) for watcher in self.watchers]
 
     # -- the lobby's view ------------------------------------------------------------------
 

@@ -10,7 +10,7 @@ rule: the account, never the seat or the connection.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from typing import Any, Protocol, TypeVar
 
 import orjson
@@ -34,6 +34,12 @@ class Watcher(Protocol):
         """Queue a message; never blocks (a client that cannot keep up is dropped)."""
 
 
+SendMany = Callable[[list[str]], None]
+"""A watcher's ``send_many``, if it has one: several messages in order, as many ``send``
+calls would send them (a connection of this process: one call per step instead of one per
+message)."""
+
+
 class Channel:
     """The events of one table (``key``: its id in messages), numbered, and who watches it."""
 
@@ -44,20 +50,27 @@ class Channel:
         # (n, text for everyone, text for each account with a private part): plain strings,
         # so the log costs the garbage collector nothing to keep.
         self.events: deque[tuple[int, str, dict[int, str]]] = deque(maxlen=LOG_SIZE)
-        self.watchers: dict[Watcher, None] = {}
+        self.watchers: dict[Watcher, SendMany | None] = {}
+        """Each watcher, with its ``send_many`` (None: messages one ``send`` at a time)."""
 
     def _text(self, head: bytes, event: Event, account: int | None) -> str:
         """``{"type": "event", "table": key, "n": n, "event": ...}`` as ``account`` sees it,
         the head (all but the event) encoded once for all its texts."""
         return b"".join((head, _json(event.for_account(account)), b"}")).decode()
 
-    def publish(self, event: Event) -> None:
-        """Number an event, keep it, and send it to each watcher as its account may see it."""
+    def _number(self, event: Event) -> tuple[str, dict[int, str]]:
+        """Number an event and keep it: its text for everyone and for each account with a
+        private part."""
         self.n += 1
         head = b'{"type":"event","table":%b,"n":%d,"event":' % (self._key, self.n)
         public = self._text(head, event, None)
         private = {acc: self._text(head, event, acc) for acc in event.private}
         self.events.append((self.n, public, private))
+        return public, private
+
+    def publish(self, event: Event) -> None:
+        """Number an event, keep it, and send it to each watcher as its account may see it."""
+        public, private = self._number(event)
         if not private:  # nothing of anyone's own in it: the one text for all
             for watcher in list(self.watchers):
                 watcher.send(public)
@@ -65,10 +78,51 @@ class Channel:
         for watcher in list(self.watchers):
             watcher.send(private_or_public(private, public, watcher.account_id))
 
+    def publish_step(
+        self,
+        events: list[Event],
+        seats: list[tuple[Watcher, K]],
+        shared: bytes,
+        own: Mapping[K, bytes],
+        tail: dict[str, Any],
+    ) -> None:
+        """A step's events, then each watcher's state (:meth:`state_texts`, by the viewer key
+        ``seats`` gives each watcher, numbered after the events): what :meth:`publish` of
+        each event and a ``send`` of each state would send, in that order for every watcher.
+
+        A watcher with ``send_many`` gets the step in one call; any other gets each message
+        as :meth:`publish` sends it (one event to every such watcher in turn, then the next:
+        a shared room's relay joins what consecutive watchers of one process are sent alike).
+        """
+        steps: dict[Watcher, list[str]] = {}
+        for watcher, many in self.watchers.items():
+            if many is not None:
+                steps[watcher] = []
+        for event in events:
+            public, private = self._number(event)
+            for watcher in list(self.watchers):
+                text = private_or_public(private, public, watcher.account_id) if private else public
+                batch = steps.get(watcher)
+                if batch is None:
+                    watcher.send(text)
+                else:
+                    batch.append(text)
+        texts = self.state_texts(shared, own, tail)
+        for watcher, seat in seats:
+            batch = steps.get(watcher)
+            if batch is None:
+                watcher.send(texts[seat])
+            else:
+                batch.append(texts[seat])
+        for watcher, batch in steps.items():
+            many = self.watchers.get(watcher)
+            if many is not None:
+                many(batch)
+
     def watch(self, watcher: Watcher, since: int | None) -> None:
         """Subscribe, and send the events missed ``since`` (if still kept) as the account sees
         them; the caller sends the state next."""
-        self.watchers[watcher] = None
+        self.watchers[watcher] = getattr(watcher, "send_many", None)
         first = self.events[0][0] if self.events else self.n + 1
         if since is not None and first - 1 <= since <= self.n:
             for n, public, private in self.events:

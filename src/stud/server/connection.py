@@ -81,6 +81,20 @@ class ClientConnection:
             return
         self.outbox.put_nowait(text)
 
+    def send_many(self, texts: list[str]) -> None:
+        """Send several messages in order, exactly as :meth:`send` of each would (a table's
+        step: its events and state in one call from the actor, not one per message)."""
+        turn = self._turn
+        if turn and not self.closed:  # this turn's frame has begun: they all join it
+            turn.extend(texts)
+            return
+        for index, text in enumerate(texts):
+            self.send(text)
+            turn = self._turn
+            if turn and not self.closed:  # the first went at once: the rest join its frame
+                turn.extend(texts[index + 1 :])
+                return
+
     def reply(self, message: dict[str, Any], ref: Any = None) -> None:
         if ref is not None:
             message["id"] = ref

@@ -120,6 +120,23 @@ def _cards(value: Any) -> Any:
     return [_text(c) for c in value] if isinstance(value, tuple) else _text(value)
 
 
+_LEGALS: dict[tuple[str, int], Legal] = {}
+_LEGALS_KEPT = 4096
+
+
+def _legal(action: str, to: int) -> Legal:
+    """The one :class:`Legal` of an action and amount: made once and shared (it is frozen),
+    as a frozen dataclass's interpreted ``__init__`` costs more than the rest of a step's
+    legal actions."""
+    key = (action, to)
+    legal = _LEGALS.get(key)
+    if legal is None:
+        if len(_LEGALS) >= _LEGALS_KEPT:  # stakes of every size over a long life: start over
+            _LEGALS.clear()
+        legal = _LEGALS[key] = Legal(action, to)
+    return legal
+
+
 _Entry = tuple[tuple[Any, ...], dict[str, Any], bytes]
 """A seat's view entry: what it depends on, the entry, its JSON (never changed once made)."""
 
@@ -249,7 +266,7 @@ class EngineHand:
             actions, seats = self.hand.legal_actions(), self.seats
             self._legal = (
                 key,
-                [Legal(KIND_TEXT[a.kind], a.to) for a in actions],
+                [_legal(KIND_TEXT[a.kind], a.to) for a in actions],
                 [
                     {
                         "kind": KIND_TEXT[a.kind],

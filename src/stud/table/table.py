@@ -11,7 +11,7 @@ before it shows the events.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import orjson
@@ -71,7 +71,7 @@ class Player:
         return {"auto_rebuy": self.auto_rebuy, "pending": self.pending, "buy_in": self.buy_in}
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Event:
     """A table event: ``data`` for everyone, ``private[account]`` merged in for that account only.
 
@@ -82,7 +82,16 @@ class Event:
 
     kind: str
     data: dict[str, Any]
-    private: dict[int, dict[str, Any]] = field(default_factory=dict)
+    private: dict[int, dict[str, Any]]
+
+    def __init__(
+        self, kind: str, data: dict[str, Any], private: dict[int, dict[str, Any]] | None = None
+    ) -> None:
+        # Written out, so mypyc compiles it: the dataclass's own __init__ is interpreted code,
+        # called for each of the four or so events of every action (docs/protocol.md, "Load").
+        self.kind = kind
+        self.data = data
+        self.private = {} if private is None else private
 
     def for_account(self, account: int | None) -> dict[str, Any]:
         """The event as ``account`` (None: a spectator) may see it."""
@@ -92,12 +101,16 @@ class Event:
         return out
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Effect:
     """Something the server must store: hand_started, commit, hand_finished or cash_out."""
 
     kind: str
     data: dict[str, Any]
+
+    def __init__(self, kind: str, data: dict[str, Any]) -> None:
+        self.kind = kind  # a compiled __init__, as Event's
+        self.data = data
 
 
 Out = Event | Effect
@@ -596,7 +609,7 @@ class Table:
                 "stale_turn", f"turn {turn} is over; the current turn is {self.turn_id}"
             )
         legal = self.hand.legal()
-        if Legal(action, to) not in legal:
+        if not any(a.action == action and a.to == to for a in legal):  # no Legal made to ask
             # A fold, check or call may leave the amount out: it has only one.
             only = [a for a in legal if a.action == action and action in ("fold", "check", "call")]
             if to != 0 or len(only) != 1:

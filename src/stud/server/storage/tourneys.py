@@ -24,7 +24,7 @@ from typing import Any
 from sqlalchemy import Connection, and_, func, insert, select, update
 
 from stud.server.storage import schema as s
-from stud.server.storage.store import Entry, LedgerError, Store
+from stud.server.storage.store import Entry, LedgerError, Store, json_text
 
 POOL = "pool"
 """The house wallet that holds the prize pools (one per tournament, by ``tournament_id``)."""
@@ -297,7 +297,7 @@ def finish_hand(
             status="finished",
             finished_at=time.time(),
             pot=pot,
-            summary=json.dumps(summary),
+            summary=json_text(summary),
             played=played,
         )
     )
