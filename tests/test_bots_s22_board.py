@@ -16,6 +16,10 @@ from stud.bots.seen import Line, Opponent, Seen
 from stud.cards import parse_cards
 
 
+def _cards(text: str) -> list[int]:
+    return [int(card) for card in parse_cards(text)]
+
+
 def _seen(game: str, mine_down: str, mine_up: str, theirs_up: str, *, bet: bool = True) -> Seen:
     """4th street heads-up: I checked, he bet (or checked) into me."""
     line = Line()
@@ -26,12 +30,12 @@ def _seen(game: str, mine_down: str, mine_up: str, theirs_up: str, *, bet: bool 
         line.opened[4] = True
     else:
         line.checks[4] = 1
-    opp = Opponent(1, parse_cards(theirs_up), [], 2, line, False)
+    opp = Opponent(1, _cards(theirs_up), [], 2, line, False)
     mine = Line()
     mine.aggressive[3] = 1
     mine.opened[3] = True
     return Seen(
-        game, 0, 4, parse_cards(mine_down), parse_cards(mine_up), [opp], [], None,
+        game, 0, 4, _cards(mine_down), _cards(mine_up), [opp], [], None,
         60, 20 if bet else 0, 20, int(bet), mine, {0: mine, 1: line}, 2,
     )  # fmt: skip
 
