@@ -383,11 +383,14 @@ class Estimator:
         power ``r.start``: the 3rd-street range of :meth:`_log_weight`. With
         ``later`` (4th to 6th street, when the two down cards are all it hides),
         the later streets' play is weighed in too, as :meth:`_log_weight` would:
-        the percentile of the hand it makes with the up cards, within the range
-        as 3rd street left it, to the power of its betting (``r.later``) and
-        checking (``r.checked``). Every pair of the range is ranked, not a
-        sample: a top-5% raising range is as narrow as read, and each run-out
-        dealt from the table counts fully.
+        the place of the hand it makes with the up cards among the hands that
+        show my board (``board``, :meth:`_board`: a player who acts by what he
+        sees bets more of his range into a weak board than into a scary one;
+        without ``board``, its percentile within the range as 3rd street left
+        it), to the power of its betting (``r.later``) and checking
+        (``r.checked``). Every pair of the range is ranked, not a sample: a
+        top-5% raising range is as narrow as read, and each run-out dealt from
+        the table counts fully.
         """
         opp = r.opponent
         size = len(live)
@@ -448,8 +451,8 @@ class Estimator:
         if r.pressure > 0:
             out += 4.0 * r.pressure * (power - 0.5)
         if r.later > 0 or r.checked > 0:
-            # Later streets, as on 3rd: the percentile of its hand now within its range
-            # so far, to the power its betting, raising and calling rates give.
+            # Later streets, as on 3rd: the place of its hand now among the hands showing
+            # my board (or within its range so far), to the power its rates give.
             low, high = (
                 _percentile_bounds(power, np.exp(out - out.max()))
                 if board is None
