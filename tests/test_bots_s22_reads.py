@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from stud.bots import StrongBot, play_hand
+from stud.bots import Bot, StrongBot, play_hand
 from stud.bots.boards import door_class
 from stud.bots.players import PlayerReads, third_spot
 from stud.bots.seen import read_view
@@ -34,6 +34,28 @@ def _pick(legal: Sequence[Action], *kinds: ActionKind) -> Action:
         if kind in by_kind:
             return by_kind[kind]
     return legal[0]
+
+
+def _read(
+    game: str,
+    hands: int,
+    first: Bot,
+    second: Bot,
+    *,
+    viewer: int,
+    reads: PlayerReads | None = None,
+) -> PlayerReads:
+    """Play ``hands`` heads-up hands of players 0 (``first``) and 1 (``second``), seats
+    swapped each hand, and read them from player ``viewer``'s final views."""
+    reads = PlayerReads() if reads is None else reads
+    config = _config(game)
+    for seed in range(hands):
+        seats = [seed % 2, 1 - seed % 2]
+        bots = [first if p == 0 else second for p in seats]
+        hand = Hand(config, deck=Deck(seed=seed))
+        play_hand(hand, bots, seats)
+        reads.update(hand.view(seats.index(viewer)), seats)
+    return reads
 
 
 class Completer:
@@ -148,15 +170,7 @@ def test_opening_the_betting_is_read_first_to_act_and_after_a_check_apart() -> N
         def choose(self, view: HandView, legal: Sequence[Action]) -> Action:
             return _pick(legal, ActionKind.BRING_IN, ActionKind.CHECK, ActionKind.CALL)
 
-    reads = PlayerReads()
-    config = _config("razz")
-    for seed in range(40):
-        seats = [seed % 2, 1 - seed % 2]
-        bots = [FirstBettor() if p == 0 else Checker() for p in seats]
-        hand = Hand(config, deck=Deck(seed=seed))
-        play_hand(hand, bots, seats)
-        reads.update(hand.view(seats.index(1)), seats)
-    stats = reads.players[0]
+    stats = _read("razz", 40, FirstBettor(), Checker(), viewer=1).players[0]
     for street in (4, 5, 6, 7):
         assert stats.may_open_first_at[street] > 3
         assert stats.may_open_at[street] > stats.may_open_first_at[street]
@@ -171,13 +185,7 @@ def test_the_strong_bot_reads_a_completion_by_its_own_door() -> None:
     """Against a player seen folding to scary doors only, the bot's range for him folds more
     when its own door is scary."""
     bot = StrongBot(seed=1)
-    config = _config("razz")
-    for seed in range(120):
-        seats = [seed % 2, 1 - seed % 2]
-        bots = [Completer() if p == 0 else DoorFolder() for p in seats]
-        hand = Hand(config, deck=Deck(seed=seed))
-        play_hand(hand, bots, seats)
-        bot.reads.update(hand.view(seats.index(0)), seats)
+    _read("razz", 120, Completer(), DoorFolder(), viewer=0, reads=bot.reads)
     stats = bot.reads.players[1]
     ace, king = parse_cards("As Kd")
     assert door_class("razz", ace) == 2 and door_class("razz", king) == 0

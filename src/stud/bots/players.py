@@ -297,30 +297,39 @@ class PlayerStats:
         own worst door, say, with nothing in yet. A player who defends by what
         he sees folds far more often in one than in the other.
         """
-        pooled = self.fold_third
-        if posted:
-            spot = _towards(self.folds_third_posted, self.faced_third_posted, pooled)
-        else:
-            others = self.faced_third - self.faced_third_posted
-            spot = _towards(self.folds_third - self.folds_third_posted, others, pooled)
-        if door is None:
-            return spot
-        i = third_spot(posted, door)
-        return _towards(self.folds_third_door[i], self.faced_third_door[i], spot)
+        return self._third_spot(
+            self.folds_third, self.folds_third_posted, self.folds_third_door, self.fold_third,
+            posted, door,
+        )  # fmt: skip
 
     def raise_third_as(self, posted: bool, door: int | None = None) -> float:
         """How often it raises a completion on 3rd street having posted the bring-in or not
         (against a wagerer's door of class ``door``, or any)."""
-        pooled = self.raise_third
+        return self._third_spot(
+            self.raises_third, self.raises_third_posted, self.raises_third_door,
+            self.raise_third, posted, door,
+        )  # fmt: skip
+
+    def _third_spot(
+        self,
+        hits: int,
+        hits_posted: int,
+        hits_door: list[int],
+        pooled: float,
+        posted: bool,
+        door: int | None,
+    ) -> float:
+        """A rate facing a completion in one spot: after posting the bring-in or not, shrunk
+        towards the rate over both; then for a wagerer's door class, shrunk towards that."""
         if posted:
-            spot = _towards(self.raises_third_posted, self.faced_third_posted, pooled)
+            spot = _towards(hits_posted, self.faced_third_posted, pooled)
         else:
             others = self.faced_third - self.faced_third_posted
-            spot = _towards(self.raises_third - self.raises_third_posted, others, pooled)
+            spot = _towards(hits - hits_posted, others, pooled)
         if door is None:
             return spot
         i = third_spot(posted, door)
-        return _towards(self.raises_third_door[i], self.faced_third_door[i], spot)
+        return _towards(hits_door[i], self.faced_third_door[i], spot)
 
     def fold_rate(
         self,
