@@ -361,7 +361,7 @@ class Estimator:
         groups: int,
     ) -> npt.NDArray[np.bool_]:
         """Whether I act first on the next street along each path: my up cards then (with the
-        path's next card) show better than every opponent's (R-rules' first to act)."""
+        path's next card) show better than every opponent's (the best board showing acts first)."""
         size = pool.shape[0] // groups
         boards = [seen.mine_up, *(o.up for o in opps)]
         first = np.ones(groups, dtype=bool)
