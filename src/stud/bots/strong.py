@@ -10,8 +10,9 @@ and what it takes from the literature):
    range is weighted to the power ``2 (1 - q) / q`` (:func:`range_exponent`):
    a completion from a stealer says nothing, one from a nit says "top 8%", a
    prober's bet little, a nit's bet much, a check "not the top". On 3rd
-   street the percentile is the start's; later it is the hand's now, within
-   the range as 3rd street left it. ``q`` is that player's own rate
+   street the percentile is the start's; later it is the place of the hand he
+   holds now among the hands that show my board (he acts by what he sees).
+   ``q`` is that player's own rate
    (:mod:`stud.bots.players`), fed by every action at the table, the folds
    that end a hand included, and kept across hands.
 2. **Equity against those ranges**, by one small Monte Carlo
