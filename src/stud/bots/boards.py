@@ -31,6 +31,25 @@ def door_quality(game: str, card: int) -> int:
     return 10 - low if low <= 7 else -rank
 
 
+DOOR_CLASSES = 3
+"""Door cards fall in this many classes by how they look (:func:`door_class`)."""
+
+
+def door_class(game: str, card: int) -> int:
+    """How a door card looks to the table: 2 scary, 1 middling, 0 weak.
+
+    Razz: ace to four, five to eight, nine to king. Stud: jack to ace, seven to
+    ten, deuce to six. Stud8: ace to four (both halves), five to eight, nine to
+    king. A player who folds by how his hand stands against the completer's
+    door folds more to a scary one: reads are kept per class.
+    """
+    if game == "stud":
+        rank = card >> 2
+        return 2 if rank >= 9 else 1 if rank >= 5 else 0
+    low = low_rank(card)
+    return 2 if low <= 3 else 1 if low <= 7 else 0
+
+
 def showing(game: str, cards: Sequence[int]) -> int:
     """The value of an up board, as the engine ranks who acts first (bigger: better)."""
     if game == "razz":

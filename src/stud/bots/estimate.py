@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from stud.bots.boards import showing
 from stud.bots.seen import Line, Opponent, Seen
 from stud.bots.starting import start_table
 from stud.evaluate import eight_low_values, high_values, razz_values
@@ -110,6 +111,9 @@ def late_pressure(line: Line, raises: float = 1.0, calls: float = 1.0) -> float:
     """How sharply 4th-to-7th street play narrows a range (bets and raises count most)."""
     return min(4.0, raises * line.late_aggression() + 0.35 * calls * line.late_calls())
 
+
+BOARD_SAMPLES = 128
+"""Hands showing my board that an opponent's later play is read against."""
 
 BANK = 4096
 """Shuffled orders of the deck each estimator keeps, to draw run-outs without sorting."""
@@ -249,6 +253,8 @@ class Estimator:
         layout = [*known(mine), *my_cols, *tail]
         # The next street's cards that I will see: mine, and the opponents' next up cards.
         next_cols = my_cols[:1] if my_cols else tail[:1] if draw_shared else []
+        # The next street's up cards (4th to 6th), which set who acts first there.
+        up_next: list[int | None] = [my_cols[0] if my_cols and seen.street < 6 else None]
         now_cols: list[list[int]] = []
         for opp, h, f in zip(opps, hidden, future, strict=True):
             now = dealt(h) + known(opp.down_known + opp.up)
@@ -256,12 +262,14 @@ class Estimator:
             theirs = dealt(f)
             if theirs and seen.street < 6:
                 next_cols.append(theirs[0])
+            up_next.append(theirs[0] if theirs and seen.street < 6 else None)
             layout += now + theirs + tail
         groups = paths if next_cols and paths > 1 and n % paths == 0 else 1
         pool = np.empty((n, need + len(fixed)), dtype=np.int64)
         pool[:, :need] = self._draw(live, need, n)
         if groups > 1:
             _share_next(pool[:, :need], next_cols, groups)
+        board = self._board(seen, live) if seen.street >= 4 else None
         dealt_from_range = [False] * len(opps)
         dealt_places: list[tuple[FloatArray, FloatArray] | None] = [None] * len(opps)
         if self.sample_starts:
@@ -270,7 +278,7 @@ class Estimator:
                 opp = r.opponent
                 narrowed_later = h == 2 and (r.later > 0 or r.checked > 0)
                 if (r.start > 0 or narrowed_later) and h >= 2 and opp.up:
-                    dealing = self._pair_range(live, r, narrowed_later)
+                    dealing = self._pair_range(live, r, narrowed_later, board)
                     pairs = dealing.draw(self.rng, n)
                     for _ in range(8):
                         # A pair holding a card another column keeps is redrawn: the
@@ -285,6 +293,7 @@ class Estimator:
                     if narrowed_later:
                         dealt_places[i] = dealing.places(pool[:, cols[0]], pool[:, cols[1]])
         pool[:, need:] = fixed
+        first = self._first_next(seen, opps, pool, up_next, groups) if groups > 1 else None
         players = len(opps) + 1
         flat = pool[:, layout].reshape(n * players, 7)
         logw = np.zeros(n)
@@ -300,7 +309,7 @@ class Estimator:
                 places[i], spans[i] = dealt_place
             else:
                 logw += self._log_weight(
-                    r, now_cards, h, power, places[i], dealt_from_range[i], spans[i]
+                    r, now_cards, h, power, places[i], dealt_from_range[i], spans[i], board
                 )
             opp = r.opponent
             if len(opp.up) == 1 and h >= 2:
@@ -329,20 +338,59 @@ class Estimator:
             groups,
             places,
             spans,
+            first,
         )
 
-    def _pair_range(self, live: IntArray, r: Range, later: bool) -> _PairRange:
+    def _board(self, seen: Seen, live: IntArray) -> FloatArray:
+        """The sorted strengths of hands that show my up cards, their down cards any the
+        opponents cannot see: what a player who reads my board holds his hand against."""
+        unseen = np.concatenate((live, np.array(seen.mine_down, dtype=np.int64)))
+        downs = len(seen.mine_down)
+        drawn = self._draw(unseen, downs, BOARD_SAMPLES)
+        up = np.broadcast_to(
+            np.array(seen.mine_up, dtype=np.int64), (BOARD_SAMPLES, len(seen.mine_up))
+        )
+        return np.sort(strength(self.game, np.concatenate((drawn, up), axis=1)))
+
+    def _first_next(
+        self,
+        seen: Seen,
+        opps: list[Opponent],
+        pool: IntArray,
+        up_next: list[int | None],
+        groups: int,
+    ) -> npt.NDArray[np.bool_]:
+        """Whether I act first on the next street along each path: my up cards then (with the
+        path's next card) show better than every opponent's (the best board showing acts first)."""
+        size = pool.shape[0] // groups
+        boards = [seen.mine_up, *(o.up for o in opps)]
+        first = np.ones(groups, dtype=bool)
+        for g in range(groups):
+            row = pool[g * size]
+            shown = [
+                showing(self.game, [*up, int(row[col])] if col is not None else up)
+                for up, col in zip(boards, up_next, strict=True)
+            ]
+            first[g] = shown[0] > max(shown[1:])
+        return first
+
+    def _pair_range(
+        self, live: IntArray, r: Range, later: bool, board: FloatArray | None = None
+    ) -> _PairRange:
         """The opponent's first two down cards as a weighted table of every pair of ``live`` cards.
 
         A pair's weight is its start's percentile (with the door card) to the
         power ``r.start``: the 3rd-street range of :meth:`_log_weight`. With
         ``later`` (4th to 6th street, when the two down cards are all it hides),
         the later streets' play is weighed in too, as :meth:`_log_weight` would:
-        the percentile of the hand it makes with the up cards, within the range
-        as 3rd street left it, to the power of its betting (``r.later``) and
-        checking (``r.checked``). Every pair of the range is ranked, not a
-        sample: a top-5% raising range is as narrow as read, and each run-out
-        dealt from the table counts fully.
+        the place of the hand it makes with the up cards among the hands that
+        show my board (``board``, :meth:`_board`: a player who acts by what he
+        sees bets more of his range into a weak board than into a scary one;
+        without ``board``, its percentile within the range as 3rd street left
+        it), to the power of its betting (``r.later``) and checking
+        (``r.checked``). Every pair of the range is ranked, not a sample: a
+        top-5% raising range is as narrow as read, and each run-out dealt from
+        the table counts fully.
         """
         opp = r.opponent
         size = len(live)
@@ -364,7 +412,9 @@ class Estimator:
                 axis=1,
             )
             power = strength(self.game, cards)
-            low, high = _percentile_bounds(power, weights)
+            low, high = (
+                _percentile_bounds(power, weights) if board is None else _against(power, board)
+            )
             place = 0.5 * (low + high)
             span = high - low
             weights = weights * np.exp(
@@ -382,6 +432,7 @@ class Estimator:
         place: FloatArray,
         dealt_from_range: bool = False,
         span: FloatArray | None = None,
+        board: FloatArray | None = None,
     ) -> FloatArray:
         """Log-likelihood of the opponent's play for each run-out of its hidden cards.
 
@@ -400,9 +451,13 @@ class Estimator:
         if r.pressure > 0:
             out += 4.0 * r.pressure * (power - 0.5)
         if r.later > 0 or r.checked > 0:
-            # Later streets, as on 3rd: the percentile of its hand now within its range
-            # so far, to the power its betting, raising and calling rates give.
-            low, high = _percentile_bounds(power, np.exp(out - out.max()))
+            # Later streets, as on 3rd: the place of its hand now among the hands showing
+            # my board (or within its range so far), to the power its rates give.
+            low, high = (
+                _percentile_bounds(power, np.exp(out - out.max()))
+                if board is None
+                else _against(power, board)
+            )
             pct = 0.5 * (low + high)
             place[:] = pct
             if span is not None:
@@ -410,6 +465,14 @@ class Estimator:
             out += r.later * np.log(np.maximum(pct, 1e-3))
             out += r.checked * np.log(np.maximum(1.0 - pct, 1e-3))
         return out
+
+
+def _against(values: FloatArray, board: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """The share of the hands in sorted ``board`` that each value beats, and beats or ties."""
+    n = len(board)
+    low = np.searchsorted(board, values, side="left") / n
+    high = np.searchsorted(board, values, side="right") / n
+    return np.asarray(low, dtype=np.float64), np.asarray(high, dtype=np.float64)
 
 
 def _percentile(values: FloatArray, weights: FloatArray) -> FloatArray:
@@ -590,7 +653,7 @@ class Range:
     next_fold: float = 0.0
     """How often it folds to a bet on the next street (for the look-ahead)."""
     next_open: float = 0.0
-    """How often it bets into a check on the next street."""
+    """How often it bets into a check on the next street (and see ``next_open_first``)."""
     fold_seen: float = 0.0
     """How often it was seen folding in spots like this one (same street, a board like
     mine against his), for the fold equity of my wager (see :func:`fold_chance`)."""
@@ -600,6 +663,8 @@ class Range:
     """How often it was seen folding to a bet on the next street ..."""
     next_fold_evidence: float = 0.0
     """... and in how many spots."""
+    next_open_first: float | None = None
+    """How often it bets when it acts first on the next street (None: as into a check)."""
 
 
 FOLD_EVIDENCE = 16.0
@@ -665,6 +730,9 @@ class _Run:
     streets' play narrowed it (NaN where that play did not narrow it)."""
     spans: FloatArray | None = None
     """(opponents, run-outs): the width of the percentiles the hand shares with its ties."""
+    first: npt.NDArray[np.bool_] | None = None
+    """(groups,): whether I act first on the next street along each path (my board, with
+    the path's up cards, the best showing)."""
 
     def rate(self, i: int, rate: float, *, top: bool = False) -> float:
         """Opponent ``i``'s read ``rate`` as it applies to its narrowed range.
@@ -690,28 +758,35 @@ class _Run:
     def paths(
         self,
         folds: list[float],
-        opens: list[float],
+        opens: list[tuple[float, float]],
         mask: npt.NDArray[np.bool_] | None = None,
     ) -> Paths:
-        """The next street path by path (:class:`Paths`), over the run-outs in ``mask``."""
+        """The next street path by path (:class:`Paths`), over the run-outs in ``mask``.
+
+        ``opens`` holds each opponent's rate of betting into my check and of
+        betting first: on a path where I act first he can only bet into my
+        check; where he acts first, he bets at his first-to-act rate.
+        """
         k = self.groups
         w = (self.weights if mask is None else self.weights * mask).reshape(k, -1)
         weight = w.sum(axis=1)
         kept = weight > 0
         if not kept.any():
             return self.paths(folds, opens) if mask is not None else Paths.single()
+        first = self.first if self.first is not None else np.ones(k, dtype=bool)
         share = self.share.reshape(k, -1)
         stays = np.zeros(w.shape, dtype=bool)
         bets = np.zeros(w.shape, dtype=bool)
         total = np.maximum(weight, 1e-300)[:, None]
-        for i, (fold, opening) in enumerate(zip(folds, opens, strict=True)):
+        for i, (fold, (behind, ahead)) in enumerate(zip(folds, opens, strict=True)):
             key = (0.5 * self.strengths[i] + 0.5 * (1.0 - self.share)).reshape(k, -1)
             order = np.argsort(key, axis=1, kind="stable")
             cumulative = np.cumsum(np.take_along_axis(w, order, axis=1), axis=1) / total
             place = np.empty_like(cumulative)
             np.put_along_axis(place, order, cumulative, axis=1)
             stays |= place > min(max(fold, 0.0), 1.0)
-            bets |= place > 1.0 - min(max(opening, 0.0), 1.0)
+            opening = np.clip(np.where(first, behind, ahead), 0.0, 1.0)
+            bets |= place > (1.0 - opening)[:, None]
 
         def part(cut: npt.NDArray[np.bool_]) -> tuple[FloatArray, FloatArray]:
             """The share of each path's weight in ``cut``, and my share against it, shrunk."""
@@ -774,7 +849,15 @@ class _Run:
             fold_chance(self.rate(i, r.next_fold), r.next_fold_seen, r.next_fold_evidence)
             for i, r in enumerate(ranges)
         ]
-        next_opens = [self.rate(i, r.next_open, top=True) for i, r in enumerate(ranges)]
+        next_opens = [
+            (
+                self.rate(i, r.next_open, top=True),
+                self.rate(
+                    i, r.next_open if r.next_open_first is None else r.next_open_first, top=True
+                ),
+            )
+            for i, r in enumerate(ranges)
+        ]
         fold_all = max(0.0, 1.0 - float(w @ stays) / total)
         overall = float(mine @ w / total)
         return Versus(

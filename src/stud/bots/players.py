@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 
-from stud.bots.boards import showing
+from stud.bots.boards import DOOR_CLASSES, door_class, showing
 from stud.bots.reads import hand_key
 from stud.game import Acted, ActionKind, HandView, StreetStarted
 
@@ -74,6 +74,16 @@ def _boards() -> list[int]:
     return [0] * 32
 
 
+def _doors() -> list[int]:
+    return [0] * (2 * DOOR_CLASSES)
+
+
+def third_spot(posted: bool, door: int) -> int:
+    """The index of a 3rd-street spot in :attr:`PlayerStats.faced_third_door` and its kin:
+    whether the player had posted the bring-in, the class of the wagerer's door."""
+    return DOOR_CLASSES * int(posted) + door
+
+
 def board_spot(street: int, bettor_better: bool, led: bool = False) -> int:
     """The index of a later street's spot in :attr:`PlayerStats.faced_board` and its kin.
 
@@ -125,6 +135,10 @@ class PlayerStats:
     may_open_at: list[int] = field(default_factory=_streets)
     """``may_open``, ``opens``, ``faced_later``, ``folds_later`` and ``raises_later`` by street."""
     opens_at: list[int] = field(default_factory=_streets)
+    may_open_first_at: list[int] = field(default_factory=_streets)
+    """``may_open_at`` and ``opens_at`` where nobody had checked before him on the street:
+    he acts first (heads-up: his board looks the better), not after a check."""
+    opens_first_at: list[int] = field(default_factory=_streets)
     faced_at: list[int] = field(default_factory=_streets)
     folds_at: list[int] = field(default_factory=_streets)
     raises_at: list[int] = field(default_factory=_streets)
@@ -133,6 +147,17 @@ class PlayerStats:
     the player's own, and whether the player had bet or raised on an earlier later street
     (index :func:`board_spot`): the comparable spots of a fold-to-bet read."""
     folds_board: list[int] = field(default_factory=_boards)
+    faced_back_at: list[int] = field(default_factory=_streets)
+    """``faced_back`` and ``folds_back`` by street: a player who folds more the more he is
+    raised does so on some streets and not others (the nit gives up half his raised
+    4th-street bets, almost none later)."""
+    folds_back_at: list[int] = field(default_factory=_streets)
+    faced_third_door: list[int] = field(default_factory=_doors)
+    """``faced_third`` and its folds and raises by whether it had posted the bring-in and
+    the class of the wagerer's door (index :func:`third_spot`): a player who defends by how
+    his hand stands against the completer's door folds more to a scary one."""
+    folds_third_door: list[int] = field(default_factory=_doors)
+    raises_third_door: list[int] = field(default_factory=_doors)
 
     @property
     def steal_rate(self) -> float:
@@ -171,11 +196,23 @@ class PlayerStats:
     def raise_later(self) -> float:
         return _rate(self.raises_later, self.faced_later, PRIOR_RAISE)
 
-    def open_at(self, street: int) -> float:
-        """How often it bets when it may open the betting on ``street`` (4 to 7)."""
+    def open_at(self, street: int, first: bool | None = None) -> float:
+        """How often it bets when it may open the betting on ``street`` (4 to 7): acting first
+        (``first``), after a check (``False``) or either (``None``).
+
+        A player who bets by what he sees bets far more often first to act (his
+        board the best showing) than into a check from a better board: the two
+        are read apart, each shrunk towards his rate on the street.
+        """
         if not 4 <= street <= 7:
             return self.open_rate
-        return _towards(self.opens_at[street], self.may_open_at[street], self.open_rate)
+        either = _towards(self.opens_at[street], self.may_open_at[street], self.open_rate)
+        if first is None:
+            return either
+        opens, chances = self.opens_first_at[street], self.may_open_first_at[street]
+        if not first:
+            opens, chances = self.opens_at[street] - opens, self.may_open_at[street] - chances
+        return _towards(opens, chances, either)
 
     def fold_at(self, street: int) -> float:
         """How often it folds to a bet on ``street`` (4 to 7)."""
@@ -231,13 +268,27 @@ class PlayerStats:
         """
         return _rate(self.folds_back, self.faced_back, PRIOR_FOLD_BACK)
 
+    def fold_back_at(self, street: int) -> float:
+        """How often it folds when raised after wagering itself on ``street`` (3 to 7)."""
+        if street == 3:
+            return self.fold_back_third
+        if not 4 <= street <= 7:
+            return self.fold_back
+        return _towards(self.folds_back_at[street], self.faced_back_at[street], self.fold_back)
+
+    def raised_back_spots(self, street: int) -> int:
+        """How many times it was seen raised after wagering itself on ``street``."""
+        if street == 3:
+            return self.faced_back_third
+        return self.faced_back_at[street] if 4 <= street <= 7 else self.faced_back
+
     def raise_back(self, street: int) -> float:
         """How often it re-raises when raised after wagering itself on ``street``."""
         if street == 3:
             return _rate(self.raises_back_third, self.faced_back_third, PRIOR_RAISE_BACK)
         return _rate(self.raises_back, self.faced_back, PRIOR_RAISE_BACK)
 
-    def fold_third_as(self, posted: bool) -> float:
+    def fold_third_as(self, posted: bool, door: int | None = None) -> float:
         """How often it folds to a completion on 3rd street having posted the bring-in or not.
 
         The two are different spots, read apart (each shrunk towards the
@@ -246,32 +297,67 @@ class PlayerStats:
         own worst door, say, with nothing in yet. A player who defends by what
         he sees folds far more often in one than in the other.
         """
-        pooled = self.fold_third
-        if posted:
-            return _towards(self.folds_third_posted, self.faced_third_posted, pooled)
-        others = self.faced_third - self.faced_third_posted
-        return _towards(self.folds_third - self.folds_third_posted, others, pooled)
+        return self._third_spot(
+            self.folds_third, self.folds_third_posted, self.folds_third_door, self.fold_third,
+            posted, door,
+        )  # fmt: skip
 
-    def raise_third_as(self, posted: bool) -> float:
-        """How often it raises a completion on 3rd street having posted the bring-in or not."""
-        pooled = self.raise_third
-        if posted:
-            return _towards(self.raises_third_posted, self.faced_third_posted, pooled)
-        others = self.faced_third - self.faced_third_posted
-        return _towards(self.raises_third - self.raises_third_posted, others, pooled)
+    def raise_third_as(self, posted: bool, door: int | None = None) -> float:
+        """How often it raises a completion on 3rd street having posted the bring-in or not
+        (against a wagerer's door of class ``door``, or any)."""
+        return self._third_spot(
+            self.raises_third, self.raises_third_posted, self.raises_third_door,
+            self.raise_third, posted, door,
+        )  # fmt: skip
 
-    def fold_rate(self, street: int, *, wagered: bool = False, posted: bool = False) -> float:
+    def _third_spot(
+        self,
+        hits: int,
+        hits_posted: int,
+        hits_door: list[int],
+        pooled: float,
+        posted: bool,
+        door: int | None,
+    ) -> float:
+        """A rate facing a completion in one spot: after posting the bring-in or not, shrunk
+        towards the rate over both; then for a wagerer's door class, shrunk towards that."""
+        if posted:
+            spot = _towards(hits_posted, self.faced_third_posted, pooled)
+        else:
+            others = self.faced_third - self.faced_third_posted
+            spot = _towards(hits - hits_posted, others, pooled)
+        if door is None:
+            return spot
+        i = third_spot(posted, door)
+        return _towards(hits_door[i], self.faced_third_door[i], spot)
+
+    def fold_rate(
+        self,
+        street: int,
+        *,
+        wagered: bool = False,
+        posted: bool = False,
+        door: int | None = None,
+    ) -> float:
         """How often it folds to a wager on ``street`` (``wagered``: after wagering itself;
-        ``posted``: on 3rd street, having posted the bring-in)."""
+        ``posted``: on 3rd street, having posted the bring-in; ``door``: on 3rd street, the
+        class of the wagerer's door, :func:`stud.bots.boards.door_class`)."""
         if wagered:
-            return self.fold_back_third if street == 3 else self.fold_back
-        return self.fold_third_as(posted) if street == 3 else self.fold_at(street)
+            return self.fold_back_at(street)
+        return self.fold_third_as(posted, door) if street == 3 else self.fold_at(street)
 
-    def raise_rate(self, street: int, *, wagered: bool = False, posted: bool = False) -> float:
+    def raise_rate(
+        self,
+        street: int,
+        *,
+        wagered: bool = False,
+        posted: bool = False,
+        door: int | None = None,
+    ) -> float:
         """How often it raises a wager on ``street`` (as :meth:`fold_rate`)."""
         if wagered:
             return self.raise_back(street)
-        return self.raise_third_as(posted) if street == 3 else self.raise_at(street)
+        return self.raise_third_as(posted, door) if street == 3 else self.raise_at(street)
 
     @property
     def decisions(self) -> int:
@@ -336,6 +422,7 @@ class PlayerReads:
         wagered: set[int] = set()
         led: set[int] = set()  # seats that bet or raised on an earlier street, from 4th on
         bettor = -1
+        checked = False  # someone checked on this street already
         for i, event in enumerate(events):
             if isinstance(event, StreetStarted):
                 if street >= 4:
@@ -346,6 +433,7 @@ class PlayerReads:
                 bets = {}
                 wagered = set()
                 bettor = -1
+                checked = False
                 continue
             if not isinstance(event, Acted):
                 continue
@@ -372,14 +460,24 @@ class PlayerReads:
                         stats.faced_back += 1
                         stats.folds_back += folded
                         stats.raises_back += kind.is_wager
+                        stats.faced_back_at[street] += 1
+                        stats.folds_back_at[street] += folded
                 else:
                     stats = self.stats(seat)
-                    self._count(stats, street, kind, facing, wagers, seat in brought_in)
+                    self._count(stats, street, kind, facing, wagers, seat in brought_in, checked)
+                    if facing and street == 3 and bettor >= 0:
+                        door = view.seats[bettor].up[0]
+                        if door is not None:
+                            i = third_spot(seat in brought_in, door_class(view.game, door))
+                            stats.faced_third_door[i] += 1
+                            stats.folds_third_door[i] += kind is ActionKind.FOLD
+                            stats.raises_third_door[i] += kind.is_wager
                     if facing and street >= 4 and bettor >= 0:
                         better = self._looks_better(view, bettor, seat, street)
                         spot = board_spot(street, better, seat in led)
                         stats.faced_board[spot] += 1
                         stats.folds_board[spot] += kind is ActionKind.FOLD
+            checked |= kind is ActionKind.CHECK
             if kind.is_wager:
                 wagers += 1
                 wagered.add(seat)
@@ -397,7 +495,13 @@ class PlayerReads:
 
     @staticmethod
     def _count(
-        stats: PlayerStats, street: int, kind: ActionKind, facing: bool, wagers: int, bring_in: bool
+        stats: PlayerStats,
+        street: int,
+        kind: ActionKind,
+        facing: bool,
+        wagers: int,
+        bring_in: bool,
+        after_check: bool = False,
     ) -> None:
         fold = kind is ActionKind.FOLD
         wager = kind.is_wager
@@ -429,3 +533,6 @@ class PlayerReads:
             stats.opens += wager
             stats.may_open_at[street] += 1
             stats.opens_at[street] += wager
+            if not after_check:
+                stats.may_open_first_at[street] += 1
+                stats.opens_first_at[street] += wager

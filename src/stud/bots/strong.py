@@ -10,8 +10,9 @@ and what it takes from the literature):
    range is weighted to the power ``2 (1 - q) / q`` (:func:`range_exponent`):
    a completion from a stealer says nothing, one from a nit says "top 8%", a
    prober's bet little, a nit's bet much, a check "not the top". On 3rd
-   street the percentile is the start's; later it is the hand's now, within
-   the range as 3rd street left it. ``q`` is that player's own rate
+   street the percentile is the start's; later it is the place of the hand he
+   holds now among the hands that show my board (he acts by what he sees).
+   ``q`` is that player's own rate
    (:mod:`stud.bots.players`), fed by every action at the table, the folds
    that end a hand included, and kept across hands.
 2. **Equity against those ranges**, by one small Monte Carlo
@@ -48,7 +49,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from stud.bots.boards import showing
+from stud.bots.boards import door_class, showing
 from stud.bots.estimate import MIN_EFFECTIVE, Estimator, FloatArray, Paths, Range, Versus
 from stud.bots.options import Options
 from stud.bots.players import PRIOR_FOLD_LATER, PlayerReads, PlayerStats
@@ -185,16 +186,18 @@ class StrongBot:
             # bring-in's completions and the steals from other seats are read apart.
             start += range_exponent(stats.open_third(line.had_bring_in), cap)
         raised_third = line.aggressive[3] - line.opened[3]
+        # What he answered on 3rd street was a wager from a door like the scariest that wagered.
+        door = self._third_door(seen, opp)
         if raised_third:
             # A raise says what this player's raising rate says (a bully's, little).
-            start += range_exponent(stats.raise_third_as(line.brought_in), cap) * raised_third
+            start += range_exponent(stats.raise_third_as(line.brought_in, door), cap) * raised_third
         if line.called_wager[3]:
             # A call of my raise after wagering himself is read by how he meets a raise then.
             back = line.aggressive[3] > 0
             posted = line.brought_in
             start += call_exponent(
-                stats.fold_rate(3, wagered=back, posted=posted),
-                stats.raise_rate(3, wagered=back, posted=posted),
+                stats.fold_rate(3, wagered=back, posted=posted, door=door),
+                stats.raise_rate(3, wagered=back, posted=posted, door=door),
                 cap,
             )
         elif line.calls[3]:
@@ -219,8 +222,11 @@ class StrongBot:
         fold = self._fold_rate(seen, opp, stats)
         wagered = opp.line.aggressive[seen.street] > 0
         posted = opp.line.brought_in
+        mine = door_class(seen.game, seen.mine_up[0]) if seen.street == 3 else None
         raises = (
-            0.0 if opp.all_in else stats.raise_rate(seen.street, wagered=wagered, posted=posted)
+            0.0
+            if opp.all_in
+            else stats.raise_rate(seen.street, wagered=wagered, posted=posted, door=mine)
         )
         # A player who folds more than a sound one folds some winners too.
         late = (
@@ -230,7 +236,8 @@ class StrongBot:
         )
         upcoming = min(7, seen.street + 1)
         next_fold = 0.0 if opp.all_in else stats.fold_at(upcoming)
-        next_open = 0.0 if opp.all_in else stats.open_at(upcoming)
+        next_open = 0.0 if opp.all_in else stats.open_at(upcoming, first=False)
+        next_open_first = 0.0 if opp.all_in else stats.open_at(upcoming, first=True)
         fold_seen, evidence = self._folds_seen(seen, opp, stats)
         # Next street: his folds seen there after leading the betting (as he has, if he
         # bet or raised on this street or before) or not, whatever the boards.
@@ -240,15 +247,23 @@ class StrongBot:
             next_evidence = 0
         return Range(
             opp, start, 0.0, fold, raises, late, later, checked, next_fold, next_open,
-            fold_seen, evidence, next_seen, next_evidence,
+            fold_seen, evidence, next_seen, next_evidence, next_open_first,
         )  # fmt: skip
 
     def _folds_seen(self, seen: Seen, opp: Opponent, stats: PlayerStats) -> tuple[float, int]:
         """How often ``opp`` was seen folding to a bet in spots like this one, and in how many:
         the same street, my board looking better than his or not, his having led the betting
-        on an earlier street or not (4th to 7th street, before he has wagered on it; elsewhere
-        the read rate is not mapped and stands alone)."""
-        if opp.all_in or seen.street < 4 or opp.line.aggressive[seen.street] > 0:
+        on an earlier street or not (4th to 7th street, before he has wagered on it); or,
+        once he has wagered on this street, raised back after wagering on it. That rate is
+        counted in exactly such spots, over the ranges he brings to them: it is what he does
+        there, not a cut of his whole range (a player who folds a raised bet half the time
+        is not one who never folds because his bet showed strength). On 3rd street before
+        he wagers the read rate is not mapped and stands alone."""
+        if opp.all_in:
+            return 0.0, 0
+        if opp.line.aggressive[seen.street] > 0:
+            return stats.fold_back_at(seen.street), stats.raised_back_spots(seen.street)
+        if seen.street < 4:
             return 0.0, 0
         better = showing(seen.game, seen.mine_up) > showing(seen.game, opp.up)
         led = sum(opp.line.aggressive[4 : seen.street]) > 0
@@ -259,7 +274,18 @@ class StrongBot:
         if opp.all_in:
             return 0.0
         wagered = opp.line.aggressive[seen.street] > 0
-        return stats.fold_rate(seen.street, wagered=wagered, posted=opp.line.brought_in)
+        door = door_class(seen.game, seen.mine_up[0]) if seen.street == 3 else None
+        return stats.fold_rate(seen.street, wagered=wagered, posted=opp.line.brought_in, door=door)
+
+    @staticmethod
+    def _third_door(seen: Seen, opp: Opponent) -> int | None:
+        """The class of the scariest door among the others who wagered on 3rd street (me
+        included): what ``opp``'s 3rd-street answers answered (None: nobody did)."""
+        doors = [seen.mine_up[0]] if seen.my_line.aggressive[3] else []
+        doors += [o.up[0] for o in seen.opponents if o is not opp and o.line.aggressive[3]]
+        if not doors:
+            return None
+        return max(door_class(seen.game, card) for card in doors)
 
     def _later_folds(
         self, seen: Seen, ranges: list[Range], *, raised: bool = False
@@ -319,7 +345,7 @@ class StrongBot:
                 # or all check behind, with the rest.
                 checks = 1.0
                 for opp in to_act:
-                    checks *= 1.0 - self.reads.stats(opp.seat).open_at(seen.street)
+                    checks *= 1.0 - self.reads.stats(opp.seat).open_at(seen.street, first=False)
                 bet = 1.0 - checks
                 unit = seen.unit
                 faced = max(0.0, ahead.value(now.against_top(bet), pot + 2 * unit) - unit)
@@ -501,4 +527,5 @@ class Ahead:
         faced = np.maximum(0.0, paths.bet_share * (pot + players * bet) - bet)
         quiet = self.rest_value(paths.quiet_share, pot, raised=raised)
         check = paths.bets * faced + (1.0 - paths.bets) * quiet
-        return float(weight @ np.maximum(lead, check))
+        best = np.maximum(lead, check)
+        return float(weight @ best)
