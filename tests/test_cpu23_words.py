@@ -34,6 +34,13 @@ def _fresh_words(
     return own, board_readouts(hand.view(None, events=True))
 
 
+def _act_at_random(hand: EngineHand, rng: random.Random) -> None:
+    """The player to act takes one of their legal actions."""
+    choice = rng.choice(hand.legal())
+    assert hand.actor is not None
+    hand.act(hand.actor, choice.action, choice.to)
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_words_asked_at_random_steps_and_in_any_order_are_the_fresh_ones(game: str) -> None:
     rng = random.Random(f"cpu23-words-{game}")
@@ -57,16 +64,12 @@ def test_words_asked_at_random_steps_and_in_any_order_are_the_fresh_ones(game: s
                     if boards is last_boards:  # kept: its JSON must still be the fresh one's
                         assert orjson.dumps(boards) == last_text
                     last_boards, last_text = boards, orjson.dumps(fresh[1])
-                    text = hand.view_json(viewer)
-                    assert text == orjson.dumps(hand.view(viewer)), (number, viewer)
-                    slow = hand.view(viewer, events=True)
-                    del slow["events"]
-                    assert json.loads(text) == slow, (number, viewer)
+                    engines = hand.view(viewer, events=True)  # from the engine's own view
+                    del engines["events"]
+                    assert json.loads(hand.view_json(viewer)) == engines, (number, viewer)
             if hand.over:
                 break
-            choice = rng.choice(hand.legal())
-            assert hand.actor is not None
-            hand.act(hand.actor, choice.action, choice.to)
+            _act_at_random(hand, rng)
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -94,9 +97,7 @@ def test_the_boards_read_up_cards_only_and_keep_one_dict_while_they_hold(game: s
             before = boards
             if hand.over:
                 break
-            choice = rng.choice(hand.legal())
-            assert hand.actor is not None
-            hand.act(hand.actor, choice.action, choice.to)
+            _act_at_random(hand, rng)
     assert kept > changed > 0, (kept, changed)
 
 
