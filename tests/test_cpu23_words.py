@@ -21,6 +21,7 @@ import pytest
 from stud.cards import Card
 from stud.table.engine import EngineHand, start_engine_hand
 from stud.table.readout import board_readouts, own_readout, readout, readout_of
+from test_table_view_json import _act_first, _seated_table, _send_and_compare, _state
 
 GAMES = ("stud", "stud8", "razz")
 
@@ -123,3 +124,31 @@ def test_cards_read_by_index_are_read_as_by_name() -> None:
 def test_bad_card_indexes_are_refused_by_name(cards: tuple[int, ...], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         readout_of("stud", cards, 3)
+
+
+def test_a_kept_own_settings_piece_is_made_again_when_its_values_change() -> None:
+    """Each seat's ``mine`` (its player's own settings) is kept as JSON between steps: the
+    automatic rebuy, chips bought during a hand and the buy-in reach their player at once,
+    and nobody else's state carries them."""
+    actor, table, watchers = _seated_table()
+    _send_and_compare(actor)
+    assert _state(watchers[12])["mine"] == {"auto_rebuy": False, "pending": 0, "buy_in": 200}
+    table.set_auto_rebuy(12, True)
+    table.top_up(12, 30, 0.0)  # between hands: the stack and the buy-in
+    _send_and_compare(actor)
+    assert _state(watchers[12])["mine"] == {"auto_rebuy": True, "pending": 0, "buy_in": 230}
+    table.tick(1.0)
+    assert table.hand is not None
+    table.top_up(12, 20, 1.0)  # in a hand: pending until it ends
+    _send_and_compare(actor)
+    assert _state(watchers[12])["mine"] == {"auto_rebuy": True, "pending": 20, "buy_in": 250}
+    assert _state(watchers[11])["mine"] == {"auto_rebuy": False, "pending": 0, "buy_in": 200}
+    hand, now = table.hand, 2.0
+    while table.hand is hand:  # the hand ends: the chips bought join the stack
+        _act_first(table, ("check", "call", "bring-in"), now)
+        now += 1.0
+    _send_and_compare(actor)
+    assert _state(watchers[12])["mine"] == {"auto_rebuy": True, "pending": 0, "buy_in": 250}
+    table.set_auto_rebuy(12, False)
+    _send_and_compare(actor)
+    assert _state(watchers[12])["mine"]["auto_rebuy"] is False

@@ -9,6 +9,7 @@ per-seat views, which carry no foreign down card.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import fields
 from datetime import datetime
 from fractions import Fraction
@@ -205,7 +206,7 @@ class EngineHand:
         dict only when a seat's words changed) and each player's own words, with what
         they were read from."""
         self._shown: set[int] = set()
-        self._shown_scan = 0
+        """The players who showed their cards, noted as their events come (:meth:`_made`)."""
         self._step = 0
         """The hand's steps so far (it changes only through :meth:`act`): what the views and
         legal actions kept for one step are kept by."""
@@ -299,10 +300,18 @@ class EngineHand:
         except (IllegalActionError, ValueError) as error:
             raise TableError("illegal_action", str(error)) from None
         self._step += 1
-        return [self._event(e) for e in events]
+        return self._made(events)
 
     def started(self) -> list[HandEvent]:
-        return [self._event(e) for e in self.hand.events]
+        return self._made(self.hand.events)
+
+    def _made(self, events: Sequence[Event]) -> list[HandEvent]:
+        """New engine events as the table's, the players who showed noted on the way (the
+        views need not copy and read the hand's whole log again at each step)."""
+        for event in events:
+            if isinstance(event, HandShown):
+                self._shown.add(event.seat)
+        return [self._event(e) for e in events]
 
     def committed(self) -> list[int]:
         return list(self.hand.committed)
@@ -366,11 +375,6 @@ class EngineHand:
         if parts is not None and self._json_key == key:
             return parts
         hand = self.hand
-        events = hand.events
-        for event in events[self._shown_scan :]:
-            if isinstance(event, HandShown):
-                self._shown.add(event.seat)
-        self._shown_scan = len(events)
         stacks, bets, committed, live = hand.stacks, hand.bets, hand.committed, hand.live
         shown = self._shown
         encoded = [
