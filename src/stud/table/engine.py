@@ -9,6 +9,7 @@ per-seat views, which carry no foreign down card.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import fields
 from datetime import datetime
 from fractions import Fraction
@@ -42,7 +43,7 @@ from stud.history import Tournament
 from stud.table.errors import TableError
 from stud.table.histories import played_hand, write_histories
 from stud.table.port import HandEvent, HandPort, Legal
-from stud.table.readout import board_readouts, own_readout
+from stud.table.readout import cards_to_come, readout_of
 
 CARD_TEXT: tuple[str, ...] = tuple(str(Card(index)) for index in range(52))
 """Each card's text by index (``"As"``): views name every card at every step."""
@@ -160,13 +161,11 @@ class _ViewJson:
         self.over = over
 
 
-def _cards_key(entry: _Entry | None) -> tuple[Any, ...]:
-    """What a seat's words are read from, of its entry's key: live, and how many cards it
-    holds down and up (the hand's community card and end are the rest)."""
-    if entry is None:
-        return ()
+def _held(entry: _Entry) -> tuple[bool, int]:
+    """Whether a seat's entry is live and how many cards it holds (down and up), read from
+    the entry's key (see :meth:`EngineHand._entry`)."""
     key = entry[0]
-    return (key[3], key[5], key[6])
+    return bool(key[3]), int(key[5]) + int(key[6])
 
 
 class EngineHand:
@@ -180,17 +179,34 @@ class EngineHand:
         self._start = list(hand.config.stacks)
         self._public: dict[str, Any] | None = None
         self._public_key = -1
+        """The spectator's view as a dict, made only when asked for (:meth:`view`)."""
         self._json: _ViewJson | None = None
-        """The public view's encoded pieces, built with it once per step."""
+        self._json_key = -1
+        """The public view's encoded pieces, made once per step for every viewer."""
         self._entries: list[_Entry | None] = [None] * hand.config.seats
         self._own: list[_Entry | None] = [None] * hand.config.seats
         """Each seat's entry in the public view, and as its player sees it (own down cards),
         with its JSON: rebuilt only when what it shows changed (:meth:`_entry`)."""
-        self._boards: tuple[Any, dict[str, Any]] | None = None
-        self._own_words: list[tuple[Any, dict[str, Any] | None] | None] = [None] * hand.config.seats
-        """The boards' words and each player's own, with what they were read from."""
+        config = hand.config
+        self._game = config.game.code
+        self._fixed_head = orjson.dumps({
+            "game": self._game, "ante": config.ante, "bring_in": config.bring_in,
+            "small_bet": config.small_bet, "big_bet": config.big_bet,
+        })[1:-1]  # fmt: skip
+        """The view's members that hold for the whole hand, encoded once."""
+        self._community_json: tuple[int | None, bytes] | None = None
+        """The community card's piece of the view (see :class:`_ViewJson`), with its card."""
+        self._board_words: list[tuple[tuple[Any, ...], dict[str, Any] | None] | None] = [
+            None
+        ] * config.seats
+        self._boards: dict[str, Any] = {}
+        self._boards_step = -1
+        self._own_words: list[tuple[Any, dict[str, Any] | None] | None] = [None] * config.seats
+        """Each seat's board words, the boards by table seat (made once per step, a new
+        dict only when a seat's words changed) and each player's own words, with what
+        they were read from."""
         self._shown: set[int] = set()
-        self._shown_scan = 0
+        """The players who showed their cards, noted as their events come (:meth:`_made`)."""
         self._step = 0
         """The hand's steps so far (it changes only through :meth:`act`): what the views and
         legal actions kept for one step are kept by."""
@@ -284,10 +300,18 @@ class EngineHand:
         except (IllegalActionError, ValueError) as error:
             raise TableError("illegal_action", str(error)) from None
         self._step += 1
-        return [self._event(e) for e in events]
+        return self._made(events)
 
     def started(self) -> list[HandEvent]:
-        return [self._event(e) for e in self.hand.events]
+        return self._made(self.hand.events)
+
+    def _made(self, events: Sequence[Event]) -> list[HandEvent]:
+        """New engine events as the table's, the players who showed noted on the way (the
+        views need not copy and read the hand's whole log again at each step)."""
+        for event in events:
+            if isinstance(event, HandShown):
+                self._shown.add(event.seat)
+        return [self._event(e) for e in events]
 
     def committed(self) -> list[int]:
         return list(self.hand.committed)
@@ -328,9 +352,7 @@ class EngineHand:
         """:meth:`view` (without the log) as compact JSON, byte for byte what
         ``orjson.dumps(self.view(player))`` makes, joined from pieces encoded once per
         step (the public ones) or once per change of a seat (each seat's entry)."""
-        self._public_view()
-        parts = self._json
-        assert parts is not None
+        parts = self._picture()
         if player is None:
             return b"".join((
                 b'{"viewer":null,', parts.middle, b"[", parts.seats, parts.community, b"[]",
@@ -344,25 +366,57 @@ class EngineHand:
             parts.community, legal, parts.over,
         ))  # fmt: skip
 
+    def _picture(self) -> _ViewJson:
+        """The public view's encoded pieces and each seat's entry, made once per step of the
+        hand for every viewer: an entry again only when what it shows changed, the members
+        fixed for the hand (game and stakes) once, the community card's piece once per card."""
+        key = self._step
+        parts = self._json
+        if parts is not None and self._json_key == key:
+            return parts
+        hand = self.hand
+        stacks, bets, committed, live = hand.stacks, hand.bets, hand.committed, hand.live
+        shown = self._shown
+        encoded = [
+            self._entry(s, stacks[s], bets[s], committed[s], live[s], s in shown)[2]
+            for s in range(len(stacks))
+        ]
+        to_act = hand.to_act
+        community = hand.community
+        kept = self._community_json
+        if kept is None or kept[0] != community:
+            text = orjson.dumps(_text(community))
+            kept = self._community_json = (
+                community, b'],"community":' + text + b',"legal_actions":'
+            )  # fmt: skip
+        middle = b"".join((
+            self._fixed_head, b',"street":%d,"to_act":' % hand.street,
+            b"null" if to_act is None else b"%d" % self.seats[to_act],
+            b',"level":%d,"pot":%d,"seats":' % (hand.level, hand.pot),
+        ))  # fmt: skip
+        parts = self._json = _ViewJson(
+            middle=middle,
+            entries=encoded,
+            community=kept[1],
+            legal=orjson.dumps(self._legal_now()[2]) if to_act is not None else b"[]",
+            over=b',"is_over":true}' if hand.is_over else b',"is_over":false}',
+        )
+        self._json_key = key
+        return parts
+
     def _public_view(self) -> dict[str, Any]:
-        """A spectator's view (no event log), built once per step of the hand."""
+        """A spectator's view (no event log) as a dict, made from the step's picture when
+        asked for (the states a step sends are :meth:`view_json`'s, which needs no dict)."""
+        self._picture()
         hand = self.hand
         key = self._step
         if self._public is not None and self._public_key == key:
             return self._public
-        events = hand.events
-        for event in events[self._shown_scan :]:
-            if isinstance(event, HandShown):
-                self._shown.add(event.seat)
-        self._shown_scan = len(events)
         config = hand.config
-        stacks, bets, committed, live = hand.stacks, hand.bets, hand.committed, hand.live
-        entries = [
-            self._entry(s, stacks[s], bets[s], committed[s], live[s], s in self._shown)
-            for s in range(config.seats)
-        ]
         to_act = hand.to_act
-        head = {
+        entries = self._entries
+        self._public = {
+            "viewer": None,
             "game": config.game.code,
             "ante": config.ante,
             "bring_in": config.bring_in,
@@ -372,25 +426,11 @@ class EngineHand:
             "to_act": None if to_act is None else self.seats[to_act],
             "level": hand.level,
             "pot": hand.pot,
-        }
-        community = _text(hand.community)
-        self._public = {
-            "viewer": None,
-            **head,
-            "seats": [entry[1] for entry in entries],
-            "community": community,
+            "seats": [entry[1] for entry in entries if entry is not None],
+            "community": _text(hand.community),
             "legal_actions": [],
             "is_over": hand.is_over,
         }
-        encoded = [entry[2] for entry in entries]
-        legal = self._legal_now()[2] if to_act is not None else []
-        self._json = _ViewJson(
-            middle=orjson.dumps(head)[1:-1] + b',"seats":',
-            entries=encoded,
-            community=b'],"community":' + orjson.dumps(community) + b',"legal_actions":',
-            legal=orjson.dumps(legal),
-            over=b',"is_over":true}' if hand.is_over else b',"is_over":false}',
-        )
         self._public_key = key
         return self._public
 
@@ -423,7 +463,7 @@ class EngineHand:
     def _own_entry(self, player: int) -> _Entry:
         """``player``'s entry as they see it (their own down cards), kept like :meth:`_entry`'s;
         the hand's player is one account for the whole hand."""
-        self._public_view()
+        self._picture()
         public = self._entries[player]
         assert public is not None
         cached = self._own[player]
@@ -437,23 +477,62 @@ class EngineHand:
     def words(self, player: int | None) -> tuple[dict[str, Any] | None, dict[str, Any]]:
         """The hand in words: ``player``'s own readout (None for a spectator) and the
         boards, as :func:`~stud.table.readout.own_readout` and
-        :func:`~stud.table.readout.board_readouts` read them in ``view(player)``; worked
-        out again only when the cards (or who is live, or the hand's end) changed."""
-        public = self._public_view()
-        words_key = (public["community"], public["is_over"])
-        boards_key = (words_key, tuple(_cards_key(entry) for entry in self._entries))
-        if self._boards is None or self._boards[0] != boards_key:
-            self._boards = (boards_key, board_readouts(public))
+        :func:`~stud.table.readout.board_readouts` read them in ``view(player)``.
+
+        The boards are looked at once per step for every viewer, and a seat's words (its
+        board, a player's own) read again only when its cards (or whether it is live,
+        the community card or the hand's end) changed; the same dict is handed out while
+        they hold. The cards are read by index, never named and parsed back.
+        """
+        self._picture()
+        hand = self.hand
+        community, over = hand.community, hand.is_over
+        if self._boards_step != self._step:
+            self._boards_step = self._step
+            self._read_boards(community, over)
         if player is None:
-            return None, self._boards[1]
+            return None, self._boards
         own = self._own_entry(player)
-        own_key = (words_key, _cards_key(own))
+        live, held = _held(own)
+        own_key = (community, over, live, held)
         cached = self._own_words[player]
         if cached is None or cached[0] != own_key:
-            seat = self.seats[player]
-            cached = (own_key, own_readout({**public, "seats": [own[1]]}, seat))
+            cards = [c for c in (*hand.down_cards(player), *hand.up_cards(player)) if c is not None]
+            if community is not None:
+                cards.append(community)
+            to_come = cards_to_come(
+                over=over, live=live, held=held, community=community is not None
+            )
+            cached = (own_key, readout_of(self._game, tuple(cards), to_come))
             self._own_words[player] = cached
-        return cached[1], self._boards[1]
+        return cached[1], self._boards
+
+    def _read_boards(self, community: int | None, over: bool) -> None:
+        """Each seat's board words (its up cards), read again where they changed; a new
+        boards dict only when a seat's words did (the table keeps the JSON of the old one)."""
+        hand, changed = self.hand, False
+        for s, entry in enumerate(self._entries):
+            if entry is None:
+                continue
+            live, held = _held(entry)
+            up = hand.up_cards(s)
+            key = (community, over, live, held, len(up))
+            cached = self._board_words[s]
+            if cached is not None and cached[0] == key:
+                continue
+            cards = tuple([c for c in up if c is not None])
+            to_come = cards_to_come(
+                over=over, live=live, held=held, community=community is not None
+            )
+            words = readout_of(self._game, cards, to_come)
+            changed = changed or cached is None or cached[1] is not words
+            self._board_words[s] = (key, words)
+        if changed:
+            boards: dict[str, Any] = {}
+            for s, kept in enumerate(self._board_words):
+                if kept is not None and kept[1] is not None:
+                    boards[str(self.seats[s])] = kept[1]
+            self._boards = boards
 
     def _typed(self, event: Event) -> dict[str, Any]:
         kind, data = self._spectators(event)

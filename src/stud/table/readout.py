@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from stud.cards import Card
+from stud.cards import DECK_SIZE, Card
 from stud.evaluate.sofar import (
     LowSoFar,
     eight_low_words,
@@ -23,7 +23,7 @@ from stud.evaluate.sofar import (
     razz_words,
 )
 
-CARD_INDEX = {str(Card(index)): index for index in range(52)}
+CARD_INDEX = {str(Card(index)): index for index in range(DECK_SIZE)}
 """Each card's index by its text (``"As"``), as views name them."""
 
 CARDS_PER_PLAYER = 7
@@ -50,20 +50,29 @@ def readout(game: str, cards: Sequence[str], to_come: int) -> dict[str, Any] | N
     """
     if not cards:
         return None
+    ints = tuple([CARD_INDEX[c] if c in CARD_INDEX else int(Card.parse(c)) for c in cards])
+    return readout_of(game, ints, to_come)
+
+
+def readout_of(game: str, cards: tuple[int, ...], to_come: int) -> dict[str, Any] | None:
+    """:func:`readout` of cards given by index (``int(Card)``), as the engine holds them: a
+    table's hand reads its new cards without naming them first."""
+    if not cards:
+        return None
     # Only Stud Hi/Lo's low reads the cards still to come (a draw or not).
-    return _readout(game, tuple(cards), max(0, to_come) if game == "stud8" else 0)
+    return _readout(game, cards, max(0, to_come) if game == "stud8" else 0)
 
 
 @lru_cache(maxsize=8192)
-def _readout(game: str, cards: tuple[str, ...], to_come: int) -> dict[str, Any]:
+def _readout(game: str, ints: tuple[int, ...], to_come: int) -> dict[str, Any]:
     """The evaluators' words for one set of cards, kept: a table's every state repeats them.
 
     Each step of a hand sends every viewer the readouts of cards that mostly did
     not change since the last step; the words are a pure function of the cards.
     The dict is shared by every view that shows these cards: it is never changed.
     """
-    ints = [CARD_INDEX[c] if c in CARD_INDEX else int(Card.parse(c)) for c in cards]
-    if len(set(ints)) != len(ints) or len(ints) > CARDS_PER_PLAYER:  # refused, named
+    refused = len(set(ints)) != len(ints) or len(ints) > CARDS_PER_PLAYER
+    if refused or min(ints) < 0 or max(ints) >= DECK_SIZE:  # refused, named
         high_so_far(ints)
     # The cards are checked: the evaluators' unchecked words (a table reads new cards
     # at almost every step).
@@ -74,11 +83,20 @@ def _readout(game: str, cards: tuple[str, ...], to_come: int) -> dict[str, Any]:
     return {"high": high, "low": _low(low)}
 
 
-def _cards_to_come(hand: dict[str, Any], seat: dict[str, Any]) -> int:
-    if hand.get("is_over") or not seat.get("live", True):
+def cards_to_come(*, over: bool, live: bool, held: int, community: bool) -> int:
+    """How many cards a seat holding ``held`` of its own may still get (none once it folded
+    or the hand is over; R12's community card counts as one of the seven)."""
+    if over or not live:
         return 0
+    return CARDS_PER_PLAYER - held - (1 if community else 0)
+
+
+def _cards_to_come(hand: dict[str, Any], seat: dict[str, Any]) -> int:
     held = len(seat.get("down") or []) + len(seat.get("up") or [])
-    return CARDS_PER_PLAYER - held - (1 if hand.get("community") else 0)
+    return cards_to_come(
+        over=bool(hand.get("is_over")), live=bool(seat.get("live", True)), held=held,
+        community=bool(hand.get("community")),
+    )  # fmt: skip
 
 
 def own_readout(hand: dict[str, Any] | None, seat: int | None) -> dict[str, Any] | None:

@@ -154,6 +154,8 @@ class Table:
         self._settings_json = (self._settings_public, orjson.dumps(self._settings_public))
         self._players_json: list[tuple[tuple[Any, ...], bytes] | None] = [None] * settings.seats
         """Each seat's public entry as JSON, with the values it was made of."""
+        self._mine_json: list[tuple[tuple[Any, ...], bytes] | None] = [None] * settings.seats
+        """Each seat's player's own settings as JSON, likewise."""
         self._boards_json: tuple[dict[str, Any], bytes] = ({}, b"{}")
         """The boards' words as JSON, with the (never changed) dict they were made of."""
         self._readouts_json: dict[int, tuple[dict[str, Any], bytes]] = {}
@@ -291,10 +293,21 @@ class Table:
         legal = self._legal_view(seat)
         return b"".join((
             b'"you":', b"null" if seat is None else b"%d" % seat,
-            b',"mine":', b"null" if me is None else orjson.dumps(me.own()),
+            b',"mine":', b"null" if me is None or seat is None else self._mine_text(seat, me),
             b',"hand":', hand_json, b',"readout":', self._words_text(seat, words),
             b',"legal":', orjson.dumps(legal) if legal else b"[]",
         ))  # fmt: skip
+
+    def _mine_text(self, seat: int, me: Player) -> bytes:
+        """What only the seat's player is shown of their settings (:meth:`Player.own`) as
+        JSON, kept while its values are (asked for at every step)."""
+        key = (me.auto_rebuy, me.pending, me.buy_in)
+        cached = self._mine_json[seat]
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        text = orjson.dumps(me.own())
+        self._mine_json[seat] = (key, text)
+        return text
 
     def _words_text(self, seat: int | None, words: dict[str, Any] | None) -> bytes:
         """A seat's readout as JSON, kept with the (never changed) dict it was made of: the
