@@ -259,6 +259,47 @@ def test_fold_when_checking_is_free_asks_and_preactions_are_taken(
         game.close()
 
 
+# The page's next action goes out with the turn before the current one: the server refuses it.
+STALE_ONCE = """() => {
+  const socket = window.studApp.socket;
+  const send = socket.send.bind(socket);
+  window.__staled = false;
+  socket.send = (m) => {
+    if (m.type !== 'act' || window.__staled) return send(m);
+    window.__staled = true;
+    return send({...m, turn: m.turn - 1});
+  };
+}"""
+
+
+def test_a_refused_action_gives_the_buttons_back(server: ServerProcess, browser: Browser) -> None:
+    """An action the server refuses (here a stale turn number) leaves the turn ours: the buttons,
+    disabled while the answer is awaited, come back so the player acts again before the clock
+    runs out, instead of timing out on dead buttons and being sat out."""
+    game = HeadsUp(server, browser, "Refused")
+    bringer, high, table = game.bringer, game.high, game.table
+    try:
+        before = wait_turn(bringer, table)
+        bringer.js(STALE_ONCE)
+        click(bringer, "bring-in")
+        bringer.page.wait_for_function(
+            "() => window.__staled"
+            " && document.querySelector('.action-bar.active .act-btn:not(:disabled)')"
+        )
+        refusals = [m for m in bringer.messages if '"stale_turn"' in m]
+        assert refusals, bringer.messages[-5:]
+        now = state(bringer, table)
+        assert now["turn"]["turn"] == before["turn"]["turn"]  # nothing happened on the server
+        assert "brings in" not in log_text(bringer)
+        # Acting again works: the bring-in goes in and the other player's turn comes.
+        click(bringer, "bring-in")
+        wait_turn(high, table)
+        assert "brings in" in log_text(high)
+        assert not bringer.errors and not high.errors, bringer.errors + high.errors
+    finally:
+        game.close()
+
+
 def test_turn_alert_in_the_lobby(server: ServerProcess, browser: Browser) -> None:
     """Bug 4: the turn comes while the player looks at the lobby: banner, title, notification."""
     game = HeadsUp(server, browser, "Alert")

@@ -327,9 +327,13 @@ def test_buy_in_range_top_up_and_automatic_rebuy(
 
         # Busted (or below the minimum) after a hand: bought back to the buy-in, still seated.
         def fold_first(buttons: list[dict[str, Any]], now: dict[str, Any]) -> str | None:
-            """Fold whenever allowed: the antes alone take the stack below the minimum."""
-            folds = [b for b in buttons if b["action"] == "fold"]
-            return str(folds[0]["selector"]) if folds else passive(buttons, now)
+            """Check when it is free, else fold whenever allowed: the antes alone take the stack
+            below the minimum. (Fold when checking is free only asks first, and the clock runs.)"""
+            for action in ("check", "fold"):
+                for b in buttons:
+                    if b["action"] == action:
+                        return str(b["selector"])
+            return passive(buttons, now)
 
         def rebought(seconds: float) -> bool:
             """The rebuy's log line, which follows the hand's end by a message or two."""
@@ -347,6 +351,9 @@ def test_buy_in_range_top_up_and_automatic_rebuy(
         for _ in range(40):
             play(tab, table, hands=1, choose=fold_first)
             now = state(tab, table)
+            assert not now["seats"][now["you"]]["sitting_out"], (
+                "sat out (a turn ran out?):\n" + page.inner_text(".log")
+            )
             if now["hand"] is not None:  # the next hand already: its ante is in, look again
                 if rebought(5):
                     break

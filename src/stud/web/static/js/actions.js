@@ -64,6 +64,19 @@ export function typing(target) {
 }
 
 const bars = new Set(); // every ActionBar on the page
+
+/**
+ * The server refused something (`table`: the table its error names, or null): a bar waiting
+ * for the answer to its action gets its buttons back, or the turn would run out on disabled
+ * buttons. A refusal changed nothing on the server, so acting again is safe; one that names
+ * no table (a rate limit, a tournament table's refusal) frees every waiting bar.
+ */
+export function releaseRefused(table = null) {
+  for (const bar of bars) {
+    if (table === null || bar.table === null || String(bar.table) === String(table)) bar.release();
+  }
+}
+
 let confirmIds = 0;
 
 /** The key of a shortcut drawn on its button (none when shortcuts are off): a key, not a word. */
@@ -86,10 +99,11 @@ function keyOwner() {
 
 export class ActionBar {
   /** `scope`: the element (a table tile) whose focus or hover makes this bar take the keys. */
-  constructor(el, send, { scope = null } = {}) {
+  constructor(el, send, { scope = null, table = null } = {}) {
     this.el = el;
     this.send = send; // (action, to) => bool
     this.scope = scope;
+    this.table = table; // the table it acts at: a refusal naming it gives the buttons back
     this.buttons = [];
     this.pendingTurn = null;
     this.confirming = false;
@@ -106,6 +120,13 @@ export class ActionBar {
 
   waiting() {
     return this.pendingTurn !== null && this.pendingTurn === this.turnId;
+  }
+
+  /** The action sent was refused: the turn is still ours, so the buttons come back. */
+  release() {
+    if (!this.waiting()) return;
+    this.pendingTurn = null;
+    this.update(...this.lastArgs);
   }
 
   /**

@@ -3,6 +3,7 @@
 
 import { api } from './api.js';
 import { renderAccount } from './account.js';
+import { releaseRefused } from './actions.js';
 import { TurnAlerts } from './alerts.js';
 import { Seeder } from './fairview.js';
 import { startClocks } from './clock.js';
@@ -92,6 +93,7 @@ class App {
       // The top bar counts chips at tables: a hand you played changes them.
       if (msg.type === 'event' && msg.event.type === 'hand_finished' && this.models.get(msg.table)?.seated) this.refreshAccountSoon();
     } else if (msg.type === 'error') {
+      releaseRefused(msg.table ?? null);
       if (msg.code !== 'rate_limited' && !SEED_LATE.has(msg.code)) this.toast(errorText(msg.code));
     } else if (msg.type === 'ok' && ['sit', 'leave', 'top_up'].includes(msg.for)) {
       this.refreshAccountSoon();

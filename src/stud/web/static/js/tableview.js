@@ -75,7 +75,7 @@ export class TableView {
     this.chat = new ChatPanel(this);
     this.chat.attach(this.side, tab);
     this.markPanels();
-    this.bar = new ActionBar(this.actionsEl, (action, to) => this.act(action, to), { scope: this.root });
+    this.bar = new ActionBar(this.actionsEl, (action, to) => this.act(action, to), { scope: this.root, table: this.model.id });
     const logBody = this.logEl.parentElement;
     logBody.addEventListener('scroll', () => {
       this.stick = logBody.scrollHeight - logBody.scrollTop - logBody.clientHeight < 40;
