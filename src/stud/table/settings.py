@@ -10,6 +10,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+PUBLIC_SETTINGS = (
+    "name", "game", "ante", "bring_in", "small_bet", "big_bet", "seats", "min_buy_in",
+    "max_buy_in", "turn_seconds", "time_bank", "rake_percent", "rake_cap", "tournament",
+)  # fmt: skip
+
+
+def fields_of(record: object, names: tuple[str, ...]) -> dict[str, Any]:
+    """``record``'s fields named in ``names``, in that order (a JSON object's keys keep it)."""
+    return {name: getattr(record, name) for name in names}
+
 
 @dataclass(frozen=True, slots=True)
 class TableSettings:
@@ -58,19 +68,5 @@ class TableSettings:
             )
 
     def public(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "game": self.game,
-            "ante": self.ante,
-            "bring_in": self.bring_in,
-            "small_bet": self.small_bet,
-            "big_bet": self.big_bet,
-            "seats": self.seats,
-            "min_buy_in": self.min_buy_in,
-            "max_buy_in": self.max_buy_in,
-            "turn_seconds": self.turn_seconds,
-            "time_bank": self.time_bank,
-            "rake_percent": self.rake_percent,
-            "rake_cap": self.rake_cap,
-            "tournament": self.tournament,
-        }
+        """What every client is shown of the table's settings (bots and clocks' refills not)."""
+        return fields_of(self, PUBLIC_SETTINGS)

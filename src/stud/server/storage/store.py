@@ -20,6 +20,7 @@ import orjson
 from sqlalchemy import Connection, Select, and_, bindparam, func, insert, select, update
 
 from stud.server.storage import schema as s
+from stud.table.settings import fields_of
 
 HOUSE = "house"
 
@@ -69,6 +70,12 @@ class Entry:
     tournament_id: int | None = None
 
 
+PUBLIC_SPEC = (
+    "id", "name", "game", "ante", "bring_in", "small_bet", "big_bet", "seats", "bots",
+    "min_buy_in", "max_buy_in", "rake_percent", "rake_cap", "bot_kind",
+)  # fmt: skip
+
+
 @dataclass(frozen=True, slots=True)
 class TableSpec:
     """A table of the room as stored: its game, stakes, size and how many seats bots may fill."""
@@ -94,22 +101,8 @@ class TableSpec:
     """The account that opened the table (None: the room's own); it may close it."""
 
     def public(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "name": self.name,
-            "game": self.game,
-            "ante": self.ante,
-            "bring_in": self.bring_in,
-            "small_bet": self.small_bet,
-            "big_bet": self.big_bet,
-            "seats": self.seats,
-            "bots": self.bots,
-            "min_buy_in": self.min_buy_in,
-            "max_buy_in": self.max_buy_in,
-            "rake_percent": self.rake_percent,
-            "rake_cap": self.rake_cap,
-            "bot_kind": self.bot_kind,
-        }
+        """The table as the lobby lists it."""
+        return fields_of(self, PUBLIC_SPEC)
 
 
 def token_hash(token: str) -> str:
