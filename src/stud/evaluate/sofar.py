@@ -17,7 +17,15 @@ from stud.cards import RANK_NAMES, RANK_PLURALS, RANKS
 from stud.evaluate.describe import high_description, low_description
 from stud.evaluate.high import FLUSH_VALUES, PLAIN_VALUES
 from stud.evaluate.low import EIGHT_VALUES, LOW_VALUES, PAIRED_VALUES
-from stud.evaluate.tables import RANK_BITS, RANK_MASK, ace_low_bit, card_key, flush_suits
+from stud.evaluate.tables import (
+    HIGH_CLASSES,
+    LOW_CLASSES,
+    RANK_BITS,
+    RANK_MASK,
+    ace_low_bit,
+    card_key,
+    flush_suits,
+)
 from stud.evaluate.validate import checked_cards
 
 _SIZES = (1, 2, 3, 4, 5, 6, 7)
@@ -135,10 +143,13 @@ _FIVE, _SIX, _SEVEN = PLAIN_VALUES
 _PAIRED5, _PAIRED6, _PAIRED7 = PAIRED_VALUES
 _BITS: Final = tuple(bin(mask).count("1") for mask in range(256))
 _HIGH_TEXT: dict[int, str] = {}
-"""The words of each high value (7,462 at most) and of 1 to 4 cards by :attr:`Running.ranks`
-plus :data:`_FEW_CODE` (2,379 rank multisets): each worked out once."""
+"""The words of each high value (7,462) and of 1 to 4 cards by :attr:`Running.ranks` plus
+:data:`_FEW_CODE` (2,379 rank multisets): all made when the module loads (:func:`_words`)."""
+_LOW_WORDS: dict[int, tuple[str, bool, bool] | None] = {}
+"""Each low code's ranks, whether made, whether possible (:class:`LowSoFar`'s fields; None: no
+low), likewise all made when the module loads."""
 _LOWS: dict[int, LowSoFar | None] = {}
-"""Each low code's low (the LowSoFar is frozen: one shared by all), worked out once."""
+"""Each low code's :class:`LowSoFar` once asked for (frozen: one shared by all)."""
 _DRAW_CODE: Final = 1 << 13
 _FEW_CODE: Final = 1 << 14
 """Low codes (:func:`razz_code`, :func:`eight_code`): a made low's value is below
@@ -163,12 +174,7 @@ def running_high(hand: Running) -> str:
             value = _SIX[key & 0x7FFFFF]
         else:
             value = _FIVE[key & 0x7FFFFF]
-    text = _HIGH_TEXT.get(value)
-    if text is None:
-        text = _HIGH_TEXT[value] = (
-            high_description(value) if value < _FEW_CODE else _few_high(value - _FEW_CODE)
-        )
-    return text
+    return _HIGH_TEXT[value]
 
 
 def razz_code(hand: Running) -> int:
@@ -203,18 +209,15 @@ def low_of_code(code: int) -> LowSoFar | None:
     """The low a code of :func:`razz_code` or :func:`eight_code` stands for."""
     if code in _LOWS:
         return _LOWS[code]
-    low: LowSoFar | None = None
-    if code >= _FEW_CODE:  # fewer than five cards: the pairs first, then from the highest down
-        low = LowSoFar(_few_razz(code - _FEW_CODE), made=False, possible=True)
-    elif code >= _DRAW_CODE:  # a draw: its ranks of eight or lower, from the highest down
-        draw = code - _DRAW_CODE
-        ranks = [r for r in range(8, 0, -1) if draw >> r & 1]  # ace-low bit r - 1, shifted
-        text = ",".join(_rank_text(r) for r in ranks)
-        low = LowSoFar(text, made=False, possible=bool(draw & 1))
-    elif code:
-        low = LowSoFar(low_description(code), made=True, possible=True)
+    words = low_words(code)
+    low = None if words is None else LowSoFar(*words)
     _LOWS[code] = low
     return low
+
+
+def low_words(code: int) -> tuple[str, bool, bool] | None:
+    """A low code's ranks, whether it is made and whether it is possible (None: no low)."""
+    return _LOW_WORDS[code]
 
 
 def _check_count(count: int) -> None:
@@ -257,3 +260,28 @@ def _few_razz(ranks: int) -> str:
 
 def _rank_text(low_rank: int) -> str:
     return "A" if low_rank == 1 else RANKS[low_rank - 2]
+
+
+def _words() -> None:
+    """Every high's words and every low's, made once when the module loads (about 40 ms):
+    a running server's words are then table lookups, never worked out on first sight in
+    the middle of a step."""
+    few = {0}
+    for _ in range(4):  # the rank keys of 1 to 4 cards (at most four of a rank: digits < 5)
+        few |= {key + 5**rank for key in few for rank in range(13) if key // 5**rank % 5 < 4}
+    few.discard(0)
+    for value in range(1, HIGH_CLASSES + 1):
+        _HIGH_TEXT[value] = high_description(value)
+    for ranks in few:
+        _HIGH_TEXT[_FEW_CODE + ranks] = _few_high(ranks)
+        _LOW_WORDS[_FEW_CODE + ranks] = (_few_razz(ranks), False, True)
+    _LOW_WORDS[0] = None
+    for value in range(1, LOW_CLASSES + 1):
+        _LOW_WORDS[value] = (low_description(value), True, True)
+    for mask in range(1, 256):  # a draw: its ranks of eight or lower, from the highest down
+        text = ",".join(_rank_text(r) for r in range(8, 0, -1) if mask >> (r - 1) & 1)
+        _LOW_WORDS[_DRAW_CODE + mask * 2] = (text, False, False)
+        _LOW_WORDS[_DRAW_CODE + mask * 2 + 1] = (text, False, True)
+
+
+_words()

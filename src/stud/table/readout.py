@@ -19,7 +19,7 @@ from stud.evaluate.sofar import (
     Running,
     eight_code,
     high_so_far,
-    low_of_code,
+    low_words,
     razz_code,
     running_high,
 )
@@ -32,13 +32,13 @@ CARDS_PER_PLAYER = 7
 
 
 def _low(code: int) -> dict[str, Any] | None:
-    """The readout's ``low`` of a low code (:func:`~stud.evaluate.sofar.low_of_code`)."""
+    """The readout's ``low`` of a low code (:func:`~stud.evaluate.sofar.low_words`)."""
     if code in _LOWS:
         return _LOWS[code]
-    low = low_of_code(code)
+    low = low_words(code)
     words = None  # a few thousand lows in all: each one's dict made once, never changed
     if low is not None:
-        words = {"ranks": low.ranks, "made": low.made, "possible": low.possible}
+        words = {"ranks": low[0], "made": low[1], "possible": low[2]}
     _LOWS[code] = words
     return words
 
