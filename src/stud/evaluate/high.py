@@ -10,6 +10,7 @@ one-digit ints (|s| < 2**30), whose arithmetic is quickest.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from stud.evaluate.describe import high_category, high_description, high_display, high_five
 from stud.evaluate.handvalue import HandValue
@@ -51,6 +52,12 @@ def _seven_table() -> tuple[int, ...]:
 _SEVEN = _seven_table()
 _SIX: dict[int, int] = dict(zip(TABLES.sums[6].tolist(), TABLES.high[6].tolist(), strict=True))
 _FIVE: dict[int, int] = dict(zip(TABLES.sums[5].tolist(), TABLES.high[5].tolist(), strict=True))
+
+PLAIN_VALUES: Final = (_FIVE, _SIX, _SEVEN)
+"""The values of 5, 6 and 7 cards with no flush by their rank-key sum, and of every flush by its
+rank mask (:data:`FLUSH_VALUES`): for :class:`stud.evaluate.sofar.Running`, which keeps a
+hand's sums as its cards come rather than reading the cards again."""
+FLUSH_VALUES: Final = _FLUSH
 
 
 def _flush_value(cards: Sequence[int], suit: int) -> int:

@@ -8,6 +8,7 @@ with fewer than five ranks (paired lows) need the rank-key sum.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from stud.evaluate.describe import low_category, low_description, low_display, low_five
 from stud.evaluate.handvalue import HandValue
@@ -28,6 +29,14 @@ def _paired(k: int) -> dict[int, int]:
 
 
 _PAIRED7, _PAIRED6, _PAIRED5 = _paired(7), _paired(6), _paired(5)
+
+LOW_VALUES: Final = _LOW
+"""Razz values by ace-low rank mask (0 below five ranks), the paired ones of 5, 6 and 7 cards
+by rank-key sum (:data:`PAIRED_VALUES`), the eight-or-better lows by mask
+(:data:`EIGHT_VALUES`): for :class:`stud.evaluate.sofar.Running`, which keeps a hand's
+sums as its cards come."""
+PAIRED_VALUES: Final = (_PAIRED5, _PAIRED6, _PAIRED7)
+EIGHT_VALUES: Final = _EIGHT
 
 
 def razz_value(cards: Sequence[int]) -> int:

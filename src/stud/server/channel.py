@@ -63,8 +63,25 @@ class Channel:
         private part."""
         self.n += 1
         head = b'{"type":"event","table":%b,"n":%d,"event":' % (self._key, self.n)
-        public = self._text(head, event, None)
-        private = {acc: self._text(head, event, acc) for acc in event.private}
+        data = event.data
+        if "type" in data:  # its own "type" would stand in the kind's place: merged whole
+            public = self._text(head, event, None)
+            private = {acc: self._text(head, event, acc) for acc in event.private}
+        else:
+            # The event's JSON is its kind's member, then its data's: ``for_account``'s dict
+            # as orjson writes it, without making that dict for each text.
+            kind = _KINDS.get(event.kind)
+            if kind is None:
+                kind = _KINDS[event.kind] = b'{"type":' + orjson.dumps(event.kind)
+            body = b"".join((kind, b"," + _json(data)[1:] if data else b"}"))
+            public = b"".join((head, body, b"}")).decode()
+            private = {}
+            for account, part in event.private.items():
+                if not part or "type" in part or any(key in data for key in part):  # in place
+                    private[account] = self._text(head, event, account)
+                else:
+                    own = b"".join((head, body[:-1], b",", _json(part)[1:], b"}"))
+                    private[account] = own.decode()
         self.events.append((self.n, public, private))
         return public, private
 
@@ -152,6 +169,10 @@ class Channel:
         text = dumps(message)
         for watcher in list(self.watchers):
             watcher.send(text)
+
+
+_KINDS: dict[str, bytes] = {}
+"""Each event kind's start of its JSON (``{"type":"action"``), encoded once."""
 
 
 def _json(value: Any) -> bytes:

@@ -18,6 +18,7 @@ from typing import Any
 import orjson
 
 from stud.cards import Card, Deck
+from stud.evaluate.sofar import NOTHING, Running
 from stud.fairness import Shuffle
 from stud.game import (
     Action,
@@ -43,7 +44,7 @@ from stud.history import Tournament
 from stud.table.errors import TableError
 from stud.table.histories import played_hand, write_histories
 from stud.table.port import HandEvent, HandPort, Legal
-from stud.table.readout import cards_to_come, readout_of
+from stud.table.readout import cards_to_come, readout_running
 
 CARD_TEXT: tuple[str, ...] = tuple(str(Card(index)) for index in range(52))
 """Each card's text by index (``"As"``): views name every card at every step."""
@@ -205,12 +206,18 @@ class EngineHand:
         """Each seat's board words, the boards by table seat (made once per step, a new
         dict only when a seat's words changed) and each player's own words, with what
         they were read from."""
+        self._board_sums: list[tuple[int, Running]] = [(0, NOTHING)] * config.seats
+        self._own_sums: list[tuple[int, int, bool, Running]] = [
+            (0, 0, False, NOTHING)
+        ] * config.seats
+        """Each seat's up cards, and each player's own cards, as running sums, with how many
+        of its up (and down) cards and whether the community card are in them."""
         self._shown: set[int] = set()
         """The players who showed their cards, noted as their events come (:meth:`_made`)."""
         self._step = 0
         """The hand's steps so far (it changes only through :meth:`act`): what the views and
         legal actions kept for one step are kept by."""
-        self._legal: tuple[int, list[Legal], list[dict[str, Any]]] | None = None
+        self._legal: tuple[int, list[Legal], list[dict[str, Any]], list[Action]] | None = None
         """The actor's legal actions at one step (the length of the event log): as the
         table takes them and as its views show them, asked for several times a step."""
 
@@ -275,7 +282,7 @@ class EngineHand:
     def legal(self) -> list[Legal]:
         return list(self._legal_now()[1])
 
-    def _legal_now(self) -> tuple[int, list[Legal], list[dict[str, Any]]]:
+    def _legal_now(self) -> tuple[int, list[Legal], list[dict[str, Any]], list[Action]]:
         """The actor's legal actions now, worked out once per step of the hand."""
         key = self._step
         if self._legal is None or self._legal[0] != key:
@@ -291,16 +298,28 @@ class EngineHand:
                     }
                     for a in actions
                 ],
+                actions,
             )
         return self._legal
 
     def act(self, player: int, action: str, to: int) -> list[HandEvent]:
+        hand = self.hand
         try:
-            events = self.hand.act(Action(ActionKind(action), to, player))
+            events = hand.act(self._action(player, action, to))
         except (IllegalActionError, ValueError) as error:
             raise TableError("illegal_action", str(error)) from None
         self._step += 1
         return self._made(events)
+
+    def _action(self, player: int, action: str, to: int) -> Action:
+        """The engine's own legal Action when this is one (the engine takes it as it is, its
+        fast path, where a new Action is checked against the legal ones again), else a new
+        one (ValueError for an unknown kind)."""
+        if player == self.hand.to_act:
+            for legal in self._legal_now()[3]:
+                if legal.to == to and KIND_TEXT[legal.kind] == action:
+                    return legal
+        return Action(ActionKind(action), to, player)
 
     def started(self) -> list[HandEvent]:
         return self._made(self.hand.events)
@@ -482,7 +501,8 @@ class EngineHand:
         The boards are looked at once per step for every viewer, and a seat's words (its
         board, a player's own) read again only when its cards (or whether it is live,
         the community card or the hand's end) changed; the same dict is handed out while
-        they hold. The cards are read by index, never named and parsed back.
+        they hold. Each seat's new cards are added to the sums its earlier ones made
+        (:class:`~stud.evaluate.sofar.Running`): the hand is not read again.
         """
         self._picture()
         hand = self.hand
@@ -497,13 +517,20 @@ class EngineHand:
         own_key = (community, over, live, held)
         cached = self._own_words[player]
         if cached is None or cached[0] != own_key:
-            cards = [c for c in (*hand.down_cards(player), *hand.up_cards(player)) if c is not None]
-            if community is not None:
-                cards.append(community)
+            down_read, up_read, community_read, sums = self._own_sums[player]
+            down: int = own[0][5]
+            up: int = own[0][6]
+            if down > down_read:
+                sums = sums.plus(hand.down_cards(player)[down_read:])
+            if up > up_read:
+                sums = sums.plus(hand.up_cards(player)[up_read:])
+            if community is not None and not community_read:
+                sums, community_read = sums.plus((community,)), True
+            self._own_sums[player] = (down, up, community_read, sums)
             to_come = cards_to_come(
                 over=over, live=live, held=held, community=community is not None
             )
-            cached = (own_key, readout_of(self._game, tuple(cards), to_come))
+            cached = (own_key, readout_running(self._game, sums, to_come))
             self._own_words[player] = cached
         return cached[1], self._boards
 
@@ -515,16 +542,19 @@ class EngineHand:
             if entry is None:
                 continue
             live, held = _held(entry)
-            up = hand.up_cards(s)
-            key = (community, over, live, held, len(up))
+            up: int = entry[0][6]
+            key = (community, over, live, held, up)
             cached = self._board_words[s]
             if cached is not None and cached[0] == key:
                 continue
-            cards = tuple([c for c in up if c is not None])
+            up_read, sums = self._board_sums[s]
+            if up > up_read:
+                sums = sums.plus(hand.up_cards(s)[up_read:])
+                self._board_sums[s] = (up, sums)
             to_come = cards_to_come(
                 over=over, live=live, held=held, community=community is not None
             )
-            words = readout_of(self._game, cards, to_come)
+            words = readout_running(self._game, sums, to_come)
             changed = changed or cached is None or cached[1] is not words
             self._board_words[s] = (key, words)
         if changed:

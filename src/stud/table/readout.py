@@ -11,16 +11,17 @@ public.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import Any
 
 from stud.cards import DECK_SIZE, Card
 from stud.evaluate.sofar import (
-    LowSoFar,
-    eight_low_words,
+    NOTHING,
+    Running,
+    eight_code,
     high_so_far,
-    high_words,
-    razz_words,
+    low_words,
+    razz_code,
+    running_high,
 )
 
 CARD_INDEX = {str(Card(index)): index for index in range(DECK_SIZE)}
@@ -30,16 +31,19 @@ CARDS_PER_PLAYER = 7
 """A stud player's cards at the river (the R12 community card counts as the seventh)."""
 
 
-def _low(low: LowSoFar | None) -> dict[str, Any] | None:
-    if low is None:
-        return None
-    words = _LOWS.get(low)
-    if words is None:  # a few hundred lows in all: each one's dict made once, never changed
-        words = _LOWS[low] = {"ranks": low.ranks, "made": low.made, "possible": low.possible}
+def _low(code: int) -> dict[str, Any] | None:
+    """The readout's ``low`` of a low code (:func:`~stud.evaluate.sofar.low_words`)."""
+    if code in _LOWS:
+        return _LOWS[code]
+    low = low_words(code)
+    words = None  # a few thousand lows in all: each one's dict made once, never changed
+    if low is not None:
+        words = {"ranks": low[0], "made": low[1], "possible": low[2]}
+    _LOWS[code] = words
     return words
 
 
-_LOWS: dict[LowSoFar, dict[str, Any]] = {}
+_LOWS: dict[int, dict[str, Any] | None] = {}
 
 
 def readout(game: str, cards: Sequence[str], to_come: int) -> dict[str, Any] | None:
@@ -59,28 +63,38 @@ def readout_of(game: str, cards: tuple[int, ...], to_come: int) -> dict[str, Any
     table's hand reads its new cards without naming them first."""
     if not cards:
         return None
-    # Only Stud Hi/Lo's low reads the cards still to come (a draw or not).
-    return _readout(game, cards, max(0, to_come) if game == "stud8" else 0)
+    refused = len(set(cards)) != len(cards) or len(cards) > CARDS_PER_PLAYER
+    if refused or min(cards) < 0 or max(cards) >= DECK_SIZE:  # refused, named
+        high_so_far(cards)
+    return readout_running(game, NOTHING.plus(cards), to_come)
 
 
-@lru_cache(maxsize=8192)
-def _readout(game: str, ints: tuple[int, ...], to_come: int) -> dict[str, Any]:
-    """The evaluators' words for one set of cards, kept: a table's every state repeats them.
+def readout_running(game: str, hand: Running, to_come: int) -> dict[str, Any] | None:
+    """:func:`readout` of a hand's cards kept as running sums (:class:`Running`): a table
+    adds each seat's new cards to the sums it had and reads the words from them.
 
-    Each step of a hand sends every viewer the readouts of cards that mostly did
-    not change since the last step; the words are a pure function of the cards.
-    The dict is shared by every view that shows these cards: it is never changed.
+    The dict is shared by every view that shows these words (kept by the words, a few
+    thousand of them): it is never changed, and the same words give the same dict.
     """
-    refused = len(set(ints)) != len(ints) or len(ints) > CARDS_PER_PLAYER
-    if refused or min(ints) < 0 or max(ints) >= DECK_SIZE:  # refused, named
-        high_so_far(ints)
-    # The cards are checked: the evaluators' unchecked words (a table reads new cards
-    # at almost every step).
+    if not hand.count:
+        return None
     if game == "razz":
-        return {"high": None, "low": _low(razz_words(ints))}
-    high = high_words(ints)
-    low = eight_low_words(ints, to_come) if game == "stud8" else None
-    return {"high": high, "low": _low(low)}
+        high, low = None, razz_code(hand)
+    else:
+        high = running_high(hand)
+        # Only Stud Hi/Lo's low reads the cards still to come (a draw or not).
+        low = eight_code(hand, max(0, to_come)) if game == "stud8" else 0
+    key = (game, high, low)
+    words = _WORDS.get(key)
+    if words is None:
+        if len(_WORDS) >= _WORDS_KEPT:  # Stud Hi/Lo's highs and lows over a long life
+            _WORDS.clear()
+        words = _WORDS[key] = {"high": high, "low": _low(low)}
+    return words
+
+
+_WORDS: dict[tuple[str, str | None, int], dict[str, Any]] = {}
+_WORDS_KEPT = 1 << 16
 
 
 def cards_to_come(*, over: bool, live: bool, held: int, community: bool) -> int:
