@@ -137,11 +137,15 @@ def _hand_list_select() -> Select[Any]:
 class Fence(Protocol):
     """Checks, inside a write's transaction, that this process still runs a table (else
     raises): at once, or when :meth:`settle` is called, just before the transaction commits
-    (stud.server.cluster.fence)."""
+    (stud.server.cluster.fence). The check :meth:`settle` sends may fail the transaction
+    only when it commits (its reply is not waited for): :meth:`refusal` says what such a
+    failure means."""
 
     def __call__(self, conn: Connection, table_id: int) -> None: ...
 
     def settle(self, conn: Connection) -> None: ...
+
+    def refusal(self, error: BaseException) -> Exception | None: ...
 
 
 class Store:
@@ -167,6 +171,11 @@ class Store:
         writer calls it last in every write transaction)."""
         if self.fence is not None:
             self.fence.settle(conn)
+
+    def refusal(self, error: BaseException) -> Exception | None:
+        """The error to raise for a write transaction that failed with ``error`` if the fence
+        refused it (a newer lease holds a table it wrote for), else None."""
+        return None if self.fence is None else self.fence.refusal(error)
 
     # -- accounts and sessions -------------------------------------------------------------
 
