@@ -128,10 +128,14 @@ def table_with_players(
     db.write_sync(lambda c: fence.claim(c, store, table, token, "a", time.time()))
     people = []
     for name in (f"p{table}a", f"p{table}b"):
-        account = db.write_sync(lambda c, n=name: store.create_account(c, n, "user"))
-        db.write_sync(lambda c, a=account.id: store.grant(c, a, 1000))
-        db.write_sync(lambda c, a=account.id: store.buy_in(c, a, table, 500))
-        people.append(account.id)
+
+        def seat(conn: Connection, name: str = name) -> int:
+            account = store.create_account(conn, name, "user").id
+            store.grant(conn, account, 1000)
+            store.buy_in(conn, account, table, 500)
+            return account
+
+        people.append(db.write_sync(seat))
     return table, people[0], people[1]
 
 
