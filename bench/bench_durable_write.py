@@ -52,23 +52,26 @@ def worker(writes: int) -> dict[str, list[float]]:
             table = db.write_sync(lambda c: store.create_table(c, spec, None)).id
             tokens[table] = 1
             db.write_sync(lambda c: fence.claim(c, store, table, 1, "a", time.time()))
-            people = []
-            for name in ("a", "b"):
-                account = db.write_sync(lambda c, n=name: store.create_account(c, n, "user")).id
-                db.write_sync(lambda c, a=account: store.grant(c, a, 10**9))
-                db.write_sync(lambda c, a=account: store.buy_in(c, a, table, 10**8))
-                people.append(account)
-            one, two = people
+
+            def seat(conn: Any, name: str) -> int:
+                account = store.create_account(conn, name, "user").id
+                store.grant(conn, account, 10**9)
+                store.buy_in(conn, account, table, 10**8)
+                return account
+
+            one = db.write_sync(lambda c: seat(c, "a"))
+            two = db.write_sync(lambda c: seat(c, "b"))
             players = [{"seat": 0, "account_id": one}, {"seat": 1, "account_id": two}]
             summary = {"results": [{"seat": 0, "won": 20}], "board": ["As", "Kd"] * 20}
             played = "x" * 2000  # a hand as played is stored with its end (a few kB)
             for number in range(1, writes + 1):
+
+                def begin(conn: Any, number: int = number) -> int:
+                    return store.start_hand(conn, table, number, "stud", players)
+
                 began = time.perf_counter()
-                hand = db.submit(
-                    lambda c, n=number: store.start_hand(c, table, n, "stud", players)
-                ).result()
-                ended = time.perf_counter()
-                times[START].append(ended - began)
+                hand = db.submit(begin).result()
+                times[START].append(time.perf_counter() - began)
 
                 def finish(conn: Any, hand: int = hand) -> None:
                     store.finish_hand(

@@ -15,7 +15,6 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,13 +22,15 @@ from sqlalchemy import Connection, event, func, text
 from sqlalchemy import select as sql_select
 from sqlalchemy.engine import make_url
 
+import test_cluster_fence
 from stud.server.cluster import fence
 from stud.server.storage import Database
 from stud.server.storage import schema as s
-from stud.server.testing import TEST_URL_VARIABLE, fresh_database, postgres_admin_url
-from test_cluster_fence import SPEC, need
+from test_cluster_fence import SPEC
 
 Write = Callable[[Connection], Any]
+pg_url = test_cluster_fence.pg_url
+"""A fresh PostgreSQL database (the tests fail in CI without one, skip loudly elsewhere)."""
 
 
 class Relay:
@@ -89,13 +90,6 @@ class Relay:
 
 
 @pytest.fixture
-def pg_url(tmp_path: Path) -> Iterator[str]:
-    need(TEST_URL_VARIABLE, postgres_admin_url() is not None)
-    with fresh_database("postgres", tmp_path) as url:
-        yield url
-
-
-@pytest.fixture
 def relayed(pg_url: str) -> Iterator[tuple[str, Relay]]:
     """The database's URL through a relay that counts its round trips."""
     url = make_url(pg_url)
@@ -104,6 +98,18 @@ def relayed(pg_url: str) -> Iterator[tuple[str, Relay]]:
         yield url.set(host="127.0.0.1", port=relay.port).render_as_string(False), relay
     finally:
         relay.close()
+
+
+@pytest.fixture
+def room(relayed: tuple[str, Relay]) -> Iterator[tuple[Database, dict[int, int], Relay]]:
+    """A process's database through the relay, its fence's tokens, and the relay."""
+    url, relay = relayed
+    tokens: dict[int, int] = {}
+    db = open_db(url, tokens)
+    try:
+        yield db, tokens, relay
+    finally:
+        db.close()
 
 
 def open_db(url: str, tokens: dict[int, int]) -> Database:
@@ -174,70 +180,59 @@ def books(db: Database, table: int) -> tuple[int, int, list[tuple[int, str]]]:
 
 
 def test_a_hand_s_end_is_one_round_trip_and_durable_when_its_write_returns(
-    relayed: tuple[str, Relay],
+    room: tuple[Database, dict[int, int], Relay],
 ) -> None:
-    url, relay = relayed
-    tokens: dict[int, int] = {}
-    db = open_db(url, tokens)
-    try:
-        table, one, two = table_with_players(db, tokens)
-        for number in (1, 2, 3):
-            hand = start(db, table, number, one, two)
-            before = relay.count()
-            write(db, finish(db, table, hand, one, two))
-            # BEGIN, the pot's ledger rows, the hand's record, the fence's check and COMMIT:
-            # one wait, for the commit (it was six before: a ping, BEGIN, two statements,
-            # the fence's check, COMMIT).
-            assert relay.count() - before == 1
-            # Returned means committed: another connection sees the hand finished.
-            assert books(db, table)[2][-1] == (hand, "finished")
+    db, tokens, relay = room
+    table, one, two = table_with_players(db, tokens)
+    for number in (1, 2, 3):
+        hand = start(db, table, number, one, two)
         before = relay.count()
-        start(db, table, 4, one, two)
-        assert relay.count() - before == 2  # the new hand's id is read before its players go
-        assert db.read_sync(db.store.ledger_total) == 0
-    finally:
-        db.close()
+        write(db, finish(db, table, hand, one, two))
+        # BEGIN, the pot's ledger rows, the hand's record, the fence's check and COMMIT: one
+        # wait, for the commit (five on main: BEGIN, the rows, the record, the check, COMMIT).
+        assert relay.count() - before == 1
+        # Returned means committed: another connection sees the hand finished.
+        assert books(db, table)[2][-1] == (hand, "finished")
+    before = relay.count()
+    start(db, table, 4, one, two)
+    assert relay.count() - before == 2  # the new hand's id is read before its players go
+    assert db.read_sync(db.store.ledger_total) == 0
 
 
 def test_the_hands_ends_queued_together_are_one_transaction_and_one_round_trip(
-    relayed: tuple[str, Relay],
+    room: tuple[Database, dict[int, int], Relay],
 ) -> None:
-    url, relay = relayed
-    tokens: dict[int, int] = {}
-    db = open_db(url, tokens)
-    try:
-        seated = [table_with_players(db, tokens) for _ in range(3)]
-        hands = [start(db, table, 1, one, two) for table, one, two in seated]
-        commits: list[str] = []
+    db, tokens, relay = room
+    seated = [table_with_players(db, tokens) for _ in range(3)]
+    hands = [start(db, table, 1, one, two) for table, one, two in seated]
+    commits: list[str] = []
 
-        def on_commit(_conn: object) -> None:
-            commits.append("commit")
+    def on_commit(_conn: object) -> None:
+        commits.append("commit")
 
-        event.listen(db.write_engine, "commit", on_commit)
-        hold, held = threading.Event(), threading.Event()
+    event.listen(db.write_engine, "commit", on_commit)
+    hold, held = threading.Event(), threading.Event()
 
-        def blocker(_conn: Connection) -> None:  # the writer is busy: the next writes queue
-            held.set()
-            hold.wait(30)
+    def blocker(_conn: Connection) -> None:  # the writer is busy: the next writes queue
+        held.set()
+        hold.wait(30)
 
-        before = relay.count()
-        first = db.submit(blocker)
-        assert held.wait(30)
-        ends: list[Future[Any]] = [
-            db.submit(finish(db, table, hand, one, two))
-            for (table, one, two), hand in zip(seated, hands, strict=True)
-        ]
-        hold.set()
-        first.result(30)
-        for end in ends:
-            end.result(30)
-        # The blocker's empty transaction, then the three hands' ends in one.
-        assert len(commits) == 2
-        assert relay.count() - before == 2
-        for table, _, _ in seated:
-            assert books(db, table)[2][-1][1] == "finished"
-    finally:
-        db.close()
+    before = relay.count()
+    first = db.submit(blocker)
+    assert held.wait(30)
+    ends: list[Future[Any]] = [
+        db.submit(finish(db, table, hand, one, two))
+        for (table, one, two), hand in zip(seated, hands, strict=True)
+    ]
+    hold.set()
+    first.result(30)
+    for end in ends:
+        end.result(30)
+    # The blocker's empty transaction, then the three hands' ends in one (nine on main).
+    assert len(commits) == 2
+    assert relay.count() - before == 2
+    for table, _, _ in seated:
+        assert books(db, table)[2][-1][1] == "finished"
 
 
 def test_a_stale_owner_s_write_is_refused_and_changes_nothing(pg_url: str) -> None:
@@ -290,41 +285,6 @@ def test_a_stale_owner_s_write_is_refused_and_changes_nothing(pg_url: str) -> No
         probe = a.read_sync(lambda c: c.execute(text("SELECT to_regclass('probe')")).scalar())
         assert probe is None
         assert a.read_sync(a.store.ledger_total) == 0
-    finally:
-        a.close()
-        b.close()
-
-
-def test_a_table_being_taken_over_refuses_the_pipelined_write_at_once(pg_url: str) -> None:
-    """The check's row lock is NOWAIT in the pipeline too: the write does not wait for a
-    takeover holding the lease row, it is refused (and keeps nothing)."""
-    tokens: dict[int, int] = {}
-    a, b = open_db(pg_url, tokens), open_db(pg_url, {})
-    try:
-        table, one, two = table_with_players(a, tokens)
-        hand = start(a, table, 1, one, two)
-        before = books(a, table)
-        locked, done = threading.Event(), threading.Event()
-
-        def taking_over() -> None:
-            with b.write_engine.begin() as conn:
-                fence.check(conn, table, 1)
-                locked.set()
-                done.wait(60)
-                conn.rollback()
-
-        thread = threading.Thread(target=taking_over)
-        thread.start()
-        try:
-            assert locked.wait(30)
-            with pytest.raises(fence.Fenced, match="taken over"):
-                write(a, finish(a, table, hand, one, two))
-            assert books(a, table) == before
-        finally:
-            done.set()
-            thread.join(30)
-        write(a, finish(a, table, hand, one, two))
-        assert books(a, table)[2] == [(hand, "finished")]
     finally:
         a.close()
         b.close()
