@@ -95,8 +95,8 @@ failure). Reads have no such bound: nothing waits on their locks.
 
 PostgreSQL arms this timeout only when it has answered a whole request: a write
 stopped in the middle of a pipeline (every write transaction is sent as one,
-:func:`pipelined`) waits for its client unbounded. :mod:`stud.server.storage.stale` ends those,
-by the same bound, from any live process of the room.
+:func:`pipelined`) waits for its client unbounded. :mod:`stud.server.storage.stale`
+ends those, by the same bound, from any live process of the room.
 """
 WRITER_APPLICATION = "stud-writer"
 """The ``application_name`` of the write connections (what the stale-write sweep may end)."""
