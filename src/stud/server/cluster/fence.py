@@ -39,7 +39,7 @@ from sqlalchemy.exc import DBAPIError
 
 from stud.server.storage import Store, tourneys
 from stud.server.storage import schema as s
-from stud.server.storage.database import UNREAD
+from stud.server.storage.store import UNREAD
 
 table_leases = Table(
     "table_leases",

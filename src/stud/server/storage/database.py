@@ -31,7 +31,7 @@ from sqlalchemy.engine import ExecutionContext, make_url
 from sqlalchemy.exc import DBAPIError
 
 from stud.server.storage.schema import metadata
-from stud.server.storage.store import Store
+from stud.server.storage.store import UNREAD, Store
 
 log = logging.getLogger("stud.server")
 
@@ -135,9 +135,6 @@ def make_engine(url: str, *, idle_in_transaction: float | None = None) -> Engine
 
 PIPELINE = "stud.pipeline"
 """Where a write connection keeps its psycopg pipeline while a transaction is sent as one."""
-UNREAD = "stud_unread"
-"""The execution option of a statement whose reply is not read (the fence's check, which
-fails the transaction rather than answer): in a pipeline, nothing waits for it."""
 
 
 def _reads_reply(context: ExecutionContext | None) -> bool:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 import orjson
-from sqlalchemy import Connection, Select, and_, bindparam, func, insert, select, update
+from sqlalchemy import Connection, Select, and_, bindparam, func, insert, select, text, update
 
 from stud.server.storage import schema as s
 
@@ -29,6 +29,29 @@ _INSERT_HAND = insert(s.hands)
 _INSERT_HAND_PLAYERS = insert(s.hand_players)
 _INSERT_LEDGER = insert(s.ledger)
 _UPDATE_HAND = update(s.hands).where(s.hands.c.id == bindparam("hand_row"))
+
+UNREAD = "stud_unread"
+"""The execution option of a statement whose reply is not read (it fails the transaction or
+is done): in a pipelined transaction (stud.server.storage.database) nothing waits for it."""
+_LEDGER_COLUMNS = (
+    "txn", "at", "account_id", "wallet", "table_id", "hand_id", "kind", "amount", "tournament_id"
+)  # fmt: skip
+_INSERT_LEDGER_ARRAYS = text(
+    f"INSERT INTO ledger ({', '.join(_LEDGER_COLUMNS)}) SELECT * FROM unnest("
+    "CAST(:txn AS TEXT[]), CAST(:at AS FLOAT8[]), CAST(:account_id AS BIGINT[]), "
+    "CAST(:wallet AS TEXT[]), CAST(:table_id AS BIGINT[]), CAST(:hand_id AS BIGINT[]), "
+    "CAST(:kind AS TEXT[]), CAST(:amount AS BIGINT[]), CAST(:tournament_id AS BIGINT[]))"
+).execution_options(**{UNREAD: True})
+"""A movement's ledger rows in one statement, a column per array (PostgreSQL): psycopg's
+``executemany`` sends a message, and the writer gives up the interpreter's lock, per row."""
+
+
+def insert_ledger(conn: Connection, rows: Sequence[Mapping[str, Any]]) -> None:
+    """Insert ledger rows (:meth:`Store._rows`): on PostgreSQL in one statement."""
+    if rows and conn.dialect.name == "postgresql":
+        conn.execute(_INSERT_LEDGER_ARRAYS, {c: [row[c] for row in rows] for c in _LEDGER_COLUMNS})
+    elif rows:
+        conn.execute(_INSERT_LEDGER, list(rows))
 
 
 def json_text(value: Any) -> str:
@@ -264,8 +287,7 @@ class Store:
     def post(self, conn: Connection, kind: str, entries: Sequence[Entry]) -> str:
         """Record one chip movement; its entries must sum to zero. Returns the txn id."""
         txn, rows = self._rows(kind, entries)
-        if rows:
-            conn.execute(_INSERT_LEDGER, rows)
+        insert_ledger(conn, rows)
         return txn
 
     @staticmethod
@@ -513,8 +535,7 @@ class Store:
         if rake:
             entries.append(Entry(self.house(conn), "cash", rake, table_id, hand_id))
         rows += self._rows("pot_won", entries)[1]
-        if rows:
-            conn.execute(_INSERT_LEDGER, rows)
+        insert_ledger(conn, rows)
         record = {
             "hand_row": hand_id,
             "status": "finished",
