@@ -44,14 +44,31 @@ _INSERT_LEDGER_ARRAYS = text(
 ).execution_options(**{UNREAD: True})
 """A movement's ledger rows in one statement, a column per array (PostgreSQL): psycopg's
 ``executemany`` sends a message, and the writer gives up the interpreter's lock, per row."""
+_INSERT_HAND_PLAYERS_ARRAYS = text(
+    "INSERT INTO hand_players (hand_id, account_id) "
+    "SELECT * FROM unnest(CAST(:hand_id AS BIGINT[]), CAST(:account_id AS BIGINT[]))"
+).execution_options(**{UNREAD: True})
+"""A hand's players in one statement, the same way."""
+
+
+def _insert(
+    conn: Connection,
+    rows: Sequence[Mapping[str, Any]],
+    columns: Sequence[str],
+    arrays: Any,
+    each: Any,
+) -> None:
+    """Insert ``rows``: on PostgreSQL in one statement of a column per array (``arrays``),
+    elsewhere row by row (``each``)."""
+    if rows and conn.dialect.name == "postgresql":
+        conn.execute(arrays, {c: [row[c] for row in rows] for c in columns})
+    elif rows:
+        conn.execute(each, list(rows))
 
 
 def insert_ledger(conn: Connection, rows: Sequence[Mapping[str, Any]]) -> None:
-    """Insert ledger rows (:meth:`Store._rows`): on PostgreSQL in one statement."""
-    if rows and conn.dialect.name == "postgresql":
-        conn.execute(_INSERT_LEDGER_ARRAYS, {c: [row[c] for row in rows] for c in _LEDGER_COLUMNS})
-    elif rows:
-        conn.execute(_INSERT_LEDGER, list(rows))
+    """Insert ledger rows (:meth:`Store._rows`)."""
+    _insert(conn, rows, _LEDGER_COLUMNS, _INSERT_LEDGER_ARRAYS, _INSERT_LEDGER)
 
 
 def json_text(value: Any) -> str:
@@ -474,7 +491,9 @@ class Store:
         hand_id = int(pk[0])
         ids = sorted({int(p["account_id"]) for p in players})
         if ids:
-            conn.execute(_INSERT_HAND_PLAYERS, [{"hand_id": hand_id, "account_id": a} for a in ids])
+            rows = [{"hand_id": hand_id, "account_id": a} for a in ids]
+            columns = ("hand_id", "account_id")
+            _insert(conn, rows, columns, _INSERT_HAND_PLAYERS_ARRAYS, _INSERT_HAND_PLAYERS)
         return hand_id
 
     def commit_chips(
