@@ -31,14 +31,15 @@ from sqlalchemy import (
     bindparam,
     func,
     select,
+    text,
     update,
 )
 from sqlalchemy import insert as sql_insert
-from sqlalchemy.dialects.postgresql import ARRAY
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import DBAPIError
 
 from stud.server.storage import Store, tourneys
 from stud.server.storage import schema as s
+from stud.server.storage.store import UNREAD
 
 table_leases = Table(
     "table_leases",
@@ -97,13 +98,6 @@ _TABLE_TOKEN = (
     .where(table_leases.c.table_id == bindparam("item_id"))
     .with_for_update()
 )
-_TABLE_TOKENS = (
-    select(table_leases.c.table_id, table_leases.c.token)
-    .where(table_leases.c.table_id == func.any(bindparam("ids", type_=ARRAY(BigInteger))))
-    .with_for_update(nowait=True)
-)
-"""Several tables' tokens, their rows locked (an array parameter: the statement's text is
-the same for any number of tables, where ``IN`` is written out again for each)."""
 _TOURNEY_TOKEN = (
     select(tourney_leases.c.token)
     .where(tourney_leases.c.tournament_id == bindparam("item_id"))
@@ -249,11 +243,6 @@ def stored_token(conn: Connection, table_id: int, *, tournament: bool = False) -
     return 0 if value is None else int(value)
 
 
-_ONE_TABLE_TOKEN = (
-    select(table_leases.c.table_id, table_leases.c.token)
-    .where(table_leases.c.table_id == bindparam("table_id"))
-    .with_for_update(nowait=True)
-)
 DUE = "stud.fence.due"
 """Where a connection keeps, for its transaction, the tokens each table was written under."""
 
@@ -271,6 +260,31 @@ def _due(conn: Connection) -> dict[int, set[int]]:
 
 LOCK_NOT_AVAILABLE = "55P03"
 """PostgreSQL's error for ``FOR UPDATE NOWAIT`` on a row another transaction has locked."""
+NOT_AN_INTEGER = "22P02"
+"""PostgreSQL's error for a text cast to an integer that is not one: how :data:`_SETTLE`
+fails (plain SQL has no ``RAISE``), with :data:`STALE` and the reason as the text."""
+STALE = "stud fence: "
+
+_SETTLE = text(
+    f"""
+    SELECT CAST(
+        CASE WHEN held.token = written.token THEN '0'
+        ELSE '{STALE}table ' || written.id || ': lease token ' || written.token
+            || ' is not the current one (' || COALESCE(CAST(held.token AS TEXT), 'none') || ')'
+        END AS INTEGER)
+    FROM unnest(CAST(:ids AS BIGINT[]), CAST(:tokens AS BIGINT[])) AS written (id, token)
+    LEFT JOIN (
+        SELECT table_id, token FROM table_leases
+        WHERE table_id = ANY(CAST(:ids AS BIGINT[]))
+        FOR UPDATE NOWAIT
+    ) AS held ON held.table_id = written.id
+    """
+).execution_options(**{UNREAD: True})
+"""The fence's check, one statement for every (table, token) a transaction wrote under:
+locks the tables' lease rows (NOWAIT) and fails unless each stored token is the one
+written under. It answers nothing that is read: in a pipelined transaction it is sent with
+the ``COMMIT`` (:func:`stud.server.storage.database.pipelined`), which it fails when stale,
+so no reply is waited for before the commit and nothing is kept of a refused write."""
 
 
 class TokenFence:
@@ -288,7 +302,10 @@ class TokenFence:
     table over (this process's lease in Redis is then over), so the write is refused
     at once rather than wait for the lease row while holding rows it wrote, which the
     takeover's recovery may be waiting for (it updates the hand this write may be
-    finishing). A tournament's table is checked at once, as before.
+    finishing). The check fails the transaction itself when a token is stale, rather
+    than answer the tokens for this process to compare: sent with the ``COMMIT``, it
+    costs the write no round trip of its own, and a stale owner's transaction is
+    rolled back whole, by PostgreSQL. A tournament's table is checked at once, as before.
     """
 
     def __init__(
@@ -314,29 +331,35 @@ class TokenFence:
             tokens.add(token)
 
     def settle(self, conn: Connection) -> None:
-        """Fenced unless every table this transaction wrote for still has the token it was
-        written under; locks their rows until the commit. The database's writer calls it
-        just before each write transaction commits (:meth:`Store.settle`): a write for a
-        table made on a connection of one's own must call it too."""
+        """Send the check that every table this transaction wrote for still has the token it
+        was written under (:data:`_SETTLE`); it locks their rows until the commit. The
+        database's writer calls it just before each write transaction commits
+        (:meth:`Store.settle`): a write for a table made on a connection of one's own must
+        call it too. Fenced at once if the statement is answered here; in a pipeline its
+        failure comes with the commit's reply, which :meth:`refusal` turns into Fenced."""
         due = _due(conn)
         if not due:
             return
-        written = dict(due)
-        ids = sorted(written)
+        written = sorted((table, token) for table, tokens in due.items() for token in tokens)
         due.clear()
         try:
-            if len(ids) == 1:
-                rows = conn.execute(_ONE_TABLE_TOKEN, {"table_id": ids[0]}).all()
-            else:
-                rows = conn.execute(_TABLE_TOKENS, {"ids": ids}).all()
-        except OperationalError as error:
-            if getattr(error.orig, "sqlstate", None) != LOCK_NOT_AVAILABLE:
+            conn.execute(
+                _SETTLE, {"ids": [t for t, _ in written], "tokens": [k for _, k in written]}
+            )
+        except DBAPIError as error:
+            refused = self.refusal(error)
+            if refused is None:
                 raise
-            raise Fenced(f"tables {ids}: being taken over by another process") from None
-        stored = {int(row.table_id): int(row.token) for row in rows}
-        for table_id, tokens in sorted(written.items()):
-            if tokens != {stored.get(table_id)}:
-                raise Fenced(
-                    f"table {table_id}: lease token {sorted(tokens)} is not the current one "
-                    f"({stored.get(table_id)})"
-                )
+            raise refused from None
+
+    def refusal(self, error: BaseException) -> Exception | None:
+        """Fenced if ``error`` is the fence's check failing (a stale token, or a table being
+        taken over: its row locked by another process), else None."""
+        orig = getattr(error, "orig", None) or error
+        state = getattr(orig, "sqlstate", None)
+        if state == LOCK_NOT_AVAILABLE:
+            return Fenced("a table written for is being taken over by another process")
+        message = str(orig)
+        if state == NOT_AN_INTEGER and STALE in message:
+            return Fenced(message[message.index(STALE) + len(STALE) :].split('"')[0])
+        return None

@@ -5,6 +5,11 @@ the writes that arrive together into one transaction (each still atomic on its
 own: a batch that fails is retried write by write) keeps up with a hundred
 tables without blocking the event loop. A write's future resolves only after
 its transaction committed, so the caller knows it is durable.
+
+On PostgreSQL a write transaction is sent as one pipeline (:func:`pipelined`):
+``BEGIN``, the statements whose replies nobody reads, the fence's check and
+``COMMIT`` go out without waiting for each other, and the writer waits once, for
+the commit's reply. A hand's end, which its events wait for, is one round trip.
 """
 
 from __future__ import annotations
@@ -20,11 +25,13 @@ from concurrent.futures import Future
 from pathlib import Path
 from typing import Any, TypeVar
 
+import psycopg
 from sqlalchemy import Connection, Engine, create_engine, event, inspect, text
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import ExecutionContext, make_url
+from sqlalchemy.exc import DBAPIError
 
 from stud.server.storage.schema import metadata
-from stud.server.storage.store import Store
+from stud.server.storage.store import UNREAD, Store
 
 log = logging.getLogger("stud.server")
 
@@ -87,9 +94,9 @@ unless its process is starved (then its batch is run again, as after any
 failure). Reads have no such bound: nothing waits on their locks.
 
 PostgreSQL arms this timeout only when it has answered a whole request: a write
-stopped in the middle of a pipeline (psycopg's ``executemany`` sends its rows as
-one) waits for its client unbounded. :mod:`stud.server.storage.stale` ends those,
-by the same bound, from any live process of the room.
+stopped in the middle of a pipeline (every write transaction is sent as one,
+:func:`pipelined`) waits for its client unbounded. :mod:`stud.server.storage.stale`
+ends those, by the same bound, from any live process of the room.
 """
 WRITER_APPLICATION = "stud-writer"
 """The ``application_name`` of the write connections (what the stale-write sweep may end)."""
@@ -115,13 +122,87 @@ def make_engine(url: str, *, idle_in_transaction: float | None = None) -> Engine
             url, pool_size=4, max_overflow=4, pool_pre_ping=True, isolation_level="REPEATABLE READ"
         )
     idle = f"-c idle_in_transaction_session_timeout={int(idle_in_transaction * 1000)}"
-    return create_engine(
+    engine = create_engine(
         url,
         pool_size=2,
         max_overflow=4,
         pool_pre_ping=True,
         connect_args={"options": idle, "application_name": WRITER_APPLICATION},
     )
+    event.listen(engine, "after_cursor_execute", _read_replies)
+    return engine
+
+
+PIPELINE = "stud.pipeline"
+"""Where a write connection keeps its psycopg pipeline while a transaction is sent as one."""
+
+
+def _reads_reply(context: ExecutionContext | None) -> bool:
+    """Whether the caller reads what a statement returns: rows, or the key of a row it
+    inserted. An ``INSERT``, ``UPDATE`` or ``DELETE`` without ``RETURNING`` answers only
+    its row count, which no write of the room reads (in a pipeline it is -1: a write that
+    needs it must read a ``RETURNING`` instead); their failures end the transaction."""
+    if context is None or context.execution_options.get(UNREAD):
+        return False
+    compiled: Any = context.compiled
+    if compiled is None or not (compiled.isinsert or compiled.isupdate or compiled.isdelete):
+        return True
+    return bool(compiled.effective_returning)
+
+
+def _read_replies(
+    conn: Connection, _cursor: Any, _statement: str, _params: Any, context: Any, _many: bool
+) -> None:
+    """In a pipelined transaction, wait for the replies so far when a statement's own is
+    read (SQLAlchemy looks at its rows as soon as it is sent); else send on."""
+    pipeline = conn.info.get(PIPELINE)
+    if pipeline is not None and _reads_reply(context):
+        pipeline.sync()  # inside BEGIN: a Sync ends no transaction, it only brings the replies
+
+
+Refusal = Callable[[BaseException], "Exception | None"]
+"""What a failed commit means to the fence: the error to raise instead (Fenced), or None."""
+
+
+@contextlib.contextmanager
+def _plain(connection: Connection) -> Iterator[Connection]:
+    with connection.begin():
+        yield connection
+
+
+@contextlib.contextmanager
+def pipelined(connection: Connection, refusal: Refusal | None = None) -> Iterator[Connection]:
+    """One write transaction on PostgreSQL sent as a psycopg pipeline: one round trip.
+
+    ``BEGIN``, each statement and ``COMMIT`` go out as they are made; the writer waits
+    for replies only where it reads one (a ``SELECT``, an ``INSERT``'s new key) and at
+    the end, when leaving the pipeline sends its Sync: the commit's reply, or the first
+    error, after which PostgreSQL skipped the rest (``COMMIT`` included: nothing of the
+    transaction is kept). So a write is durable exactly when this returns, as before;
+    only the waits between its statements are gone. psycopg's own transaction would
+    send its ``BEGIN`` and wait for it: the connection runs in autocommit and the
+    transaction is spelled out. ``refusal`` turns the error of a refused commit into
+    the one to raise (the fence's check fails the transaction, :meth:`Store.refusal`).
+    """
+    if connection.get_execution_options().get("isolation_level") != "AUTOCOMMIT":
+        connection.execution_options(isolation_level="AUTOCOMMIT")  # reset on return to pool
+    raw = connection.connection.driver_connection
+    assert raw is not None
+    try:
+        with connection.begin(), raw.pipeline() as pipeline:
+            connection.info[PIPELINE] = pipeline
+            try:
+                raw.execute("BEGIN", prepare=False)
+                yield connection
+                raw.execute("COMMIT", prepare=False)
+            finally:
+                connection.info.pop(PIPELINE, None)
+            # (the pipeline's exit read every reply, the commit's last)
+    except psycopg.Error as error:  # from the pipeline's exit: SQLAlchemy never saw it
+        refused = None if refusal is None else refusal(error)
+        if refused is not None:
+            raise refused from None
+        raise DBAPIError.instance(None, None, error, psycopg.Error) from None
 
 
 class Database:
@@ -214,11 +295,19 @@ class Database:
     # -- running operations ----------------------------------------------------------------
 
     def write_sync(self, op: Callable[[Connection], T]) -> T:
-        """Run ``op`` in its own transaction on the calling thread (startup, tests)."""
-        with self.write_engine.begin() as conn:
+        """Run ``op`` in its own transaction on the calling thread (startup, tests), as the
+        writer thread runs a write (:meth:`_atomic`)."""
+        with self.write_engine.connect() as connection, self._atomic(connection) as conn:
             result = op(conn)
             self.store.settle(conn)
-            return result
+        return result
+
+    def _atomic(self, connection: Connection) -> contextlib.AbstractContextManager[Connection]:
+        """A write transaction on ``connection``: on PostgreSQL sent as one pipeline
+        (:func:`pipelined`), on SQLite a plain one."""
+        if self.backend == "sqlite":
+            return _plain(connection)
+        return pipelined(connection, self.store.refusal)
 
     def read_sync(self, op: Callable[[Connection], T]) -> T:
         """Run ``op`` on one snapshot: every statement it makes sees the same commits.
@@ -289,7 +378,7 @@ class Database:
             self._connection = self.write_engine.connect()
         connection = self._connection
         try:
-            with connection.begin():
+            with self._atomic(connection):
                 yield connection
         except BaseException:
             # Back to the pool, which checks it (SQLAlchemy already invalidated a connection

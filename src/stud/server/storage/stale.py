@@ -3,11 +3,12 @@
 PostgreSQL ends a write transaction left waiting for its client longer than
 :data:`~stud.server.storage.database.IDLE_IN_TRANSACTION_SECONDS`, but only once it
 has answered a whole request. A process stopped in the middle of a pipeline (a
-SIGSTOP, a network pause, while psycopg's ``executemany`` sends its rows) leaves a
-transaction waiting for the pipeline's next message, which the timeout does not
-cover: it keeps its row locks for as long as the pause lasts, among them the fence
-of a table or tournament another process must lock to take it over. Measured: a
-tournament's takeover waited on such a transaction for over a minute.
+SIGSTOP, a network pause, while the writer sends a transaction: each is one pipeline,
+:func:`stud.server.storage.database.pipelined`) leaves a transaction waiting for the
+pipeline's next message, which the timeout does not cover: it keeps its row locks
+for as long as the pause lasts, among them the fence of a table or tournament
+another process must lock to take it over. Measured: a tournament's takeover waited
+on such a transaction for over a minute.
 
 Each process of a shared room runs :func:`end_stale_writes` every
 :data:`SWEEP_SECONDS` on a connection of its own (not the writer's: that one may be

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 import orjson
-from sqlalchemy import Connection, Select, and_, bindparam, func, insert, select, update
+from sqlalchemy import Connection, Select, and_, bindparam, func, insert, select, text, update
 
 from stud.server.storage import schema as s
 from stud.table.settings import fields_of
@@ -30,6 +30,46 @@ _INSERT_HAND = insert(s.hands)
 _INSERT_HAND_PLAYERS = insert(s.hand_players)
 _INSERT_LEDGER = insert(s.ledger)
 _UPDATE_HAND = update(s.hands).where(s.hands.c.id == bindparam("hand_row"))
+
+UNREAD = "stud_unread"
+"""The execution option of a statement whose reply is not read (it fails the transaction or
+is done): in a pipelined transaction (stud.server.storage.database) nothing waits for it."""
+_LEDGER_COLUMNS = (
+    "txn", "at", "account_id", "wallet", "table_id", "hand_id", "kind", "amount", "tournament_id"
+)  # fmt: skip
+_INSERT_LEDGER_ARRAYS = text(
+    f"INSERT INTO ledger ({', '.join(_LEDGER_COLUMNS)}) SELECT * FROM unnest("
+    "CAST(:txn AS TEXT[]), CAST(:at AS FLOAT8[]), CAST(:account_id AS BIGINT[]), "
+    "CAST(:wallet AS TEXT[]), CAST(:table_id AS BIGINT[]), CAST(:hand_id AS BIGINT[]), "
+    "CAST(:kind AS TEXT[]), CAST(:amount AS BIGINT[]), CAST(:tournament_id AS BIGINT[]))"
+).execution_options(**{UNREAD: True})
+"""A movement's ledger rows in one statement, a column per array (PostgreSQL): psycopg's
+``executemany`` sends a message, and the writer gives up the interpreter's lock, per row."""
+_INSERT_HAND_PLAYERS_ARRAYS = text(
+    "INSERT INTO hand_players (hand_id, account_id) "
+    "SELECT * FROM unnest(CAST(:hand_id AS BIGINT[]), CAST(:account_id AS BIGINT[]))"
+).execution_options(**{UNREAD: True})
+"""A hand's players in one statement, the same way."""
+
+
+def _insert(
+    conn: Connection,
+    rows: Sequence[Mapping[str, Any]],
+    columns: Sequence[str],
+    arrays: Any,
+    each: Any,
+) -> None:
+    """Insert ``rows``: on PostgreSQL in one statement of a column per array (``arrays``),
+    elsewhere row by row (``each``)."""
+    if rows and conn.dialect.name == "postgresql":
+        conn.execute(arrays, {c: [row[c] for row in rows] for c in columns})
+    elif rows:
+        conn.execute(each, list(rows))
+
+
+def insert_ledger(conn: Connection, rows: Sequence[Mapping[str, Any]]) -> None:
+    """Insert ledger rows (:meth:`Store._rows`)."""
+    _insert(conn, rows, _LEDGER_COLUMNS, _INSERT_LEDGER_ARRAYS, _INSERT_LEDGER)
 
 
 def json_text(value: Any) -> str:
@@ -130,11 +170,15 @@ def _hand_list_select() -> Select[Any]:
 class Fence(Protocol):
     """Checks, inside a write's transaction, that this process still runs a table (else
     raises): at once, or when :meth:`settle` is called, just before the transaction commits
-    (stud.server.cluster.fence)."""
+    (stud.server.cluster.fence). The check :meth:`settle` sends may fail the transaction
+    only when it commits (its reply is not waited for): :meth:`refusal` says what such a
+    failure means."""
 
     def __call__(self, conn: Connection, table_id: int) -> None: ...
 
     def settle(self, conn: Connection) -> None: ...
+
+    def refusal(self, error: BaseException) -> Exception | None: ...
 
 
 class Store:
@@ -160,6 +204,11 @@ class Store:
         writer calls it last in every write transaction)."""
         if self.fence is not None:
             self.fence.settle(conn)
+
+    def refusal(self, error: BaseException) -> Exception | None:
+        """The error to raise for a write transaction that failed with ``error`` if the fence
+        refused it (a newer lease holds a table it wrote for), else None."""
+        return None if self.fence is None else self.fence.refusal(error)
 
     # -- accounts and sessions -------------------------------------------------------------
 
@@ -248,8 +297,7 @@ class Store:
     def post(self, conn: Connection, kind: str, entries: Sequence[Entry]) -> str:
         """Record one chip movement; its entries must sum to zero. Returns the txn id."""
         txn, rows = self._rows(kind, entries)
-        if rows:
-            conn.execute(_INSERT_LEDGER, rows)
+        insert_ledger(conn, rows)
         return txn
 
     @staticmethod
@@ -436,7 +484,9 @@ class Store:
         hand_id = int(pk[0])
         ids = sorted({int(p["account_id"]) for p in players})
         if ids:
-            conn.execute(_INSERT_HAND_PLAYERS, [{"hand_id": hand_id, "account_id": a} for a in ids])
+            rows = [{"hand_id": hand_id, "account_id": a} for a in ids]
+            columns = ("hand_id", "account_id")
+            _insert(conn, rows, columns, _INSERT_HAND_PLAYERS_ARRAYS, _INSERT_HAND_PLAYERS)
         return hand_id
 
     def commit_chips(
@@ -497,8 +547,7 @@ class Store:
         if rake:
             entries.append(Entry(self.house(conn), "cash", rake, table_id, hand_id))
         rows += self._rows("pot_won", entries)[1]
-        if rows:
-            conn.execute(_INSERT_LEDGER, rows)
+        insert_ledger(conn, rows)
         record = {
             "hand_row": hand_id,
             "status": "finished",
