@@ -820,16 +820,6 @@ class _Run:
         low = 0.0 if self.low_share is None else float((self.low_share > 0) @ w / total)
         return Estimate(share, scoop, low, len(w), effective)
 
-    def _cut(self, i: int, late: float) -> FloatArray:
-        """Each run-out's place in opponent ``i``'s range, ranked by a blend of how his hand
-        looks (its strength now) and, with the weight ``late``, how it ends against mine."""
-        w = self.weights
-        key = (1.0 - late) * self.strengths[i] + late * (1.0 - self.share)
-        order = np.argsort(key, kind="stable")
-        cumulative = np.empty(len(w))
-        cumulative[order] = np.cumsum(w[order]) / float(w.sum())
-        return cumulative
-
     def versus(self, ranges: list[Range]) -> Versus:
         """Cut each range by strength: its weakest ``fold`` folds, its strongest ``raises`` raise.
 
@@ -847,11 +837,12 @@ class _Run:
                 self.rate(i, r.raises, top=True),
                 r.hindsight,
             )
-            stays |= self._cut(i, late) > min(max(fold, 0.0), 1.0)
-            # He raises with what looks strong to him as much as with what beats me: ranked by
-            # how his hands end alone, the raises were exactly my losers and the option to
-            # fold to them was worth far more than it is (docs/bots.md, eighth pass).
-            raised |= self._cut(i, RAISE_HINDSIGHT * late) > 1.0 - min(max(raising, 0.0), 1.0)
+            key = (1.0 - late) * self.strengths[i] + late * (1.0 - self.share)
+            order = np.argsort(key, kind="stable")
+            cumulative = np.empty(len(w))
+            cumulative[order] = np.cumsum(w[order]) / total
+            stays |= cumulative > min(max(fold, 0.0), 1.0)
+            raised |= cumulative > 1.0 - min(max(raising, 0.0), 1.0)
         called = stays & ~raised
         mine = self.share
         next_folds = [
@@ -880,10 +871,6 @@ class _Run:
             self.paths(next_folds, next_opens, raised),
         )
 
-
-RAISE_HINDSIGHT = 0.5
-"""How far an opponent's raises follow how his hand ends, relative to his folds: half, as
-every answer on the look-ahead's paths (:meth:`_Run.paths`)."""
 
 SHRINK = 16.0
 """How many run-outs' worth a path's share is shrunk towards the mean of all paths."""

@@ -114,9 +114,8 @@ class StrongBot:
     hindsight = 1.0
     """From 4th street: how much a sound opponent's folds and raises follow how its hand ends.
 
-    (See :class:`stud.bots.estimate.Versus`; on 3rd street they follow its start; his raises
-    half as much, :data:`stud.bots.estimate.RAISE_HINDSIGHT`.) A player who folds more
-    often than a sound one has it scaled down: he folds some winners.
+    (See :class:`stud.bots.estimate.Versus`; on 3rd street they follow its start.) A player
+    who folds more often than a sound one has it scaled down: he folds some winners.
     """
 
     def __init__(self, seed: int | None = None, *, samples: int = 256, paths: int = 8) -> None:
