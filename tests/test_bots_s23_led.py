@@ -89,9 +89,10 @@ def test_fourth_street_folds_are_read_by_third_street_aggression(game: str) -> N
     assert led_spots + plain_spots == stats.faced_at[4]
     for better in (False, True):
         assert stats.folds_board[board_spot(4, better, led=True)] == 0
-    assert stats.folds_board[board_spot(4, False)] + stats.folds_board[
-        board_spot(4, True)
-    ] == plain_spots
+    assert (
+        stats.folds_board[board_spot(4, False)] + stats.folds_board[board_spot(4, True)]
+        == plain_spots
+    )
     assert led_rate < 0.3 < 0.7 < plain_rate
 
 
@@ -149,4 +150,3 @@ def test_a_reraiser_is_modelled_folding_fourth_street_as_seen_after_his_wager(ga
     loose_fold, loose_call = _call_value(game, after_third=0.6, otherwise=0.0)
     assert sticky_fold < 0.05 and loose_fold > 0.55
     assert sticky_call < loose_call - 2.0
-
