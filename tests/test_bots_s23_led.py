@@ -19,23 +19,10 @@ from stud.bots import StrongBot, play_hand
 from stud.bots.players import PlayerReads, PlayerStats, board_spot, led_before
 from stud.bots.seen import read_view
 from stud.cards import Deck
-from stud.game import Action, ActionKind, Hand, HandView, TableConfig, variant
+from stud.game import Action, ActionKind, Hand, HandView
+from test_bots_s22_reads import _config, _pick
 
 GAMES = ("stud", "stud8", "razz")
-
-
-def _config(game: str) -> TableConfig:
-    return TableConfig(
-        game=variant(game), ante=2, bring_in=5, small_bet=20, big_bet=40, stacks=(4000, 4000)
-    )
-
-
-def _pick(legal: Sequence[Action], *kinds: ActionKind) -> Action:
-    by_kind = {a.kind: a for a in legal}
-    for kind in kinds:
-        if kind in by_kind:
-            return by_kind[kind]
-    return legal[0]
 
 
 class ThirdAggressor:
