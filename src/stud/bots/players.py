@@ -70,6 +70,9 @@ def _streets() -> list[int]:
     return [0] * 8
 
 
+_NO_WAGERS = (0,) * 8
+
+
 def _boards() -> list[int]:
     return [0] * 32
 
@@ -88,9 +91,22 @@ def board_spot(street: int, bettor_better: bool, led: bool = False) -> int:
     """The index of a later street's spot in :attr:`PlayerStats.faced_board` and its kin.
 
     ``bettor_better``: the bettor's board looks better than the player's;
-    ``led``: the player bet or raised on an earlier street of the hand (from 4th on).
+    ``led``: the player led the betting before this street (:func:`led_before`).
     """
     return 4 * street + 2 * int(led) + int(bettor_better)
+
+
+def led_before(aggressive: Sequence[int], street: int) -> bool:
+    """Whether a player with these wagers per street (3..7) led the betting before ``street``.
+
+    On 4th street: he completed or raised on 3rd (his 3rd-street range is the
+    strong one: a re-raiser of a completion rarely gives up the next card).
+    From 5th: he bet or raised on 4th street or after (a 3rd-street steal says
+    little by then; what he did on the big streets says more).
+    """
+    if street <= 4:
+        return aggressive[3] > 0
+    return sum(aggressive[4:street]) > 0
 
 
 def visible_up(up: Sequence[int | None], street: int) -> list[int]:
@@ -420,13 +436,11 @@ class PlayerReads:
         bets: dict[int, int] = {}
         brought_in: set[int] = set()
         wagered: set[int] = set()
-        led: set[int] = set()  # seats that bet or raised on an earlier street, from 4th on
+        raised: dict[int, list[int]] = {}  # each seat's wagers per street so far
         bettor = -1
         checked = False  # someone checked on this street already
         for i, event in enumerate(events):
             if isinstance(event, StreetStarted):
-                if street >= 4:
-                    led |= wagered
                 street = event.street
                 level = 0
                 wagers = 0
@@ -474,13 +488,15 @@ class PlayerReads:
                             stats.raises_third_door[i] += kind.is_wager
                     if facing and street >= 4 and bettor >= 0:
                         better = self._looks_better(view, bettor, seat, street)
-                        spot = board_spot(street, better, seat in led)
+                        led = led_before(raised.get(seat, _NO_WAGERS), street)
+                        spot = board_spot(street, better, led)
                         stats.faced_board[spot] += 1
                         stats.folds_board[spot] += kind is ActionKind.FOLD
             checked |= kind is ActionKind.CHECK
             if kind.is_wager:
                 wagers += 1
                 wagered.add(seat)
+                raised.setdefault(seat, _streets())[street] += 1
                 bettor = seat
             if kind is not ActionKind.FOLD and kind is not ActionKind.CHECK:
                 bets[seat] = event.to

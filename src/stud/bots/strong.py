@@ -52,7 +52,7 @@ import numpy as np
 from stud.bots.boards import door_class, showing
 from stud.bots.estimate import MIN_EFFECTIVE, Estimator, FloatArray, Paths, Range, Versus
 from stud.bots.options import Options
-from stud.bots.players import PRIOR_FOLD_LATER, PlayerReads, PlayerStats
+from stud.bots.players import PRIOR_FOLD_LATER, PlayerReads, PlayerStats, led_before
 from stud.bots.seen import Opponent, Seen, read_view
 from stud.game import Action, HandView
 
@@ -240,8 +240,9 @@ class StrongBot:
         next_open_first = 0.0 if opp.all_in else stats.open_at(upcoming, first=True)
         fold_seen, evidence = self._folds_seen(seen, opp, stats)
         # Next street: his folds seen there after leading the betting (as he has, if he
-        # bet or raised on this street or before) or not, whatever the boards.
-        led = sum(line.aggressive[4 : seen.street + 1]) > 0
+        # bet or raised on this street or before; into 4th, if he wagered on 3rd) or not,
+        # whatever the boards.
+        led = led_before(line.aggressive, seen.street + 1)
         next_seen, next_evidence = stats.fold_facing(upcoming, None, led)
         if opp.all_in or seen.street >= 7:
             next_evidence = 0
@@ -266,7 +267,7 @@ class StrongBot:
         if seen.street < 4:
             return 0.0, 0
         better = showing(seen.game, seen.mine_up) > showing(seen.game, opp.up)
-        led = sum(opp.line.aggressive[4 : seen.street]) > 0
+        led = led_before(opp.line.aggressive, seen.street)
         return stats.fold_facing(seen.street, better, led)
 
     def _fold_rate(self, seen: Seen, opp: Opponent, stats: PlayerStats) -> float:
@@ -313,7 +314,7 @@ class StrongBot:
             folds = sound = 1.0
             for opp in live:
                 stats = self.reads.stats(opp.seat)
-                if raised or sum(opp.line.aggressive[4 : seen.street + 1]) > 0:
+                if raised or led_before(opp.line.aggressive, street):
                     # After leading the betting a player folds less than his average.
                     folds *= stats.fold_facing(street, None, True)[0]
                 else:
