@@ -17,23 +17,11 @@ from stud.bots.boards import door_class
 from stud.bots.players import PlayerReads, third_spot
 from stud.bots.seen import read_view
 from stud.cards import Deck, parse_cards
-from stud.game import Action, ActionKind, Hand, HandView, TableConfig, variant
+from stud.game import Action, ActionKind, Hand, HandView
+from test_bots_fold_equity import _config
+from test_bots_fold_equity import _first as _pick
 
 GAMES = ("stud", "stud8", "razz")
-
-
-def _config(game: str) -> TableConfig:
-    return TableConfig(
-        game=variant(game), ante=2, bring_in=5, small_bet=20, big_bet=40, stacks=(4000, 4000)
-    )
-
-
-def _pick(legal: Sequence[Action], *kinds: ActionKind) -> Action:
-    by_kind = {a.kind: a for a in legal}
-    for kind in kinds:
-        if kind in by_kind:
-            return by_kind[kind]
-    return legal[0]
 
 
 def _read(

@@ -20,7 +20,8 @@ from stud.bots.players import PlayerReads, PlayerStats, board_spot, led_before
 from stud.bots.seen import read_view
 from stud.cards import Deck
 from stud.game import Action, ActionKind, Hand, HandView
-from test_bots_s22_reads import _config, _pick
+from test_bots_fold_equity import _config
+from test_bots_fold_equity import _first as _pick
 
 GAMES = ("stud", "stud8", "razz")
 
