@@ -263,7 +263,7 @@ def _rank_text(low_rank: int) -> str:
 
 
 def _words() -> None:
-    """Every high's words and every low's, made once when the module loads (about 40 ms):
+    """Every high's words and every low's, made once when the module loads (about 30 ms):
     a running server's words are then table lookups, never worked out on first sight in
     the middle of a step."""
     few = {0}
