@@ -272,7 +272,9 @@ STALE_ONCE = """() => {
 }"""
 
 
-def test_a_refused_action_gives_the_buttons_back(server: ServerProcess, browser: Browser) -> None:
+def test_a_refused_action_gives_the_buttons_back(
+    server: ServerProcess, browser: Browser, tmp_path: Path
+) -> None:
     """An action the server refuses (here a stale turn number) leaves the turn ours: the buttons,
     disabled while the answer is awaited, come back so the player acts again before the clock
     runs out, instead of timing out on dead buttons and being sat out."""
@@ -291,6 +293,9 @@ def test_a_refused_action_gives_the_buttons_back(server: ServerProcess, browser:
         now = state(bringer, table)
         assert now["turn"]["turn"] == before["turn"]["turn"]  # nothing happened on the server
         assert "brings in" not in log_text(bringer)
+        # The refusal is said in the server's words (the catalog's), the buttons ready again.
+        assert "that turn is over" in bringer.page.inner_text(".toast")
+        shot(bringer, tmp_path / "refused.png", "screenshot-refused.png")
         # Acting again works: the bring-in goes in and the other player's turn comes.
         click(bringer, "bring-in")
         wait_turn(high, table)
