@@ -54,6 +54,13 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         metavar="BOTS",
         help="also play every gauntlet bot against these heads-up (e.g. maniac,nit)",
     )
+    parser.add_argument(
+        "--table",
+        metavar="LINEUP",
+        help="instead, play one mixed table in this seat order, every deal once from every "
+        "seat (e.g. strong,tag,strong,nit,strong,maniac): each bot's rate per seat, and "
+        "--bot's margin over each",
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed of the run (%(default)s)")
     parser.add_argument(
         "--jobs",
@@ -142,6 +149,8 @@ def run(args: argparse.Namespace) -> int:
             left = f"; left out, played by other code: {_counted(others)}" if others else ""
             print(f"\ncode {code}{left}")
         return 0
+    if args.table is not None:
+        return _mixed_table(args)
     opponents = parse_bots(args.opponents)
     reference = parse_bots(args.reference)
     seats = _sizes(args.seats)
@@ -187,5 +196,61 @@ def run(args: argparse.Namespace) -> int:
         f"\nstakes {stakes}, seed {args.seed}, {args.workers} job(s), {seconds:.1f} s wall; "
         f"played {gauntlet.played:,} hands in {gauntlet.cpu:.1f} CPU s "
         f"({speed:.0f} hands per CPU second){reused}"
+    )
+    return 0
+
+
+def _mixed_table(args: argparse.Namespace) -> int:
+    """``--table LINEUP``: one mixed table, duplicate over every seat (:mod:`stud.sim.ring`)."""
+    from stud.cli._progress import progress_bar
+    from stud.sim import Stakes
+    from stud.sim.ring import RingConfig, play_ring, ring_table
+
+    for flag, used in (("--out", args.out is not None), ("--reference", bool(args.reference))):
+        if used:
+            raise ValueError(f"{flag} is for the gauntlet's matches, not a --table")
+    if args.workers < 1:
+        raise ValueError(f"--jobs (--workers) must be at least 1, not {args.workers}")
+    config = RingConfig(
+        args.game,
+        tuple(args.table.split(",")),
+        args.deals,
+        seed=args.seed,
+        stakes=Stakes.parse(args.stakes),
+        luck=args.luck,
+    )
+    hero = args.bot if args.bot in config.players else None
+    began = time.perf_counter()
+    with progress_bar(disable=args.quiet or args.json, elapsed=True) as bar:
+        task = bar.add_task(f"{config.game} deals", total=config.deals)
+        result = play_ring(config, args.workers, lambda done: bar.advance(task, done))
+    seconds = time.perf_counter() - began
+    if args.json:
+        data: dict[str, Any] = {
+            "game": config.game,
+            "players": list(config.players),
+            "deals": config.deals,
+            "hands": result.hands,
+            "seed": config.seed,
+            "chips": result.chips,
+            "bots": [
+                {"bot": bot, "seats": config.players.count(bot), **result.rate(bot).to_dict()}
+                | ({"adjusted": result.rate(bot, True).to_dict()} if config.luck else {})
+                | (
+                    {"margin": result.margin(hero, bot, config.luck).to_dict()}
+                    if hero is not None and bot != hero
+                    else {}
+                )
+                for bot in config.bots
+            ],
+            "seconds": round(seconds, 2),
+        }
+        print(json.dumps(data, indent=2))
+        return 0
+    print(ring_table(result, hero))
+    print(
+        f"\nstakes {config.stakes}, seed {config.seed}, {args.workers} job(s), "
+        f"{seconds:.1f} s wall; {result.hands:,} hands; chips conserved: "
+        f"{'yes' if result.chips == 0 else f'no ({result.chips:+d})'}"
     )
     return 0

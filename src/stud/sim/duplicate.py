@@ -20,6 +20,7 @@ same expectation and, in these matches, a third to a half of the variance.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -105,26 +106,49 @@ def play_match_session(
     config: MatchConfig, start: int, count: int, progress: Progress | None = None
 ) -> SessionPlay:
     """Deals ``start`` .. ``start + count - 1``: net chips (and luck) per deal, play and player."""
-    n = config.seats
-    deck_seed, bot_seeds = session_seeds(config.seed, start, n)
-    bots = make_players(config.players, bot_seeds)
-    table = config.table()
+    return play_rotations(
+        config.game, config.table(), config.players, config.seed, start, count, PLAYS,
+        luck=config.luck, progress=progress,
+    )  # fmt: skip
+
+
+def play_rotations(
+    game: str,
+    table: TableConfig,
+    players: Sequence[str],
+    seed: int,
+    start: int,
+    count: int,
+    plays: int,
+    *,
+    luck: bool = True,
+    progress: Progress | None = None,
+) -> SessionPlay:
+    """One session's deals, each played ``plays`` times with every player moved one seat on.
+
+    The bots are made once for the session (so they keep their reads), from
+    seeds of the run's seed and the session's first deal alone: the same
+    deals and results whatever the number of workers.
+    """
+    n = len(players)
+    deck_seed, bot_seeds = session_seeds(seed, start, n)
+    bots = make_players(players, bot_seeds)
     decks = random.Random(deck_seed)
-    out = np.zeros((count, PLAYS, n), dtype=np.int64)
-    luck = np.zeros((count, PLAYS, n)) if config.luck else None
+    out = np.zeros((count, plays, n), dtype=np.int64)
+    lucks = np.zeros((count, plays, n)) if luck else None
     for i in range(count):
         deal = decks.getrandbits(64)
-        for play in range(PLAYS):
-            # Player p sits in seat (p + play) % n: each seat's cards go to both sides.
+        for play in range(plays):
+            # Player p sits in seat (p + play) % n: each seat's cards go to every side.
             seats = [(seat - play) % n for seat in range(n)]
             hand = seated_hand(table, Deck(seed=deal), bots, seats)
             assert hand.result is not None
             out[i, play] = by_player(hand.result.net, seats)
-            if luck is not None:
-                luck[i, play] = by_player(list(hand_luck(config.game, hand.events)), seats)
+            if lucks is not None:
+                lucks[i, play] = by_player(list(hand_luck(game, hand.events)), seats)
         if progress is not None:
             progress(1)
-    return SessionPlay(out, luck)
+    return SessionPlay(out, lucks)
 
 
 @dataclass(frozen=True, slots=True)
