@@ -9,8 +9,7 @@ common, re-raising a re-raise of his raise rare) and, once such spots have
 been seen, as seen: the rate was counted over ranges his line had narrowed,
 so it is not cut again from his narrowed range; a player never seen raising
 is then given next to no chance of raising, however much of his range beats
-my board. Where he raises my wager, the look-ahead takes his folds on the
-next street after leading the betting, as he will have.
+my board.
 """
 
 from __future__ import annotations
@@ -68,28 +67,6 @@ def test_a_player_never_seen_raising_hardly_ever_raises_my_bet(game: str) -> Non
         assert mapped > 0.5  # the cut in board places alone: most of his range "raises"
     assert as_seen < 0.05
     assert often > 0.25  # a raiser still raises
-
-
-def test_where_he_raises_my_wager_he_folds_the_next_street_as_after_leading() -> None:
-    """Seen folding 90% of next-street bets after passive lines and 5% after leading the
-    betting: the look-ahead's next-street folds follow the one he will be in."""
-    seen = _spot("razz")
-    (opp,) = seen.opponents
-    r = Range(
-        opp, 1.0, 0.0, raises=0.3, next_fold=0.35,
-        next_fold_seen=0.9, next_fold_evidence=1000, next_led_seen=0.05, next_led_evidence=1000,
-    )  # fmt: skip
-    estimator = Estimator("razz", np.random.default_rng(3), 1024, sample_starts=True)
-    versus = estimator.against(seen, [r], paths=8)
-    assert versus.called_paths is not None and versus.raised_paths is not None
-    assert versus.called_paths.fold.mean() > 0.7
-    assert versus.raised_paths.fold.mean() < 0.15
-    # Without a read of his folds after leading, the raised branch takes the plain one's.
-    plain = Range(
-        opp, 1.0, 0.0, raises=0.3, next_fold=0.35, next_fold_seen=0.9, next_fold_evidence=1000,
-    )  # fmt: skip
-    versus = estimator.against(seen, [plain], paths=8)
-    assert versus.raised_paths is not None and versus.raised_paths.fold.mean() > 0.7
 
 
 def _fifth(his_up: str) -> tuple[Seen, Range, Range]:

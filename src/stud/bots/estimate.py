@@ -698,11 +698,6 @@ class Range:
     """... and in how many spots."""
     next_open_first: float | None = None
     """How often it bets when it acts first on the next street (None: as into a check)."""
-    next_led_seen: float | None = None
-    """How often it was seen folding to a bet on the next street after leading the betting,
-    as it will have when it raises my wager (None: as ``next_fold_seen``) ..."""
-    next_led_evidence: float = 0.0
-    """... and in how many spots."""
     raise_evidence: float = 0.0
     """After his wager on this street: how many times he was seen raised so (at this level),
     whose re-raises ``raises`` counts (see :meth:`_Run.versus`)."""
@@ -905,13 +900,6 @@ class _Run:
             fold_chance(self.rate(i, r.next_fold), r.next_fold_seen, r.next_fold_evidence)
             for i, r in enumerate(ranges)
         ]
-        # Where he raises my wager he will have led the betting: his folds after leading.
-        raised_folds = [
-            fold
-            if r.next_led_seen is None
-            else fold_chance(self.rate(i, r.next_fold), r.next_led_seen, r.next_led_evidence)
-            for i, (fold, r) in enumerate(zip(next_folds, ranges, strict=True))
-        ]
         next_opens = [
             (
                 self.rate(i, r.next_open, top=True),
@@ -931,7 +919,7 @@ class _Run:
             float(w @ raised) / total,
             self.paths(next_folds, next_opens),
             self.paths(next_folds, next_opens, called),
-            self.paths(raised_folds, next_opens, raised),
+            self.paths(next_folds, next_opens, raised),
         )
 
 

@@ -263,14 +263,12 @@ class StrongBot:
         # whatever the boards.
         led = led_before(line.aggressive, seen.street + 1)
         next_seen, next_evidence = stats.fold_facing(upcoming, None, led)
-        # Where he raises my wager he will have led the betting into the next street.
-        led_seen, led_evidence = stats.fold_facing(upcoming, None, True)
         if opp.all_in or seen.street >= 7:
-            next_evidence = led_evidence = 0
+            next_evidence = 0
         return Range(
             opp, start, 0.0, fold, raises, late, later, checked, next_fold, next_open,
             fold_seen, evidence, next_seen, next_evidence, next_open_first,
-            led_seen, led_evidence, raise_evidence, later_at,
+            raise_evidence, later_at,
         )  # fmt: skip
 
     def _folds_seen(self, seen: Seen, opp: Opponent, stats: PlayerStats) -> tuple[float, int]:
