@@ -269,7 +269,7 @@ class Estimator:
         pool[:, :need] = self._draw(live, need, n)
         if groups > 1:
             _share_next(pool[:, :need], next_cols, groups)
-        board = self._board(seen, live) if seen.street >= 4 else None
+        boards = self._board(seen, live) if seen.street >= 4 else None
         dealt_from_range = [False] * len(opps)
         dealt_places: list[tuple[FloatArray, FloatArray] | None] = [None] * len(opps)
         if self.sample_starts:
@@ -278,7 +278,7 @@ class Estimator:
                 opp = r.opponent
                 narrowed_later = h == 2 and (r.later > 0 or r.checked > 0)
                 if (r.start > 0 or narrowed_later) and h >= 2 and opp.up:
-                    dealing = self._pair_range(live, r, narrowed_later, board)
+                    dealing = self._pair_range(live, r, narrowed_later, boards, seen.street)
                     pairs = dealing.draw(self.rng, n)
                     for _ in range(8):
                         # A pair holding a card another column keeps is redrawn: the
@@ -309,7 +309,15 @@ class Estimator:
                 places[i], spans[i] = dealt_place
             else:
                 logw += self._log_weight(
-                    r, now_cards, h, power, places[i], dealt_from_range[i], spans[i], board
+                    r,
+                    now_cards,
+                    h,
+                    power,
+                    places[i],
+                    dealt_from_range[i],
+                    spans[i],
+                    boards,
+                    seen.street,
                 )
             opp = r.opponent
             if len(opp.up) == 1 and h >= 2:
@@ -341,16 +349,21 @@ class Estimator:
             first,
         )
 
-    def _board(self, seen: Seen, live: IntArray) -> FloatArray:
-        """The sorted strengths of hands that show my up cards, their down cards any the
-        opponents cannot see: what a player who reads my board holds his hand against."""
+    def _board(self, seen: Seen, live: IntArray) -> dict[int, FloatArray]:
+        """Street by street from 4th to now, the strengths of hands that show my up cards of
+        that street, their down cards any the opponents cannot see: what a player who reads
+        my board held his hand against when he acted on that street."""
         unseen = np.concatenate((live, np.array(seen.mine_down, dtype=np.int64)))
         downs = len(seen.mine_down)
         drawn = self._draw(unseen, downs, BOARD_SAMPLES)
-        up = np.broadcast_to(
-            np.array(seen.mine_up, dtype=np.int64), (BOARD_SAMPLES, len(seen.mine_up))
-        )
-        return np.sort(strength(self.game, np.concatenate((drawn, up), axis=1)))
+        boards = {}
+        for street in range(4, seen.street + 1):
+            up = seen.mine_up[: street - 2] if street < seen.street else seen.mine_up
+            hidden = drawn if street == seen.street else drawn[:, :2]
+            shown = np.broadcast_to(np.array(up, dtype=np.int64), (BOARD_SAMPLES, len(up)))
+            power = np.sort(strength(self.game, np.concatenate((hidden, shown), axis=1)))
+            boards[street] = power
+        return boards
 
     def _first_next(
         self,
@@ -375,7 +388,12 @@ class Estimator:
         return first
 
     def _pair_range(
-        self, live: IntArray, r: Range, later: bool, board: FloatArray | None = None
+        self,
+        live: IntArray,
+        r: Range,
+        later: bool,
+        boards: dict[int, FloatArray] | None = None,
+        street: int = 4,
     ) -> _PairRange:
         """The opponent's first two down cards as a weighted table of every pair of ``live`` cards.
 
@@ -383,14 +401,14 @@ class Estimator:
         power ``r.start``: the 3rd-street range of :meth:`_log_weight`. With
         ``later`` (4th to 6th street, when the two down cards are all it hides),
         the later streets' play is weighed in too, as :meth:`_log_weight` would:
-        the place of the hand it makes with the up cards among the hands that
-        show my board (``board``, :meth:`_board`: a player who acts by what he
-        sees bets more of his range into a weak board than into a scary one;
-        without ``board``, its percentile within the range as 3rd street left
-        it), to the power of its betting (``r.later``) and checking
-        (``r.checked``). Every pair of the range is ranked, not a sample: a
-        top-5% raising range is as narrow as read, and each run-out dealt from
-        the table counts fully.
+        on each street, the place of the hand the pair made with the up cards of
+        that street among the hands that showed my board then (``boards``,
+        :meth:`_board`: a player who acts by what he sees bets more of his range
+        into a weak board than into a scary one; without ``boards``, its
+        percentile within the range as 3rd street left it), to the power of his
+        betting and checking there (:meth:`Range.streets`). Every pair of the
+        range is ranked, not a sample: a top-5% raising range is as narrow as
+        read, and each run-out dealt from the table counts fully.
         """
         opp = r.opponent
         size = len(live)
@@ -402,25 +420,30 @@ class Estimator:
         place = np.full(size * size, np.nan)
         span = np.zeros(size * size)
         if later:
-            shown = np.array(opp.down_known + opp.up, dtype=np.int64)
-            cards = np.concatenate(
-                (
-                    first[:, None],
-                    second[:, None],
-                    np.broadcast_to(shown, (size * size, len(shown))),
-                ),
-                axis=1,
-            )
-            power = strength(self.game, cards)
-            low, high = (
-                _percentile_bounds(power, weights) if board is None else _against(power, board)
-            )
-            place = 0.5 * (low + high)
-            span = high - low
-            weights = weights * np.exp(
-                r.later * np.log(np.maximum(place, 1e-3))
-                + r.checked * np.log(np.maximum(1.0 - place, 1e-3))
-            )
+            logw = np.zeros(size * size)
+            for at, bets, checks in r.streets(street):
+                up = opp.up if at == street else opp.up[: at - 2]
+                shown = np.array(opp.down_known + up, dtype=np.int64)
+                cards = np.concatenate(
+                    (
+                        first[:, None],
+                        second[:, None],
+                        np.broadcast_to(shown, (size * size, len(shown))),
+                    ),
+                    axis=1,
+                )
+                power = strength(self.game, cards)
+                low, high = (
+                    _percentile_bounds(power, weights)
+                    if boards is None
+                    else _against(power, boards[at])
+                )
+                mid = 0.5 * (low + high)
+                logw += bets * np.log(np.maximum(mid, 1e-3))
+                logw += checks * np.log(np.maximum(1.0 - mid, 1e-3))
+                if at == street:
+                    place, span = mid, high - low
+            weights = weights * np.exp(logw)
         return _PairRange(live, weights / weights.sum(), place, span)
 
     def _log_weight(
@@ -432,7 +455,8 @@ class Estimator:
         place: FloatArray,
         dealt_from_range: bool = False,
         span: FloatArray | None = None,
-        board: FloatArray | None = None,
+        boards: dict[int, FloatArray] | None = None,
+        street: int = 4,
     ) -> FloatArray:
         """Log-likelihood of the opponent's play for each run-out of its hidden cards.
 
@@ -451,19 +475,28 @@ class Estimator:
         if r.pressure > 0:
             out += 4.0 * r.pressure * (power - 0.5)
         if r.later > 0 or r.checked > 0:
-            # Later streets, as on 3rd: the place of its hand now among the hands showing
-            # my board (or within its range so far), to the power its rates give.
-            low, high = (
-                _percentile_bounds(power, np.exp(out - out.max()))
-                if board is None
-                else _against(power, board)
-            )
-            pct = 0.5 * (low + high)
-            place[:] = pct
-            if span is not None:
-                span[:] = high - low
-            out += r.later * np.log(np.maximum(pct, 1e-3))
-            out += r.checked * np.log(np.maximum(1.0 - pct, 1e-3))
+            # Later streets, as on 3rd: the place of its hand among the hands showing my
+            # board (or within its range so far), to the power its rates give. On 7th street
+            # the earlier streets' play is read by the hand he held then (his first two down
+            # cards, ``now``'s first columns, and his up cards of that street).
+            prior = np.exp(out - out.max())
+            by_street = hidden == 3 and not opp.down_known and len(opp.up) == 4
+            steps = r.streets(street) if by_street else [(street, r.later, r.checked)]
+            for at, bets, checks in steps:
+                cards = now if at == street else now[:, [0, 1, *range(3, 3 + at - 2)]]
+                held = power if at == street else strength(self.game, cards)
+                low, high = (
+                    _percentile_bounds(held, prior)
+                    if boards is None
+                    else _against(held, boards[at])
+                )
+                pct = 0.5 * (low + high)
+                if at == street:
+                    place[:] = pct
+                    if span is not None:
+                        span[:] = high - low
+                out += bets * np.log(np.maximum(pct, 1e-3))
+                out += checks * np.log(np.maximum(1.0 - pct, 1e-3))
         return out
 
 
@@ -665,6 +698,21 @@ class Range:
     """... and in how many spots."""
     next_open_first: float | None = None
     """How often it bets when it acts first on the next street (None: as into a check)."""
+    raise_evidence: float = 0.0
+    """After his wager on this street: how many times he was seen raised so (at this level),
+    whose re-raises ``raises`` counts (see :meth:`_Run.versus`)."""
+    later_at: tuple[tuple[float, float], ...] = ()
+    """``later`` and ``checked`` street by street from 4th (empty: all read on the hand now)."""
+
+    def streets(self, street: int) -> list[tuple[int, float, float]]:
+        """Each street from 4th to ``street`` with the exponents of his play on it (the
+        current street last, always there): read by the hand he held on that street."""
+        if not self.later_at:
+            return [(street, self.later, self.checked)]
+        steps = [(4 + k, bets, checks) for k, (bets, checks) in enumerate(self.later_at)]
+        earlier = [step for step in steps if step[0] < street and (step[1] or step[2])]
+        now = [step for step in steps if step[0] == street] or [(street, 0.0, 0.0)]
+        return [*earlier, *now]
 
 
 FOLD_EVIDENCE = 16.0
@@ -832,9 +880,12 @@ class _Run:
         stays = np.zeros(len(w), dtype=bool)
         raised = np.zeros(len(w), dtype=bool)
         for i, r in enumerate(ranges):
+            # His re-raises after wagering were counted in exactly such spots, over the
+            # ranges his wager had narrowed: the seen rate takes over from the model's mapping
+            # as such spots accumulate, as his folds there do.
             fold, raising, late = (
                 fold_chance(self.rate(i, r.fold), r.fold_seen, r.fold_evidence),
-                self.rate(i, r.raises, top=True),
+                fold_chance(self.rate(i, r.raises, top=True), r.raises, r.raise_evidence),
                 r.hindsight,
             )
             key = (1.0 - late) * self.strengths[i] + late * (1.0 - self.share)

@@ -111,11 +111,14 @@ class StrongBot:
     """Range-tracking, equity- and EV-driven, exploiting each opponent from its own reads."""
 
     name = "strong"
-    hindsight = 1.0
-    """From 4th street: how much a sound opponent's folds and raises follow how its hand ends.
+    hindsight = 0.0
+    """From 4th street: how much a sound opponent's folds and raises follow how its hand ends
+    rather than how it looks now (see :class:`stud.bots.estimate.Versus`; on 3rd street they
+    follow its start; scaled down for a player who folds more than a sound one).
 
-    (See :class:`stud.bots.estimate.Versus`; on 3rd street they follow its start.) A player
-    who folds more often than a sound one has it scaled down: he folds some winners.
+    None (docs/bots.md, ninth pass): he answers by the cards he holds and the board he sees.
+    A run-out's share is 0, 1/2 or 1, so ranking by it put every raise of his on exactly the
+    run-outs I lose and his calls on the ones I win, and overrated my raises.
     """
 
     def __init__(self, seed: int | None = None, *, samples: int = 256, paths: int = 8) -> None:
@@ -204,29 +207,45 @@ class StrongBot:
             start += 0.3
         start = min(cap, start)
         # Later streets: each action narrows the range by how rarely this player takes it.
-        later = checked = 0.0
         cap = MAX_LATER_EXPONENT
+        bets: list[float] = []
+        checks: list[float] = []
         for street in range(4, seen.street + 1):
             opened = int(line.opened[street])
-            later += opened * range_exponent(stats.open_at(street), cap)
-            later += (line.aggressive[street] - opened) * range_exponent(
-                stats.raise_at(street), cap
-            )
+            bet = opened * range_exponent(stats.open_at(street), cap)
+            bet += (line.aggressive[street] - opened) * range_exponent(stats.raise_at(street), cap)
             back = line.aggressive[street] > 0
-            later += line.calls[street] * call_exponent(
+            bet += line.calls[street] * call_exponent(
                 stats.fold_rate(street, wagered=back), stats.raise_rate(street, wagered=back), cap
             )
-            checked += line.checks[street] * 0.5 * range_exponent(1.0 - stats.open_at(street))
-        later = min(cap, later)
-        checked = min(MAX_EXPONENT, checked)
+            bets.append(bet)
+            checks.append(line.checks[street] * 0.5 * range_exponent(1.0 - stats.open_at(street)))
+        # The caps hold for the whole line: a long line is scaled down street by street.
+        later, checked = min(cap, sum(bets)), min(MAX_EXPONENT, sum(checks))
+        scale_bets = later / sum(bets) if later > 0 else 0.0
+        scale_checks = checked / sum(checks) if checked > 0 else 0.0
+        later_at = tuple(
+            (b * scale_bets, c * scale_checks) for b, c in zip(bets, checks, strict=True)
+        )
         fold = self._fold_rate(seen, opp, stats)
         wagered = opp.line.aggressive[seen.street] > 0
         posted = opp.line.brought_in
         mine = door_class(seen.game, seen.mine_up[0]) if seen.street == 3 else None
+        # After his wager, my raise re-raises his raise (the third wager or more) or not.
+        high = seen.wagers >= 2
+        # How many spots his raise rate was counted in, over ranges his line had narrowed as
+        # it has here: the seen rate takes over from the model's mapping as they accumulate.
+        raise_evidence = 0
+        if not opp.all_in and (wagered or seen.street >= 4):
+            raise_evidence = (
+                stats.raised_back_spots(seen.street, high)
+                if wagered
+                else stats.faced_at[seen.street]
+            )
         raises = (
             0.0
             if opp.all_in
-            else stats.raise_rate(seen.street, wagered=wagered, posted=posted, door=mine)
+            else stats.raise_rate(seen.street, wagered=wagered, posted=posted, door=mine, high=high)
         )
         # A player who folds more than a sound one folds some winners too.
         late = (
@@ -249,6 +268,7 @@ class StrongBot:
         return Range(
             opp, start, 0.0, fold, raises, late, later, checked, next_fold, next_open,
             fold_seen, evidence, next_seen, next_evidence, next_open_first,
+            raise_evidence, later_at,
         )  # fmt: skip
 
     def _folds_seen(self, seen: Seen, opp: Opponent, stats: PlayerStats) -> tuple[float, int]:
