@@ -101,6 +101,14 @@ class SessionPlay:
     net: NetArray
     luck: LuckArray | None
 
+    @staticmethod
+    def joined(parts: Sequence[SessionPlay]) -> tuple[NetArray, LuckArray | None]:
+        """The sessions' hands in order: net chips, and luck if every session measured it."""
+        net = np.concatenate([p.net for p in parts], axis=0)
+        lucks = [p.luck for p in parts if p.luck is not None]
+        luck = np.concatenate(lucks, axis=0) if lucks and len(lucks) == len(parts) else None
+        return net, luck
+
 
 def play_match_session(
     config: MatchConfig, start: int, count: int, progress: Progress | None = None
@@ -204,7 +212,4 @@ def play_match(
     ``progress`` hears how many more deals are done.
     """
     parts = run_sessions(play_match_session, config, config.sessions(), workers, progress, preload)
-    net = np.concatenate([p.net for p in parts], axis=0)
-    lucks = [p.luck for p in parts if p.luck is not None]
-    luck = np.concatenate(lucks, axis=0) if config.luck else None
-    return MatchResult(config, net, luck)
+    return MatchResult(config, *SessionPlay.joined(parts))

@@ -130,10 +130,7 @@ def play_ring(config: RingConfig, workers: int = 1, progress: Progress | None = 
     ``progress`` hears how many more deals are done.
     """
     parts = run_sessions(play_ring_session, config, config.sessions(), workers, progress)
-    net = np.concatenate([p.net for p in parts], axis=0)
-    lucks = [p.luck for p in parts if p.luck is not None]
-    luck = np.concatenate(lucks, axis=0) if config.luck else None
-    return RingResult(config, net, luck)
+    return RingResult(config, *SessionPlay.joined(parts))
 
 
 def _cell(rate: Rate) -> str:
