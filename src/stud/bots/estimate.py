@@ -433,14 +433,9 @@ class Estimator:
                     axis=1,
                 )
                 power = strength(self.game, cards)
-                low, high = (
-                    _percentile_bounds(power, weights)
-                    if boards is None
-                    else _against(power, boards[at])
-                )
+                low, high = _standing(power, weights, None if boards is None else boards[at])
                 mid = 0.5 * (low + high)
-                logw += bets * np.log(np.maximum(mid, 1e-3))
-                logw += checks * np.log(np.maximum(1.0 - mid, 1e-3))
+                _add_play(logw, mid, bets, checks)
                 if at == street:
                     place, span = mid, high - low
             weights = weights * np.exp(logw)
@@ -485,18 +480,13 @@ class Estimator:
             for at, bets, checks in steps:
                 cards = now if at == street else now[:, [0, 1, *range(3, 3 + at - 2)]]
                 held = power if at == street else strength(self.game, cards)
-                low, high = (
-                    _percentile_bounds(held, prior)
-                    if boards is None
-                    else _against(held, boards[at])
-                )
+                low, high = _standing(held, prior, None if boards is None else boards[at])
                 pct = 0.5 * (low + high)
                 if at == street:
                     place[:] = pct
                     if span is not None:
                         span[:] = high - low
-                out += bets * np.log(np.maximum(pct, 1e-3))
-                out += checks * np.log(np.maximum(1.0 - pct, 1e-3))
+                _add_play(out, pct, bets, checks)
         return out
 
 
@@ -512,6 +502,20 @@ def _percentile(values: FloatArray, weights: FloatArray) -> FloatArray:
     """Each value's percentile (0..1) in the weighted sample of ``values``, ties at their middle."""
     low, high = _percentile_bounds(values, weights)
     return np.asarray(0.5 * (low + high), dtype=np.float64)
+
+
+def _standing(
+    power: FloatArray, prior: FloatArray, board: FloatArray | None
+) -> tuple[FloatArray, FloatArray]:
+    """Where each hand stands, as bounds of a band: among the hands showing my board (what a
+    player who reads it holds his hand against), or without one within his range so far."""
+    return _percentile_bounds(power, prior) if board is None else _against(power, board)
+
+
+def _add_play(out: FloatArray, place: FloatArray, bets: float, checks: float) -> None:
+    """Add to ``out`` the log-likelihood of a line's bets and checks at each hand's place."""
+    out += bets * np.log(np.maximum(place, 1e-3))
+    out += checks * np.log(np.maximum(1.0 - place, 1e-3))
 
 
 def _percentile_bounds(values: FloatArray, weights: FloatArray) -> tuple[FloatArray, FloatArray]:

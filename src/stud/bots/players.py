@@ -297,14 +297,20 @@ class PlayerStats:
             return self.fold_back
         return _towards(self.folds_back_at[street], self.faced_back_at[street], self.fold_back)
 
+    def _back_counts(self, street: int) -> tuple[int, int, int, int]:
+        """Raised after wagering on 3rd street, or on 4th to 7th together: times faced, times
+        re-raised, and the same two where the raise re-raised its own raise."""
+        if street == 3:
+            return (self.faced_back_third, self.raises_back_third,
+                    self.faced_back_high[3], self.raises_back_high[3])  # fmt: skip
+        return (self.faced_back, self.raises_back,
+                sum(self.faced_back_high[4:]), sum(self.raises_back_high[4:]))  # fmt: skip
+
     def raised_back_spots(self, street: int, high: bool | None = None) -> int:
         """How many times it was seen raised after wagering itself on ``street`` (``high``:
         by a re-raise of its raise, or not; over 4th to 7th street together)."""
         if high is not None:
-            if street == 3:
-                faced, faced_high = self.faced_back_third, self.faced_back_high[3]
-            else:
-                faced, faced_high = self.faced_back, sum(self.faced_back_high[4:])
+            faced, _, faced_high, _ = self._back_counts(street)
             return faced_high if high else faced - faced_high
         if street == 3:
             return self.faced_back_third
@@ -314,12 +320,7 @@ class PlayerStats:
         """How often it re-raises when raised after wagering itself on ``street``: when the
         raise re-raised its own raise (``high``), when it raised its first wager (``False``),
         or either (``None``); each level shrunk towards the rate over both."""
-        if street == 3:
-            faced, hits = self.faced_back_third, self.raises_back_third
-            faced_high, hits_high = self.faced_back_high[3], self.raises_back_high[3]
-        else:
-            faced, hits = self.faced_back, self.raises_back
-            faced_high, hits_high = sum(self.faced_back_high[4:]), sum(self.raises_back_high[4:])
+        faced, hits, faced_high, hits_high = self._back_counts(street)
         either = _rate(hits, faced, PRIOR_RAISE_BACK)
         if high is None:
             return either
