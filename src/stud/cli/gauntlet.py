@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -122,7 +121,7 @@ def _counted(codes: Counter[str]) -> str:
 def run(args: argparse.Namespace) -> int:
     from stud.bots import GAUNTLET as OPPONENTS
     from stud.bots import parse_bots
-    from stud.cli._progress import progress_bar
+    from stud.cli._progress import timed_with_bar
     from stud.sim import Stakes
     from stud.sim.duplicate import MatchConfig
     from stud.sim.gauntlet import gauntlet_table, report_gauntlet, run_gauntlet
@@ -164,10 +163,10 @@ def run(args: argparse.Namespace) -> int:
     matches = len(opponents) * len(seats) + sum(
         len([o for o in OPPONENTS if o != target]) for target in reference
     )
-    began = time.perf_counter()
-    with progress_bar(disable=args.quiet or args.json, elapsed=True) as bar:
-        task = bar.add_task(f"{game} deals", total=matches * args.deals)
-        gauntlet = run_gauntlet(
+    gauntlet, seconds = timed_with_bar(
+        f"{game} deals",
+        matches * args.deals,
+        lambda advance: run_gauntlet(
             game,
             bot,
             opponents,
@@ -177,11 +176,12 @@ def run(args: argparse.Namespace) -> int:
             stakes=stakes,
             workers=args.workers,
             reference=reference,
-            progress=lambda done: bar.advance(task, done),
+            progress=advance,
             out=args.out,
             luck=args.luck,
-        )
-    seconds = time.perf_counter() - began
+        ),
+        disable=args.quiet or args.json,
+    )
     if args.json:
         data = gauntlet.to_dict()
         data["seconds"] = round(seconds, 2)
@@ -202,7 +202,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _mixed_table(args: argparse.Namespace) -> int:
     """``--table LINEUP``: one mixed table, duplicate over every seat (:mod:`stud.sim.ring`)."""
-    from stud.cli._progress import progress_bar
+    from stud.cli._progress import timed_with_bar
     from stud.sim import Stakes
     from stud.sim.ring import RingConfig, play_ring, ring_table
 
@@ -220,11 +220,12 @@ def _mixed_table(args: argparse.Namespace) -> int:
         luck=args.luck,
     )
     hero = args.bot if args.bot in config.players else None
-    began = time.perf_counter()
-    with progress_bar(disable=args.quiet or args.json, elapsed=True) as bar:
-        task = bar.add_task(f"{config.game} deals", total=config.deals)
-        result = play_ring(config, args.workers, lambda done: bar.advance(task, done))
-    seconds = time.perf_counter() - began
+    result, seconds = timed_with_bar(
+        f"{config.game} deals",
+        config.deals,
+        lambda advance: play_ring(config, args.workers, advance),
+        disable=args.quiet or args.json,
+    )
     if args.json:
         data: dict[str, Any] = {
             "game": config.game,

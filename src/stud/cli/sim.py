@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import time
 from typing import TYPE_CHECKING, Any
 
 from stud.cli._names import BOTS, GAMES, SESSION, STAKES
@@ -66,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     from rich.console import Console
 
     from stud.bots import parse_bots
-    from stud.cli._progress import progress_bar
+    from stud.cli._progress import timed_with_bar
     from stud.sim import SimConfig, Stakes, bot_rates, draw_chart, player_rates, simulate, summary
 
     config = SimConfig(
@@ -80,11 +79,12 @@ def run(args: argparse.Namespace) -> int:
     )
     if args.workers < 1:
         raise ValueError(f"--workers must be at least 1, not {args.workers}")
-    began = time.perf_counter()
-    with progress_bar(disable=args.quiet or args.json, elapsed=True) as bar:
-        task = bar.add_task(f"{config.game} hands", total=config.hands)
-        result = simulate(config, args.workers, lambda done: bar.advance(task, done))
-    seconds = time.perf_counter() - began
+    result, seconds = timed_with_bar(
+        f"{config.game} hands",
+        config.hands,
+        lambda advance: simulate(config, args.workers, advance),
+        disable=args.quiet or args.json,
+    )
     if args.chart:
         draw_chart(result, args.chart)
     data = summary(result)

@@ -40,6 +40,7 @@ from stud.sim.run import (
     run_sessions,
     seated_hand,
     session_seeds,
+    spans,
 )
 from stud.sim.stats import Moments, Rate
 
@@ -86,8 +87,8 @@ class MatchConfig:
         return self.stakes.table(self.game, self.stack_big_bets, self.seats)
 
     def sessions(self) -> list[tuple[int, int]]:
-        size = self.session
-        return [(start, min(size, self.deals - start)) for start in range(0, self.deals, size)]
+        """(first deal, deal count) of every session, in order."""
+        return spans(self.deals, self.session)
 
 
 NetArray = npt.NDArray[np.int64]

@@ -33,7 +33,7 @@ from stud.sim.results import (
     pool,
 )
 from stud.sim.run import DEFAULT_STAKES, Stakes, run_tasks
-from stud.sim.stats import Rate, variance_reduction
+from stud.sim.stats import Rate, rate_cell, variance_reduction
 
 Progress = Callable[[int], None]
 
@@ -226,18 +226,12 @@ def _order(row: Row) -> tuple[int, str, int]:
     return known, row.opponent, row.seats
 
 
-def _cell(rate: Rate, hands: bool = False) -> str:
-    mark = "*" if rate.significant else " "
-    count = f" ({rate.hands:,} h)" if hands else ""
-    return f"{rate.bb_per_100:+7.2f} ± {rate.ci95:5.2f}{mark}{count}"
-
-
 def _adjusted(row: Row) -> str:
     if row.adjusted is None:
         return "(not measured)"
     reduction = row.reduction
     factor = f" ×{reduction:.1f}" if reduction is not None else ""
-    return f"{_cell(row.adjusted)}{factor}"
+    return f"{rate_cell(row.adjusted)}{factor}"
 
 
 def _size(seats: int) -> str:
@@ -269,14 +263,14 @@ def gauntlet_table(gauntlet: Gauntlet) -> str:
         cells = []
         for size in sizes:
             row = by.get((opponent, size))
-            cells += [_cell(row.rate, uneven), _adjusted(row)] if row else ["", ""]
+            cells += [rate_cell(row.rate, uneven), _adjusted(row)] if row else ["", ""]
         lines.append(f"| {opponent} | {' | '.join(cells)} |")
     if gauntlet.reference:
         lines += ["", "reference, heads-up: the gauntlet bots against each other", ""]
         lines += ["| bot | against | bb/100 (95% CI) | luck-adjusted |", "|---|---|---|---|"]
         for row in gauntlet.reference:
             lines.append(
-                f"| {row.rate.label} | {row.opponent} | {_cell(row.rate, uneven)} "
+                f"| {row.rate.label} | {row.opponent} | {rate_cell(row.rate, uneven)} "
                 f"| {_adjusted(row)} |"
             )
     return "\n".join(lines)

@@ -24,8 +24,8 @@ import numpy.typing as npt
 from stud.bots import parse_bots
 from stud.game import TableConfig, variant
 from stud.sim.duplicate import LuckArray, NetArray, SessionPlay, play_rotations
-from stud.sim.run import DEFAULT_STAKES, SESSION, Progress, Stakes, run_sessions
-from stud.sim.stats import Moments, Rate
+from stud.sim.run import DEFAULT_STAKES, SESSION, Progress, Stakes, run_sessions, spans
+from stud.sim.stats import Moments, Rate, rate_cell
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,8 +66,8 @@ class RingConfig:
         return self.stakes.table(self.game, self.stack_big_bets, len(self.players))
 
     def sessions(self) -> list[tuple[int, int]]:
-        size = self.session
-        return [(start, min(size, self.deals - start)) for start in range(0, self.deals, size)]
+        """(first deal, deal count) of every session, in order."""
+        return spans(self.deals, self.session)
 
 
 def play_ring_session(
@@ -133,11 +133,6 @@ def play_ring(config: RingConfig, workers: int = 1, progress: Progress | None = 
     return RingResult(config, *SessionPlay.joined(parts))
 
 
-def _cell(rate: Rate) -> str:
-    star = "*" if rate.significant else " "
-    return f"{rate.bb_per_100:+7.2f} ± {rate.ci95:5.2f}{star}"
-
-
 def ring_table(result: RingResult, hero: str | None = None) -> str:
     """Markdown: each bot's rate per seat, raw and luck-adjusted, and ``hero``'s margin over it."""
     config = result.config
@@ -156,10 +151,10 @@ def ring_table(result: RingResult, hero: str | None = None) -> str:
         "|" + "---|" * len(head),
     ]
     for bot in config.bots:
-        cells = [bot, str(config.players.count(bot)), _cell(result.rate(bot))]
+        cells = [bot, str(config.players.count(bot)), rate_cell(result.rate(bot))]
         if adjusted:
-            cells.append(_cell(result.rate(bot, adjusted=True)))
+            cells.append(rate_cell(result.rate(bot, adjusted=True)))
         if hero is not None:
-            cells.append("" if bot == hero else _cell(result.margin(hero, bot, adjusted)))
+            cells.append("" if bot == hero else rate_cell(result.margin(hero, bot, adjusted)))
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)

@@ -112,8 +112,12 @@ class SimConfig:
 
     def sessions(self) -> list[tuple[int, int]]:
         """(first hand, hand count) of every session, in order."""
-        size = self.session
-        return [(start, min(size, self.hands - start)) for start in range(0, self.hands, size)]
+        return spans(self.hands, self.session)
+
+
+def spans(total: int, size: int) -> list[tuple[int, int]]:
+    """``total`` items cut into runs of ``size`` (the last may be shorter): (first, count) each."""
+    return [(start, min(size, total - start)) for start in range(0, total, size)]
 
 
 def session_seeds(seed: int, start: int, players: int) -> tuple[int, list[int]]:

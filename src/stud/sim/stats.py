@@ -59,6 +59,13 @@ class Rate:
         }
 
 
+def rate_cell(rate: Rate, hands: bool = False) -> str:
+    """A table cell: the rate and its interval, ``*`` where significant, the hands if asked."""
+    mark = "*" if rate.significant else " "
+    count = f" ({rate.hands:,} h)" if hands else ""
+    return f"{rate.bb_per_100:+7.2f} ± {rate.ci95:5.2f}{mark}{count}"
+
+
 def rate(label: str, bot: str, per_hand_bb: npt.NDArray[np.float64], block: int) -> Rate:
     """The rate and interval of a per-hand series, batch means over ``block`` hands."""
     n = len(per_hand_bb)
