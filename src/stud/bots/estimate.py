@@ -18,6 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from stud.bots.boards import showing
+from stud.bots.calibrate import shifted
 from stud.bots.seen import Line, Opponent, Seen
 from stud.bots.starting import start_table
 from stud.evaluate import eight_low_values, high_values, razz_values
@@ -707,6 +708,11 @@ class Range:
     whose re-raises ``raises`` counts (see :meth:`_Run.versus`)."""
     later_at: tuple[tuple[float, float], ...] = ()
     """``later`` and ``checked`` street by street from 4th (empty: all read on the hand now)."""
+    fold_shift: float = 0.0
+    """How far the model's fold chance for him is off in this spot, in log-odds, as his
+    answers to my wagers showed (:mod:`stud.bots.calibrate`) ..."""
+    next_fold_shift: float = 0.0
+    """... and on the next street."""
 
     def streets(self, street: int) -> list[tuple[int, float, float]]:
         """Each street from 4th to ``street`` with the exponents of his play on it (the
@@ -764,6 +770,9 @@ class Versus:
     """... against the hands that call my wager."""
     raised_paths: Paths | None = None
     """... against the hands that raise it."""
+    modelled: tuple[float, ...] = ()
+    """Each opponent's chance to fold to the wager by the model alone (before its shift and
+    before what he was seen doing), for checking the model against his answer."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -883,12 +892,13 @@ class _Run:
         total = float(w.sum())
         stays = np.zeros(len(w), dtype=bool)
         raised = np.zeros(len(w), dtype=bool)
+        modelled = tuple(self.rate(i, r.fold) for i, r in enumerate(ranges))
         for i, r in enumerate(ranges):
             # His re-raises after wagering were counted in exactly such spots, over the
             # ranges his wager had narrowed: the seen rate takes over from the model's mapping
             # as such spots accumulate, as his folds there do.
             fold, raising, late = (
-                fold_chance(self.rate(i, r.fold), r.fold_seen, r.fold_evidence),
+                fold_chance(shifted(modelled[i], r.fold_shift), r.fold_seen, r.fold_evidence),
                 fold_chance(self.rate(i, r.raises, top=True), r.raises, r.raise_evidence),
                 r.hindsight,
             )
@@ -901,7 +911,11 @@ class _Run:
         called = stays & ~raised
         mine = self.share
         next_folds = [
-            fold_chance(self.rate(i, r.next_fold), r.next_fold_seen, r.next_fold_evidence)
+            fold_chance(
+                shifted(self.rate(i, r.next_fold), r.next_fold_shift),
+                r.next_fold_seen,
+                r.next_fold_evidence,
+            )
             for i, r in enumerate(ranges)
         ]
         next_opens = [
@@ -924,6 +938,7 @@ class _Run:
             self.paths(next_folds, next_opens),
             self.paths(next_folds, next_opens, called),
             self.paths(next_folds, next_opens, raised),
+            modelled,
         )
 
 

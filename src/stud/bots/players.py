@@ -21,6 +21,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 
 from stud.bots.boards import DOOR_CLASSES, door_class, showing
+from stud.bots.calibrate import FoldCalibration
 from stud.bots.reads import hand_key
 from stud.game import Acted, ActionKind, HandView, StreetStarted
 
@@ -179,6 +180,9 @@ class PlayerStats:
     his hand stands against the completer's door folds more to a scary one."""
     folds_third_door: list[int] = field(default_factory=_doors)
     raises_third_door: list[int] = field(default_factory=_doors)
+    calibration: FoldCalibration = field(default_factory=FoldCalibration)
+    """His answers to the strong bot's wagers against its model's fold chance for each
+    (written by the bot that wagered: the model is its own)."""
 
     @property
     def steal_rate(self) -> float:

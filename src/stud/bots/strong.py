@@ -49,6 +49,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from stud.bots.answers import Answers
 from stud.bots.boards import door_class, showing
 from stud.bots.estimate import MIN_EFFECTIVE, Estimator, FloatArray, Paths, Range, Versus
 from stud.bots.options import Options
@@ -133,6 +134,8 @@ class StrongBot:
         """The hand's small and big bet, set at each decision."""
         self.reads = PlayerReads()
         """What this bot has learnt of each opponent so far (every action it saw)."""
+        self.answers = Answers()
+        """The model's fold chances for the opponents facing my last wager, until they answer."""
         self.last_choices: tuple[Choice, ...] = ()
         """The actions weighed in the last decision, with their values (for diagnosis)."""
         for game in ("stud", "stud8", "razz"):
@@ -153,12 +156,14 @@ class StrongBot:
         """Count every action the view shows (hand-ending folds too), per opponent."""
         if view.viewer is not None:
             self.reads.update(view, players)
+            self.answers.update(view, self.reads)
 
     # -- the decision ------------------------------------------------------------------------
 
     def choose(self, view: HandView, legal: Sequence[Action]) -> Action:
         seen = read_view(view)
         self.reads.update(view)
+        self.answers.update(view, self.reads)
         self.last_choices = ()
         if len(legal) == 1:
             return legal[0]
@@ -169,12 +174,12 @@ class StrongBot:
         self._small, self._big = view.small_bet, view.big_bet
         choices = self._choices(seen, options, ranges, versus, mine)
         self.last_choices = tuple(choices)
-        best = max(choices, key=lambda c: c.value)
-        if not best.action.kind.is_wager and options.wagers:
-            bluff = self._bluff(seen, options, ranges, versus, mine)
-            if bluff is not None:
-                return bluff
-        return best.action
+        action = max(choices, key=lambda c: c.value).action
+        if not action.kind.is_wager and options.wagers:
+            action = self._bluff(seen, options, ranges, versus, mine) or action
+        if action.kind.is_wager:
+            self.answers.expect(view, seen, ranges, versus.modelled)
+        return action
 
     # -- ranges ------------------------------------------------------------------------------
 
@@ -265,10 +270,13 @@ class StrongBot:
         next_seen, next_evidence = stats.fold_facing(upcoming, None, led)
         if opp.all_in or seen.street >= 7:
             next_evidence = 0
+        calibration = stats.calibration
         return Range(
             opp, start, 0.0, fold, raises, late, later, checked, next_fold, next_open,
             fold_seen, evidence, next_seen, next_evidence, next_open_first,
             raise_evidence, later_at,
+            fold_shift=calibration.shift(seen.street, wagered),
+            next_fold_shift=calibration.shift(upcoming) if seen.street < 7 else 0.0,
         )  # fmt: skip
 
     def _folds_seen(self, seen: Seen, opp: Opponent, stats: PlayerStats) -> tuple[float, int]:

@@ -1,0 +1,121 @@
+"""Tenth pass: the strong bot checks its model of each opponent's folds against his answers.
+
+Each time it wagers it writes down the model's chance that every live
+opponent folds, and sets his answer (fold, or call or raise) against it; the
+gap, one shift of the model's log-odds per street shrunk towards the shift
+over all streets, moves the model to what that player does
+(:mod:`stud.bots.calibrate`, :mod:`stud.bots.answers`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+from stud.bots import StrongBot, play_hand
+from stud.bots.answers import Answer, answer
+from stud.bots.calibrate import FoldCalibration, shifted
+from stud.cards import Deck
+from stud.game import Acted, Action, ActionKind, Hand, HandView, StreetStarted
+from test_bots_fold_equity import _config, _first
+
+GAMES = ("stud", "stud8", "razz")
+
+
+def test_without_answers_the_model_stands() -> None:
+    calibration = FoldCalibration()
+    assert calibration.shift(5) == 0.0
+    assert shifted(0.3, calibration.shift(5)) == 0.3
+
+
+def test_the_shift_moves_the_model_to_what_he_does_as_answers_accumulate() -> None:
+    """The model said 20%; he folds half the time. A few answers move it a little, many
+    answers all the way (a nit whose folds the model under-read)."""
+    few, many = FoldCalibration(), FoldCalibration()
+    for i in range(6):
+        few.add(6, False, 0.2, i % 2 == 0)
+    for i in range(400):
+        many.add(6, False, 0.2, i % 2 == 0)
+    assert 0.2 < shifted(0.2, few.shift(6)) < 0.35
+    assert shifted(0.2, many.shift(6)) == pytest.approx(0.5, abs=0.03)
+    # Folding less than the model said moves it down.
+    sticky = FoldCalibration()
+    for i in range(400):
+        sticky.add(5, False, 0.6, i % 10 == 0)
+    assert shifted(0.6, sticky.shift(5)) == pytest.approx(0.1, abs=0.03)
+
+
+def test_a_street_without_answers_takes_the_shift_over_all_streets() -> None:
+    calibration = FoldCalibration()
+    for i in range(200):
+        calibration.add(5, False, 0.2, i % 2 == 0)
+    pooled = calibration.shift(7)
+    assert pooled > 0.5
+    assert calibration.shift(5) >= pooled  # its own answers, the pooled shift as its prior
+    assert calibration.shift(7, back=True) == 0.0  # raised after wagering: another spot
+    assert calibration.answers() == 200 and calibration.answers(7) == 0
+
+
+def _acted(seat: int, kind: ActionKind, to: int) -> Acted:
+    return Acted(seat=seat, kind=kind, amount=to, to=to, by=0, all_in=False)
+
+
+def test_an_answer_is_his_next_action_to_my_wager_alone() -> None:
+    street = StreetStarted(street=5)
+    mine = _acted(0, ActionKind.BET, 40)
+    events = [street, mine, _acted(1, ActionKind.CALL, 40), _acted(2, ActionKind.FOLD, 0)]
+    assert answer(events, 1, 0, 1) is Answer.STAYED
+    assert answer(events, 1, 0, 2) is Answer.FOLDED
+    assert answer(events[:3], 1, 0, 2) is Answer.PENDING
+    raised = [street, mine, _acted(1, ActionKind.RAISE, 80), _acted(2, ActionKind.FOLD, 0)]
+    assert answer(raised, 1, 0, 2) is Answer.VOID  # he folded to a raise, not to my bet
+    assert answer(events, 2, 0, 2) is Answer.VOID  # the event there is not my wager
+
+
+class _GivesUp:
+    """Calls on 3rd street; from 4th folds to every wager and checks when it may."""
+
+    def choose(self, view: HandView, legal: Sequence[Action]) -> Action:
+        if view.street == 3:
+            return _first(legal, ActionKind.BRING_IN, ActionKind.CALL, ActionKind.CHECK)
+        return _first(legal, ActionKind.CHECK, ActionKind.FOLD)
+
+
+class _NeverFolds:
+    """Calls or checks everything."""
+
+    def choose(self, view: HandView, legal: Sequence[Action]) -> Action:
+        return _first(legal, ActionKind.BRING_IN, ActionKind.CHECK, ActionKind.CALL)
+
+
+def _play(game: str, villain: object, hands: int = 60) -> StrongBot:
+    bot = StrongBot(seed=3, samples=128, paths=4)
+    for i in range(hands):
+        seats = [bot, villain] if i % 2 == 0 else [villain, bot]
+        hand = Hand(_config(game), Deck(seed=100 + i))
+        play_hand(hand, seats, ["bot", "villain"] if i % 2 == 0 else ["villain", "bot"])
+    return bot
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_bot_reads_a_quitters_answers_and_moves_its_model_up(game: str) -> None:
+    """Every wager of the bot from 4th street is folded to: the answers are counted with
+    the identity of the player (whatever his seat), and the model's fold chance rises."""
+    bot = _play(game, _GivesUp())
+    calibration = bot.reads.players["villain"].calibration
+    later = [calibration.answers(street) for street in range(4, 8)]
+    assert sum(later) >= 10
+    folded = [f for s in range(4, 8) for _, f in calibration.points.get((s, False), [])]
+    assert all(folded)
+    assert all(calibration.shift(street) > 0.5 for street in range(4, 8))
+    assert "bot" not in bot.reads.players
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_bot_reads_a_callers_answers_and_moves_its_model_down(game: str) -> None:
+    bot = _play(game, _NeverFolds())
+    calibration = bot.reads.players["villain"].calibration
+    assert calibration.answers() >= 10
+    assert not any(f for v in calibration.points.values() for _, f in v)
+    assert all(calibration.shift(street) < 0 for street in range(4, 8))
