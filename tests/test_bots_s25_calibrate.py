@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from stud.bots import StrongBot, play_hand
+from stud.bots import Bot, StrongBot, play_hand
 from stud.bots.answers import Answer, answer
 from stud.bots.calibrate import FoldCalibration, shifted
 from stud.cards import Deck
@@ -89,10 +89,10 @@ class _NeverFolds:
         return _first(legal, ActionKind.BRING_IN, ActionKind.CHECK, ActionKind.CALL)
 
 
-def _play(game: str, villain: object, hands: int = 60) -> StrongBot:
+def _play(game: str, villain: Bot, hands: int = 60) -> StrongBot:
     bot = StrongBot(seed=3, samples=128, paths=4)
     for i in range(hands):
-        seats = [bot, villain] if i % 2 == 0 else [villain, bot]
+        seats: list[Bot] = [bot, villain] if i % 2 == 0 else [villain, bot]
         hand = Hand(_config(game), Deck(seed=100 + i))
         play_hand(hand, seats, ["bot", "villain"] if i % 2 == 0 else ["villain", "bot"])
     return bot
