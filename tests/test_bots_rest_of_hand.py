@@ -46,9 +46,30 @@ def _folds_later(
 def test_no_excess_leaves_the_share_standing() -> None:
     shares = np.array([0.1, 0.4, 0.7, 0.95])
     sound = PRIOR_FOLD_LATER
-    for rest in [(), ((sound, sound),), ((0.2, sound), (sound, sound), (0.0, sound))]:
+    for rest in [(), ((sound, sound, 0.0),), ((0.2, sound, 0), (sound, sound, 0), (0, sound, 0))]:
         ahead = Ahead(40, 1, rest=rest, rest_bet=40)
         assert np.allclose(ahead.rest_value(shares, 200.0), shares * 200.0)
+
+
+def test_a_passive_players_bets_take_back_only_part_of_what_betting_on_wins() -> None:
+    """A player who folds like a sound one but bets half as often: what betting on wins
+    over checking on is half taken back, and less the less he bets; against one who
+    hardly folds, betting on wins only with a hand that gets paid."""
+    shares = np.array([0.05, 0.3, 0.5, 0.8])
+    pot = np.array([100.0, 100.0, 300.0, 300.0])
+    plain = shares * pot
+    sound = PRIOR_FOLD_LATER
+
+    def value(folds: float, passive: float) -> np.ndarray:
+        rest = ((folds, sound, passive),) * 2
+        return np.asarray(Ahead(40, 1, rest=rest, rest_bet=40).rest_value(shares, pot))
+
+    half, most = value(sound, 0.5), value(sound, 0.9)
+    assert np.all(half >= plain) and np.all(most >= half) and np.any(most > half + 1.0)
+    assert np.all(most < plain + pot)
+    # He hardly folds: betting on wins only where the share gets paid (value bets).
+    sticky = value(0.05, 0.9)
+    assert np.allclose(sticky[:3], plain[:3]) and sticky[3] > plain[3] + 10.0
 
 
 def test_excess_folds_are_worth_betting_on_and_more_so_the_more_he_folds() -> None:
@@ -56,14 +77,14 @@ def test_excess_folds_are_worth_betting_on_and_more_so_the_more_he_folds() -> No
     pot = np.array([100.0, 100.0, 300.0, 300.0])
     plain = shares * pot
     sound = PRIOR_FOLD_LATER
-    some = Ahead(40, 1, rest=((0.5, sound), (0.5, sound)), rest_bet=40).rest_value(shares, pot)
-    many = Ahead(40, 1, rest=((0.8, sound), (0.8, sound)), rest_bet=40).rest_value(shares, pot)
+    some = Ahead(40, 1, rest=((0.5, sound, 0.0),) * 2, rest_bet=40).rest_value(shares, pot)
+    many = Ahead(40, 1, rest=((0.8, sound, 0.0),) * 2, rest_bet=40).rest_value(shares, pot)
     assert np.all(some > plain) and np.all(many > some)
     assert many[0] > plain[0] + 0.3 * pot[0]  # a hopeless hand takes the pot by betting
     # Only the excess counts: never the whole pot twice, whatever the folds.
     assert np.all(many < plain + pot)
     # After they raised (they give up nothing then) the share stands.
-    raised = Ahead(40, 1, rest=((0.8, sound),), rest_raised=((0.1, sound),), rest_bet=40)
+    raised = Ahead(40, 1, rest=((0.8, sound, 0.0),), rest_raised=((0.1, sound, 0.0),), rest_bet=40)
     assert np.allclose(raised.rest_value(shares, pot, raised=True), plain)
 
 
@@ -82,10 +103,32 @@ def test_later_folds_are_read_beside_a_sound_players() -> None:
         ranges = [bot._range(seen, opp) for opp in seen.opponents]
         rest = bot._later_folds(seen, ranges)
         assert len(rest) == 3  # 3rd street: after the next street come 5th, 6th and 7th
-        for read, sound in rest:
+        for read, sound, passive in rest:
             assert sound == PRIOR_FOLD_LATER
             assert read == pytest.approx(folds, abs=0.03)  # 400 spots outweigh the prior
             assert (read > sound) is expect_excess
+            assert passive == 0.0  # never seen opening: a sound player's betting is assumed
+
+
+def test_a_passive_players_share_of_undone_betting_is_read() -> None:
+    """Seen opening the betting a tenth of the times he may (a sound player 40%), he leaves
+    three quarters of a sound player's betting undone."""
+    hand = Hand(_config("stud"), deck=Deck(seed=3))
+    seat = hand.to_act
+    assert seat is not None
+    view = hand.view(seat)
+    seen = read_view(view)
+    bot = StrongBot(seed=1)
+    bot.reads.update(view)
+    stats = bot.reads.stats(1 - seat)
+    for street in (4, 5, 6, 7):
+        stats.may_open_at[street] += 400
+        stats.opens_at[street] += 40
+        stats.may_open += 400
+        stats.opens += 40
+    rest = bot._later_folds(seen, [bot._range(seen, opp) for opp in seen.opponents])
+    for _, _, passive in rest:
+        assert passive == pytest.approx(0.75, abs=0.03)
 
 
 def _third_street_facing_completion(game: str) -> tuple[Hand, int]:

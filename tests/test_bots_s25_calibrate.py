@@ -15,7 +15,7 @@ import pytest
 
 from stud.bots import Bot, StrongBot, play_hand
 from stud.bots.answers import Answer, answer
-from stud.bots.calibrate import FoldCalibration, shifted
+from stud.bots.calibrate import FoldCalibration, expit, shifted
 from stud.cards import Deck
 from stud.game import Acted, Action, ActionKind, Hand, HandView, StreetStarted
 from test_bots_fold_equity import _config, _first
@@ -108,7 +108,13 @@ def test_the_bot_reads_a_quitters_answers_and_moves_its_model_up(game: str) -> N
     assert sum(later) >= 10
     folded = [f for s in range(4, 8) for _, f in calibration.points.get((s, False), [])]
     assert all(folded)
-    assert all(calibration.shift(street) > 0.5 for street in range(4, 8))
+    assert all(calibration.shift(street) > 0.25 for street in range(4, 8))
+    for street in range(4, 8):
+        points = calibration.points.get((street, False), [])
+        if len(points) >= 5:  # the model's chances, moved up towards the folds seen
+            model = sum(expit(x) for x, _ in points) / len(points)
+            moved = sum(expit(x + calibration.shift(street)) for x, _ in points) / len(points)
+            assert model < moved < 1.0 and 1.0 - moved < 0.8 * (1.0 - model)
     assert "bot" not in bot.reads.players
 
 

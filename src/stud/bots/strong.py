@@ -53,7 +53,13 @@ from stud.bots.answers import Answers
 from stud.bots.boards import door_class, showing
 from stud.bots.estimate import MIN_EFFECTIVE, Estimator, FloatArray, Paths, Range, Versus
 from stud.bots.options import Options
-from stud.bots.players import PRIOR_FOLD_LATER, PlayerReads, PlayerStats, led_before
+from stud.bots.players import (
+    PRIOR_BET_CHECKED,
+    PRIOR_FOLD_LATER,
+    PlayerReads,
+    PlayerStats,
+    led_before,
+)
 from stud.bots.seen import Opponent, Seen, read_view
 from stud.game import Action, HandView
 
@@ -318,7 +324,7 @@ class StrongBot:
 
     def _later_folds(
         self, seen: Seen, ranges: list[Range], *, raised: bool = False
-    ) -> tuple[tuple[float, float], ...]:
+    ) -> tuple[tuple[float, float, float], ...]:
         """For each street after the next one, how often every opponent folds to a bet there,
         and how often sound players would (each at his read rate for that street, after
         having led the betting or not, as he has by now; ``raised``: as he will have when
@@ -329,7 +335,10 @@ class StrongBot:
         to come roughly even out. A player who folds more than a sound one
         (:data:`stud.bots.players.PRIOR_FOLD_LATER`) gives some of it away: what that
         excess wins is what betting on is worth beyond the share (:meth:`Ahead.rest_value`).
-        Exploitation on top of the base, from each opponent's own reads.
+        The third number is how much of a sound player's betting he leaves undone
+        (1 - his rate of opening the betting on the street over a sound player's, at
+        least 0): what his bets do not take back. Exploitation on top of the base,
+        from each opponent's own reads.
         """
         live = [r.opponent for r in ranges if not r.opponent.all_in]
         if len(live) != 1:
@@ -340,6 +349,7 @@ class StrongBot:
         out = []
         for street in range(seen.street + 2, 8):
             folds = sound = 1.0
+            passive = 0.0
             for opp in live:
                 stats = self.reads.stats(opp.seat)
                 if raised or led_before(opp.line.aggressive, street):
@@ -350,7 +360,10 @@ class StrongBot:
                     # player folds more there too (his range is weaker), which his share prices.
                     folds *= stats.fold_at(street)
                 sound *= PRIOR_FOLD_LATER
-            out.append((folds, sound))
+                # How much of a sound player's betting he leaves undone: that share of what
+                # betting on wins against a sound folder is not taken back by his bets.
+                passive = 1.0 - min(1.0, stats.open_at(street) / PRIOR_BET_CHECKED)
+            out.append((folds, sound, passive))
         return tuple(out)
 
     # -- expected values ---------------------------------------------------------------------
@@ -472,10 +485,11 @@ class Ahead:
     bet: int
     """The next street's bet in chips (0: no next street, the showdown comes)."""
     opponents: int
-    rest: tuple[tuple[float, float], ...] = ()
-    """For each street after the next, how often all fold to my bet there, and how often
-    sound players would (:meth:`StrongBot._later_folds`) ..."""
-    rest_raised: tuple[tuple[float, float], ...] = ()
+    rest: tuple[tuple[float, float, float], ...] = ()
+    """For each street after the next, how often all fold to my bet there, how often
+    sound players would, and how much of a sound player's betting is left undone
+    (:meth:`StrongBot._later_folds`) ..."""
+    rest_raised: tuple[tuple[float, float, float], ...] = ()
     """... and when they have raised my wager (they rarely give up then)."""
     rest_bet: int = 0
     """The bet on those streets."""
@@ -486,8 +500,8 @@ class Ahead:
         ranges: list[Range],
         small: int,
         big: int,
-        rest: tuple[tuple[float, float], ...] = (),
-        rest_raised: tuple[tuple[float, float], ...] = (),
+        rest: tuple[tuple[float, float, float], ...] = (),
+        rest_raised: tuple[tuple[float, float, float], ...] = (),
     ) -> Ahead:
         """The next round's bet, how many opponents may still bet, and the rest's folds."""
         street = seen.street
@@ -514,8 +528,12 @@ class Ahead:
         call from a stronger part of their range less often. The folds are the
         weakest part of what is left: my share falls linearly from their
         weakest hand to their strongest, as steeply as a mean of ``s`` allows.
-        No value bets are added, and none of their bets: those the balanced base
-        leaves even.
+
+        What betting on wins over checking on against a sound folder is what
+        the balanced base lets a sound player's bets take back. A passive player
+        leaves a share ``passive`` of a sound player's betting undone, and that
+        share of it is added too (a nit opens the betting a sixth of the times
+        he may: his folds and my value bets are not paid back by his bets).
         """
         b = self.rest_bet
         rest = self.rest_raised if raised else self.rest
@@ -523,8 +541,8 @@ class Ahead:
         def worth(s: FloatArray, p: FloatArray, k: int) -> FloatArray:
             if k == len(rest):
                 return s * p
-            folds, sound = rest[k]
-            if folds <= sound:
+            folds, sound, passive = rest[k]
+            if folds <= sound and passive <= 0.0:
                 return worth(s, p, k + 1)
             spread = np.minimum(s, 1.0 - s)
             # Checking on, called by them, called by sound players: one call a street.
@@ -536,7 +554,10 @@ class Ahead:
             on, called, called_sound = np.split(after, 3)
             lead = folds * p + (1.0 - folds) * (called - b)
             lead_sound = sound * p + (1.0 - sound) * (called_sound - b)
-            return on + np.maximum(0.0, lead - lead_sound)
+            # What betting on is worth over checking on, as far as a sound player's folds go,
+            # is taken back by a sound player's bets; by a passive player's, only in part.
+            edge = np.maximum(0.0, np.minimum(lead, lead_sound) - on)
+            return on + np.maximum(0.0, lead - lead_sound) + passive * edge
 
         pots = np.broadcast_to(np.asarray(pot, dtype=np.float64), np.shape(share))
         return worth(np.asarray(share, dtype=np.float64), np.asarray(pots), 0)
