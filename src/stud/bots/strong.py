@@ -20,7 +20,8 @@ and what it takes from the literature):
    next street's cards: my share now, and against the part of each range
    that folds, calls or raises a wager of mine (the read rates, applied to
    the range as narrowed: a player who showed strength folds less than his
-   average), path by path for the next street.
+   average; the model checked against each player's answers to my wagers,
+   :mod:`stud.bots.calibrate`), path by path for the next street.
 3. **The expected value of each action** (fold, check or call, bet or
    raise), with a look-ahead over the next betting round (:class:`Ahead`):
    on each path of the next street the bot bets or checks, whichever is worth
@@ -29,8 +30,8 @@ and what it takes from the literature):
    for it (a bet I have not seen yet comes from the strong part of a range, a check
    behind from the rest). After that round the showdown share stands for the rest of
    the hand, plus what betting on wins against a player seen folding more often than a
-   sound one on the streets left (:meth:`Ahead.rest_value`). The best action is
-   played. When giving up is best and the opponents may fold, the bot bluffs
+   sound one on the streets left, or betting less often (:meth:`Ahead.rest_value`). The
+   best action is played. When giving up is best and the opponents may fold, the bot bluffs
    with the frequency that pot odds make unexploitable (``bet / (pot + bet)``),
    scaled by how often these opponents really fold (never against a calling
    station).
