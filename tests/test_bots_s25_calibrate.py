@@ -15,7 +15,7 @@ import pytest
 
 from stud.bots import Bot, StrongBot, play_hand
 from stud.bots.answers import Answer, answer
-from stud.bots.calibrate import FoldCalibration, expit, shifted
+from stud.bots.calibrate import KEPT, FoldCalibration, expit, shifted
 from stud.cards import Deck
 from stud.game import Acted, Action, ActionKind, Hand, HandView, StreetStarted
 from test_bots_fold_equity import _config, _first
@@ -110,7 +110,7 @@ def test_the_bot_reads_a_quitters_answers_and_moves_its_model_up(game: str) -> N
     assert all(folded)
     assert all(calibration.shift(street) > 0.25 for street in range(4, 8))
     for street in range(4, 8):
-        points = calibration.points.get((street, False), [])
+        points = list(calibration.points.get((street, False), ()))
         if len(points) >= 5:  # the model's chances, moved up towards the folds seen
             model = sum(expit(x) for x, _ in points) / len(points)
             moved = sum(expit(x + calibration.shift(street)) for x, _ in points) / len(points)
@@ -125,3 +125,15 @@ def test_the_bot_reads_a_callers_answers_and_moves_its_model_down(game: str) -> 
     assert calibration.answers() >= 10
     assert not any(f for v in calibration.points.values() for _, f in v)
     assert all(calibration.shift(street) < 0 for street in range(4, 8))
+
+
+def test_only_the_latest_answers_are_kept() -> None:
+    """A bot that sits for days keeps a bounded record and follows a player who changes:
+    he folded at first, then stopped."""
+    calibration = FoldCalibration()
+    for _ in range(KEPT):
+        calibration.add(5, False, 0.3, True)
+    for _ in range(KEPT):
+        calibration.add(5, False, 0.3, False)
+    assert calibration.answers(5) == KEPT
+    assert shifted(0.3, calibration.shift(5)) < 0.01

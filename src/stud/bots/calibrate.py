@@ -21,6 +21,8 @@ moved to what he does, as fast as his answers accumulate.
 from __future__ import annotations
 
 import math
+from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -33,6 +35,10 @@ CLIP = 0.01
 """Model chances are taken within [CLIP, 1 - CLIP] before their log-odds."""
 
 NEWTON_STEPS = 6
+
+KEPT = 4096
+"""Answers kept per street and kind of spot, the latest: a bot that sits for days keeps its
+decisions as fast as in its first session, and follows a player who changes."""
 
 
 def logit(p: float) -> float:
@@ -56,7 +62,7 @@ def shifted(p: float, shift: float) -> float:
     return expit(logit(p) + shift)
 
 
-def _fit(points: list[tuple[float, bool]], prior: float) -> float:
+def _fit(points: Sequence[tuple[float, bool]], prior: float) -> float:
     """The shift maximizing the answers' likelihood times a normal prior about ``prior``."""
     data = np.asarray(points, dtype=np.float64)
     x, folded = data[:, 0], data[:, 1]
@@ -80,14 +86,15 @@ class FoldCalibration:
     has wagered on the street, or raised by me after wagering (``back``).
     """
 
-    points: dict[tuple[int, bool], list[tuple[float, bool]]] = field(default_factory=dict)
+    points: dict[tuple[int, bool], deque[tuple[float, bool]]] = field(default_factory=dict)
     """(street, back) -> (the model's log-odds, whether he folded), one per answer."""
     _shifts: dict[tuple[int, bool], float] = field(default_factory=dict, repr=False)
     _pooled: dict[bool, float] = field(default_factory=dict, repr=False)
 
     def add(self, street: int, back: bool, modelled: float, folded: bool) -> None:
         """Count one answer: the model gave him ``modelled`` to fold, and he folded or not."""
-        self.points.setdefault((street, back), []).append((logit(modelled), folded))
+        kept = self.points.setdefault((street, back), deque(maxlen=KEPT))
+        kept.append((logit(modelled), folded))
         self._shifts.clear()
         self._pooled.pop(back, None)
 
