@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from stud.bots import Bot, StrongBot, play_hand
+from stud.bots import Bot, StationBot, StrongBot, play_hand
 from stud.bots.answers import Answer, answer
 from stud.bots.calibrate import KEPT, FoldCalibration, expit, shifted
 from stud.cards import Deck
@@ -82,13 +82,6 @@ class _GivesUp:
         return _first(legal, ActionKind.CHECK, ActionKind.FOLD)
 
 
-class _NeverFolds:
-    """Calls or checks everything."""
-
-    def choose(self, view: HandView, legal: Sequence[Action]) -> Action:
-        return _first(legal, ActionKind.BRING_IN, ActionKind.CHECK, ActionKind.CALL)
-
-
 def _play(game: str, villain: Bot, hands: int = 60) -> StrongBot:
     bot = StrongBot(seed=3, samples=128, paths=4)
     for i in range(hands):
@@ -120,7 +113,7 @@ def test_the_bot_reads_a_quitters_answers_and_moves_its_model_up(game: str) -> N
 
 @pytest.mark.parametrize("game", GAMES)
 def test_the_bot_reads_a_callers_answers_and_moves_its_model_down(game: str) -> None:
-    bot = _play(game, _NeverFolds())
+    bot = _play(game, StationBot())
     calibration = bot.reads.players["villain"].calibration
     assert calibration.answers() >= 10
     assert not any(f for v in calibration.points.values() for _, f in v)

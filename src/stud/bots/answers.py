@@ -72,7 +72,7 @@ class Answers:
         """I am about to wager: wait for every live opponent's answer to it."""
         hand = hand_key(view)
         start = len(view.events)
-        for r, chance in zip(ranges, modelled, strict=False):
+        for r, chance in zip(ranges, modelled, strict=True):
             opp = r.opponent
             if opp.all_in:
                 continue

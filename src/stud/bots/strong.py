@@ -64,6 +64,10 @@ from stud.bots.players import (
 from stud.bots.seen import Opponent, Seen, read_view
 from stud.game import Action, HandView
 
+RestFolds = tuple[tuple[float, float, float], ...]
+"""For each street after the next: how often all fold to my bet there, how often sound players
+would, and how much of a sound player's betting is left undone (:meth:`StrongBot._later_folds`)."""
+
 FUTURE_BETS = 0.0
 """Share of each later street's bet that both sides are expected to put in (showdown odds)."""
 
@@ -323,9 +327,7 @@ class StrongBot:
             return None
         return max(door_class(seen.game, card) for card in doors)
 
-    def _later_folds(
-        self, seen: Seen, ranges: list[Range], *, raised: bool = False
-    ) -> tuple[tuple[float, float, float], ...]:
+    def _later_folds(self, seen: Seen, ranges: list[Range], *, raised: bool = False) -> RestFolds:
         """For each street after the next one, how often every opponent folds to a bet there,
         and how often sound players would (each at his read rate for that street, after
         having led the betting or not, as he has by now; ``raised``: as he will have when
@@ -486,11 +488,9 @@ class Ahead:
     bet: int
     """The next street's bet in chips (0: no next street, the showdown comes)."""
     opponents: int
-    rest: tuple[tuple[float, float, float], ...] = ()
-    """For each street after the next, how often all fold to my bet there, how often
-    sound players would, and how much of a sound player's betting is left undone
-    (:meth:`StrongBot._later_folds`) ..."""
-    rest_raised: tuple[tuple[float, float, float], ...] = ()
+    rest: RestFolds = ()
+    """The streets after the next, as the betting stands (:data:`RestFolds`) ..."""
+    rest_raised: RestFolds = ()
     """... and when they have raised my wager (they rarely give up then)."""
     rest_bet: int = 0
     """The bet on those streets."""
@@ -501,8 +501,8 @@ class Ahead:
         ranges: list[Range],
         small: int,
         big: int,
-        rest: tuple[tuple[float, float, float], ...] = (),
-        rest_raised: tuple[tuple[float, float, float], ...] = (),
+        rest: RestFolds = (),
+        rest_raised: RestFolds = (),
     ) -> Ahead:
         """The next round's bet, how many opponents may still bet, and the rest's folds."""
         street = seen.street
