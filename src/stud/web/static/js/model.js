@@ -14,6 +14,8 @@ const ENGINE_EVENTS = new Set([
   'hand_ended',
 ]);
 const LOG_LIMIT = 500;
+// Events the server sends alone, with no state after them: drawn as they come.
+const LONE_EVENTS = new Set(['chat']);
 
 /** The table's event for a new hand (`new_hand`; older servers sent `hand_started` with a number). */
 export function isNewHand(e) {
@@ -118,6 +120,8 @@ export class TableModel extends EventTarget {
     if (e.type === 'turn' && live && e.seat === this.you) this.emit('myturn', e);
     if (e.type !== 'turn') this.push(e); // drawn with the state that follows the step's events
     this.emit('event', { event: e, live });
+    // No state follows a chat line: while a player thinks, the next could be a minute away.
+    if (live && LONE_EVENTS.has(e.type)) this.emit('log');
   }
 
   finish(e, live) {
