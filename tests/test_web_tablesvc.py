@@ -433,7 +433,9 @@ def test_chat_is_text_muted_per_account_and_the_dealer_speaks(
         bob.page.wait_for_selector(".chat-muted:has-text('chatty')")
         # Said while the table waits for her (her turn clock is 40 s): no state comes after
         # the line, and it shows at once all the same.
-        alice.page.wait_for_function(f"() => {{ const s = ({STATE})({table}); return s?.turn?.seat === s?.you; }}")
+        alice.page.wait_for_function(
+            f"() => {{ const s = ({STATE})({table}); return s?.turn?.seat === s?.you; }}"
+        )
         alice.page.fill(".chat-form input[name='chat']", "still there?")
         alice.page.press(".chat-form input[name='chat']", "Enter")
         alice.page.wait_for_selector(
