@@ -174,6 +174,9 @@ class PlayerStats:
     raise (the street's third wager or more), not raised his first wager: ``strong-v1`` in
     Razz re-raises 54-60% of the raises of its bets but 12-16% of the re-raises of its raises."""
     raises_back_high: list[int] = field(default_factory=_streets)
+    folds_back_high: list[int] = field(default_factory=_streets)
+    """... and folded there: the gauntlet's nit calls a re-raise of his completion and folds
+    when his own re-raise is capped."""
     faced_third_door: list[int] = field(default_factory=_doors)
     """``faced_third`` and its folds and raises by whether it had posted the bring-in and
     the class of the wagerer's door (index :func:`third_spot`): a player who defends by how
@@ -301,6 +304,23 @@ class PlayerStats:
             return self.fold_back
         return _towards(self.folds_back_at[street], self.faced_back_at[street], self.fold_back)
 
+    def fold_back_as(self, street: int, high: bool | None = None) -> float:
+        """How often it folds when raised after wagering itself on ``street``, when the raise
+        re-raised its own raise (``high``) or raised its first wager (``False``), or either
+        (``None``: :meth:`fold_back_at`); each level shrunk towards the rate over both."""
+        either = self.fold_back_at(street)
+        if high is None:
+            return either
+        if street == 3:
+            faced, folds = self.faced_back_third, self.folds_back_third
+            faced_high, folds_high = self.faced_back_high[3], self.folds_back_high[3]
+        else:
+            faced, folds = self.faced_back, self.folds_back
+            faced_high, folds_high = sum(self.faced_back_high[4:]), sum(self.folds_back_high[4:])
+        if not high:
+            faced_high, folds_high = faced - faced_high, folds - folds_high
+        return _towards(folds_high, faced_high, either)
+
     def _back_counts(self, street: int) -> tuple[int, int, int, int]:
         """Raised after wagering on 3rd street, or on 4th to 7th together: times faced, times
         re-raised, and the same two where the raise re-raised its own raise."""
@@ -382,12 +402,14 @@ class PlayerStats:
         wagered: bool = False,
         posted: bool = False,
         door: int | None = None,
+        high: bool | None = None,
     ) -> float:
         """How often it folds to a wager on ``street`` (``wagered``: after wagering itself;
         ``posted``: on 3rd street, having posted the bring-in; ``door``: on 3rd street, the
-        class of the wagerer's door, :func:`stud.bots.boards.door_class`)."""
+        class of the wagerer's door, :func:`stud.bots.boards.door_class`; ``high``: after
+        wagering, when the wager re-raises its own raise, :meth:`fold_back_as`)."""
         if wagered:
-            return self.fold_back_at(street)
+            return self.fold_back_as(street, high)
         return self.fold_third_as(posted, door) if street == 3 else self.fold_at(street)
 
     def raise_rate(
@@ -499,6 +521,7 @@ class PlayerReads:
                     high = wagers >= 3  # a re-raise of his raise, not a raise of his bet
                     stats.faced_back_high[street] += high
                     stats.raises_back_high[street] += high and kind.is_wager
+                    stats.folds_back_high[street] += high and folded
                     if street == 3:
                         stats.faced_back_third += 1
                         stats.folds_back_third += folded

@@ -44,6 +44,7 @@ start from the prior of a sound player and follow the evidence.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
@@ -70,6 +71,9 @@ would, and how much of a sound player's betting is left undone (:meth:`StrongBot
 
 FUTURE_BETS = 0.0
 """Share of each later street's bet that both sides are expected to put in (showdown odds)."""
+
+MAX_WAGERS = 4
+"""A bet and three raises a street (rules R10, heads-up too)."""
 
 MAX_EXPONENT = 6.0
 """The sharpest narrowing of a range by one street's play (a top-15% range, about)."""
@@ -302,7 +306,11 @@ class StrongBot:
         if opp.all_in:
             return 0.0, 0
         if opp.line.aggressive[seen.street] > 0:
-            return stats.fold_back_at(seen.street), stats.raised_back_spots(seen.street)
+            high = seen.wagers >= 2
+            return (
+                stats.fold_back_as(seen.street, high),
+                stats.raised_back_spots(seen.street, high),
+            )
         if seen.street < 4:
             return 0.0, 0
         better = showing(seen.game, seen.mine_up) > showing(seen.game, opp.up)
@@ -315,7 +323,10 @@ class StrongBot:
             return 0.0
         wagered = opp.line.aggressive[seen.street] > 0
         door = door_class(seen.game, seen.mine_up[0]) if seen.street == 3 else None
-        return stats.fold_rate(seen.street, wagered=wagered, posted=opp.line.brought_in, door=door)
+        high = seen.wagers >= 2 if wagered else None
+        return stats.fold_rate(
+            seen.street, wagered=wagered, posted=opp.line.brought_in, door=door, high=high
+        )
 
     @staticmethod
     def _third_door(seen: Seen, opp: Opponent) -> int | None:
@@ -428,10 +439,38 @@ class StrongBot:
         unit = seen.unit
         raised_pot = pot + cost + raise_by + 2 * unit
         raised_value = ahead.value(versus.raised_paths, raised_pot, raised=True)
-        raised = max(-cost, raised_value - cost - unit)
+        raised = max(
+            -cost,
+            raised_value - cost - unit,
+            self._raise_back(seen, ranges, versus, ahead, raised_pot - unit) - cost,
+        )
         fold, raising = versus.fold, versus.raise_chance
         calling = max(0.0, 1.0 - fold - raising)
         return fold * pot + calling * called + raising * raised
+
+    def _raise_back(
+        self, seen: Seen, ranges: list[Range], versus: Versus, ahead: Ahead, pot: float
+    ) -> float:
+        """What raising his raise of my wager is worth, from the pot ``pot`` his raise made
+        (heads-up, when the cap allows it): he folds as often as he was seen folding a raise
+        of his raise, and calls with the strongest part of his raising hands.
+
+        A player who raises and then gives up a re-raise (the gauntlet's nit folds his
+        re-raise when it is capped) makes my first raise worth more than calling his raise
+        would: that is how a raising war with him ends.
+        """
+        live = [r for r in ranges if not r.opponent.all_in]
+        if len(live) != 1 or len(ranges) != 1 or seen.wagers + 2 >= MAX_WAGERS:
+            return -math.inf
+        unit = seen.unit
+        stats = self.reads.stats(live[0].opponent.seat)
+        folds = stats.fold_rate(seen.street, wagered=True, high=True)
+        calls = ahead.value(
+            versus.raised_paths.against_top(1.0 - folds) if versus.raised_paths else None,
+            pot + 3 * unit,
+            raised=True,
+        )
+        return folds * pot + (1.0 - folds) * (calls - 2 * unit)
 
     # -- bluffs ------------------------------------------------------------------------------
 
