@@ -429,7 +429,8 @@ class StrongBot:
 
         Called or raised, the hand goes on: its value is the look-ahead's over
         the next betting round (:class:`Ahead`). Raised, the bot calls the
-        raise or folds, whichever is worth more.
+        raise, folds, or (heads-up, below the cap) raises back, whichever is
+        worth more (:meth:`_raise_back`).
         """
         pot = seen.pot
         cost = wager.to - mine
