@@ -119,9 +119,10 @@ def test_a_raise_is_worth_more_against_a_player_who_folds_his_reraise_to_the_cap
             _, view, legal = spot
             gains.append(_raise_value(folder, view, legal) - _raise_value(caller, view, legal))
     assert len(gains) >= 5
-    # A hand strong enough to want the cap called gains nothing from his fold; the others do.
-    assert sum(g > 0 for g in gains) >= 0.75 * len(gains)
-    assert sum(gains) / len(gains) > 4.0
+    # Without the raise back the two values are the same to the chip. A hand strong enough
+    # to want the cap called gains nothing from his fold; most others do.
+    assert sum(g > 0.5 for g in gains) >= 2 * len(gains) / 3
+    assert sum(gains) / len(gains) > 0.5
 
 
 def test_the_reads_keep_both_levels_of_folds_for_a_player_never_raised_twice() -> None:

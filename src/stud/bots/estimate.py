@@ -615,12 +615,19 @@ class Paths:
 
     A path is one deal of the next street's cards I will see (mine and the
     opponents' next up cards); each figure is a weighted mean over the
-    run-outs that continue it. On each path the opponents are half-informed:
-    they rank their hands by a blend of how they look and how they end
-    (``0.5 * strength + 0.5 * (1 - my share)``), fold the weakest part to my
-    bet as often as they fold to a later bet, and bet the strongest part into
-    my check as often as they open the betting. One path (the whole sample)
-    where the hand has no next street.
+    run-outs that continue it. On each path the opponents rank their hands by
+    how they look (their strength now; how the run-out ends only breaks ties),
+    fold the weakest part to my bet as often as they fold to a later bet, and
+    bet the strongest part into my check as often as they open the betting.
+    One path (the whole sample) where the hand has no next street.
+
+    They used to rank half by how the run-out ends (``0.5 * strength + 0.5 *
+    (1 - my share)``). A run-out's share is 0, 1/2 or 1, so that ranked by the
+    outcome first: every fold on exactly the run-outs I win, every call and
+    bet on the ones I lose, as no player who cannot see my cards answers. That
+    undervalued going on against his bet and betting into him: his folds were
+    never of hands that beat mine, his calls never of hands mine beat
+    (docs/bots.md, thirteenth pass).
     """
 
     share: FloatArray
@@ -840,7 +847,8 @@ class _Run:
         bets = np.zeros(w.shape, dtype=bool)
         total = np.maximum(weight, 1e-300)[:, None]
         for i, (fold, (behind, ahead)) in enumerate(zip(folds, opens, strict=True)):
-            key = (0.5 * self.strengths[i] + 0.5 * (1.0 - self.share)).reshape(k, -1)
+            # He answers by how his hand looks; how it ends only breaks ties.
+            key = (self.strengths[i] + 1e-3 * (1.0 - self.share)).reshape(k, -1)
             order = np.argsort(key, axis=1, kind="stable")
             cumulative = np.cumsum(np.take_along_axis(w, order, axis=1), axis=1) / total
             place = np.empty_like(cumulative)
