@@ -67,6 +67,16 @@ def _towards(hits: int, chances: int, pooled: float) -> float:
     return (hits + STREET_WEIGHT * pooled) / (chances + STREET_WEIGHT)
 
 
+def _at_level(counts: tuple[int, int, int, int], high: bool, either: float) -> float:
+    """A rate when raised after wagering, at one level of the raise faced: ``counts`` are
+    (faced, hits, faced at the high level, hits there); the level's own counts (the high
+    ones, or the rest) shrunk towards ``either``, the rate over both."""
+    faced, hits, faced_high, hits_high = counts
+    if not high:
+        faced_high, hits_high = faced - faced_high, hits - hits_high
+    return _towards(hits_high, faced_high, either)
+
+
 def _streets() -> list[int]:
     return [0] * 8
 
@@ -311,24 +321,19 @@ class PlayerStats:
         either = self.fold_back_at(street)
         if high is None:
             return either
-        if street == 3:
-            faced, folds = self.faced_back_third, self.folds_back_third
-            faced_high, folds_high = self.faced_back_high[3], self.folds_back_high[3]
-        else:
-            faced, folds = self.faced_back, self.folds_back
-            faced_high, folds_high = sum(self.faced_back_high[4:]), sum(self.folds_back_high[4:])
-        if not high:
-            faced_high, folds_high = faced - faced_high, folds - folds_high
-        return _towards(folds_high, faced_high, either)
+        return _at_level(self._back_counts(street, folds=True), high, either)
 
-    def _back_counts(self, street: int) -> tuple[int, int, int, int]:
+    def _back_counts(self, street: int, *, folds: bool = False) -> tuple[int, int, int, int]:
         """Raised after wagering on 3rd street, or on 4th to 7th together: times faced, times
-        re-raised, and the same two where the raise re-raised its own raise."""
+        re-raised (``folds``: folded), and the same two where the raise re-raised its own
+        raise."""
         if street == 3:
-            return (self.faced_back_third, self.raises_back_third,
-                    self.faced_back_high[3], self.raises_back_high[3])  # fmt: skip
-        return (self.faced_back, self.raises_back,
-                sum(self.faced_back_high[4:]), sum(self.raises_back_high[4:]))  # fmt: skip
+            hits = self.folds_back_third if folds else self.raises_back_third
+            high = self.folds_back_high if folds else self.raises_back_high
+            return self.faced_back_third, hits, self.faced_back_high[3], high[3]
+        hits = self.folds_back if folds else self.raises_back
+        high = self.folds_back_high if folds else self.raises_back_high
+        return self.faced_back, hits, sum(self.faced_back_high[4:]), sum(high[4:])
 
     def raised_back_spots(self, street: int, high: bool | None = None) -> int:
         """How many times it was seen raised after wagering itself on ``street`` (``high``:
@@ -344,13 +349,11 @@ class PlayerStats:
         """How often it re-raises when raised after wagering itself on ``street``: when the
         raise re-raised its own raise (``high``), when it raised its first wager (``False``),
         or either (``None``); each level shrunk towards the rate over both."""
-        faced, hits, faced_high, hits_high = self._back_counts(street)
-        either = _rate(hits, faced, PRIOR_RAISE_BACK)
+        counts = self._back_counts(street)
+        either = _rate(counts[1], counts[0], PRIOR_RAISE_BACK)
         if high is None:
             return either
-        if not high:
-            faced_high, hits_high = faced - faced_high, hits - hits_high
-        return _towards(hits_high, faced_high, either)
+        return _at_level(counts, high, either)
 
     def fold_third_as(self, posted: bool, door: int | None = None) -> float:
         """How often it folds to a completion on 3rd street having posted the bring-in or not.

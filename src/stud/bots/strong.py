@@ -63,7 +63,7 @@ from stud.bots.players import (
     led_before,
 )
 from stud.bots.seen import Opponent, Seen, read_view
-from stud.game import Action, HandView
+from stud.game import RAISE_CAP, Action, HandView
 
 RestFolds = tuple[tuple[float, float, float], ...]
 """For each street after the next: how often all fold to my bet there, how often sound players
@@ -71,9 +71,6 @@ would, and how much of a sound player's betting is left undone (:meth:`StrongBot
 
 FUTURE_BETS = 0.0
 """Share of each later street's bet that both sides are expected to put in (showdown odds)."""
-
-MAX_WAGERS = 4
-"""A bet and three raises a street (rules R10, heads-up too)."""
 
 MAX_EXPONENT = 6.0
 """The sharpest narrowing of a range by one street's play (a top-15% range, about)."""
@@ -113,6 +110,12 @@ def call_exponent(fold: float, raises: float, cap: float = MAX_EXPONENT) -> floa
     surely as a raise would; a calling station's says nothing.
     """
     return range_exponent(1.0 - fold + raises, cap)
+
+
+def _reraises(seen: Seen) -> bool:
+    """Whether my wager now would re-raise a raise (the street's third wager or more): after
+    his own wager, the level his folds and re-raises are read at."""
+    return seen.wagers >= 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,8 +254,7 @@ class StrongBot:
         wagered = opp.line.aggressive[seen.street] > 0
         posted = opp.line.brought_in
         mine = door_class(seen.game, seen.mine_up[0]) if seen.street == 3 else None
-        # After his wager, my raise re-raises his raise (the third wager or more) or not.
-        high = seen.wagers >= 2
+        high = _reraises(seen)
         # How many spots his raise rate was counted in, over ranges his line had narrowed as
         # it has here: the seen rate takes over from the model's mapping as they accumulate.
         raise_evidence = 0
@@ -306,7 +308,7 @@ class StrongBot:
         if opp.all_in:
             return 0.0, 0
         if opp.line.aggressive[seen.street] > 0:
-            high = seen.wagers >= 2
+            high = _reraises(seen)
             return (
                 stats.fold_back_as(seen.street, high),
                 stats.raised_back_spots(seen.street, high),
@@ -323,7 +325,7 @@ class StrongBot:
             return 0.0
         wagered = opp.line.aggressive[seen.street] > 0
         door = door_class(seen.game, seen.mine_up[0]) if seen.street == 3 else None
-        high = seen.wagers >= 2 if wagered else None
+        high = _reraises(seen) if wagered else None
         return stats.fold_rate(
             seen.street, wagered=wagered, posted=opp.line.brought_in, door=door, high=high
         )
@@ -460,11 +462,10 @@ class StrongBot:
         re-raise when it is capped) makes my first raise worth more than calling his raise
         would: that is how a raising war with him ends.
         """
-        live = [r for r in ranges if not r.opponent.all_in]
-        if len(live) != 1 or len(ranges) != 1 or seen.wagers + 2 >= MAX_WAGERS:
+        if len(ranges) != 1 or ranges[0].opponent.all_in or seen.wagers + 2 >= RAISE_CAP:
             return -math.inf
         unit = seen.unit
-        stats = self.reads.stats(live[0].opponent.seat)
+        stats = self.reads.stats(ranges[0].opponent.seat)
         folds = stats.fold_rate(seen.street, wagered=True, high=True)
         calls = ahead.value(
             versus.raised_paths.against_top(1.0 - folds) if versus.raised_paths else None,
