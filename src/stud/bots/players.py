@@ -350,7 +350,8 @@ class PlayerStats:
         raise re-raised its own raise (``high``), when it raised its first wager (``False``),
         or either (``None``); each level shrunk towards the rate over both."""
         counts = self._back_counts(street)
-        either = _rate(counts[1], counts[0], PRIOR_RAISE_BACK)
+        faced, raised, _, _ = counts
+        either = _rate(raised, faced, PRIOR_RAISE_BACK)
         if high is None:
             return either
         return _at_level(counts, high, either)
