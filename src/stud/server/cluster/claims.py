@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Container, Mapping
 from typing import TypeVar
 
 from stud.server.actor import Command
@@ -53,14 +53,27 @@ class Claims:
         self.claiming: set[int] = set()
         """What is being taken now (its lease held, its actor not open yet)."""
 
-    def free(self, found: Mapping[int, Owner | None], owners: dict[int, Owner]) -> list[int]:
-        """What nobody holds, of the leases ``found`` in Redis; ``owners`` learns who holds
-        the others (a held one's wait for being free starts again when it is)."""
+    def free(
+        self,
+        found: Mapping[int, Owner | None],
+        owners: dict[int, Owner],
+        here: Container[int] = (),
+    ) -> list[int]:
+        """What nobody holds, of the leases ``found`` in Redis, and no actor ``here`` runs
+        still; ``owners`` learns who holds the others (a held one's wait for being free
+        starts again when it is).
+
+        An actor whose lease was lost stops at its next step (its renewal wakes it). Taken
+        again before it has, the new lease's token would be in the book while the old actor
+        still runs: two actors of one item in this process, the old one's failing step
+        judged by the new lease, and its next write made with the new token.
+        """
         free = []
         for item_id, owner in found.items():
             if owner is None:
                 owners.pop(item_id, None)
-                free.append(item_id)
+                if item_id not in here:
+                    free.append(item_id)
             else:
                 owners[item_id] = owner
                 self._free_since.pop(item_id, None)

@@ -267,9 +267,7 @@ class ClusterRoom(Room):
         known = self.relay.watcher_nodes() | self.desk.relay.watcher_nodes()
         self._loads = await self.nodes.live(len(self.actors), known)
         now = time.monotonic()
-        for table_id in self.claims.free(owners, self.owners):
-            if table_id in self.actors:
-                continue
+        for table_id in self.claims.free(owners, self.owners, self.actors):
             fewer = fewer_loaded(self._loads, self.node, len(self.actors))
             seen, spec = self._first_seen.get(table_id, 0.0), self.specs.get(table_id)
             if self.claims.due(table_id, seen, now, fewer) and spec is not None:

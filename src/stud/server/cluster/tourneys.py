@@ -199,7 +199,7 @@ class ClusterDesk(TournamentDesk):
         loads, node = self.cluster.loads(), self.cluster.node
         fewer = fewer_loaded(loads, node, loads.get(node, 0))
         now = time.monotonic()
-        for tournament_id in self.claims.free(owners, self.owners):
+        for tournament_id in self.claims.free(owners, self.owners, self.actors):
             if tournament_id in self.book.tokens:
                 continue
             if self.claims.due(tournament_id, self.known.get(tournament_id, 0.0), now, fewer):
