@@ -86,10 +86,38 @@ def low_strength(cards: IntArray, *, eight: bool) -> FloatArray:
     return np.asarray(np.clip(out, 0.0, 1.0), dtype=np.float64)
 
 
-def strength(game: str, cards: IntArray) -> FloatArray:
-    """Rough strength of the partial hands (N, c) in ``game``, 0 (nothing) to 1 (the nuts)."""
+def razz_draw_strength(cards: IntArray) -> FloatArray:
+    """A 0..1 strength of partial razz hands (N, c) by their best distinct low cards.
+
+    While cards are to come (4th to 6th street) a hand is ranked by its best
+    ``c - 1`` distinct lows (five at most), the highest of them first and
+    the lower ones breaking ties: on 5th street, 2-3 down under K-4-6 is a
+    four-card 6-low draw. :func:`low_strength` ranks it by its fifth card,
+    the king, as it ranks every hand with a high up card: there a
+    player's bets cannot tell his good down cards from his bad ones, and
+    a range narrowed by them stays as wide as it was.
+    """
+    c = cards.shape[1]
+    k = min(5, c) if c <= 3 or c >= 7 else c - 1
+    present = _counts(((cards >> 2) + 1) % 13) > 0
+    distinct = present.sum(axis=1)
+    reached = present.cumsum(axis=1)
+    lows = [np.argmax(reached >= j, axis=1) for j in range(1, k + 1)]  # the j-th lowest
+    span = 13 - k
+    out = 1.0 - (lows[-1] - (k - 1)) / span
+    scale = 1.0 / span
+    for j in range(k - 2, -1, -1):  # the lower cards, top down, each a finer tie-break
+        scale /= 13.0
+        out = out - scale * (lows[j] - j) / span
+    out = np.where(distinct >= k, out, 0.1 * distinct / k)
+    return np.asarray(np.clip(out, 0.0, 1.0), dtype=np.float64)
+
+
+def strength(game: str, cards: IntArray, *, draws: bool = False) -> FloatArray:
+    """Rough strength of the partial hands (N, c) in ``game``, 0 (nothing) to 1 (the nuts);
+    ``draws``: razz hands ranked as draws while cards are to come (:func:`razz_draw_strength`)."""
     if game == "razz":
-        return low_strength(cards, eight=False)
+        return razz_draw_strength(cards) if draws else low_strength(cards, eight=False)
     high = high_strength(cards)
     if game == "stud":
         return high
@@ -138,8 +166,11 @@ class Estimator:
         *,
         min_effective: float = 0.0,
         sample_starts: bool = False,
+        draws: bool = False,
     ) -> None:
         self.game = game
+        self.draws = draws
+        """Razz: read play by hands ranked as draws while cards are to come (:func:`strength`)."""
         self.rng = rng
         self.samples = samples
         self.min_effective = min_effective
@@ -154,6 +185,9 @@ class Estimator:
         self._start = start_table(game)
         self._master = np.argsort(rng.random((BANK, 52)), axis=1).astype(np.int8)
         self._banks: dict[int, npt.NDArray[np.int8]] = {}
+
+    def _strength(self, cards: IntArray) -> FloatArray:
+        return strength(self.game, cards, draws=self.draws)
 
     def _draw(self, live: IntArray, count: int, n: int) -> IntArray:
         """``n`` run-outs of ``count`` of the ``live`` cards each, every order equally likely."""
@@ -303,7 +337,7 @@ class Estimator:
         spans = np.zeros((len(opps), n))
         for i, (r, h, cols) in enumerate(zip(ranges, hidden, now_cols, strict=True)):
             now_cards = pool[:, cols]
-            power = strength(self.game, now_cards)
+            power = self._strength(now_cards)
             dealt_place = dealt_places[i]
             if dealt_place is not None:
                 # The later streets' narrowing was dealt too: nothing left to weigh.
@@ -362,7 +396,7 @@ class Estimator:
             up = seen.mine_up[: street - 2] if street < seen.street else seen.mine_up
             hidden = drawn if street == seen.street else drawn[:, :2]
             shown = np.broadcast_to(np.array(up, dtype=np.int64), (BOARD_SAMPLES, len(up)))
-            power = np.sort(strength(self.game, np.concatenate((hidden, shown), axis=1)))
+            power = np.sort(self._strength(np.concatenate((hidden, shown), axis=1)))
             boards[street] = power
         return boards
 
@@ -433,7 +467,7 @@ class Estimator:
                     ),
                     axis=1,
                 )
-                power = strength(self.game, cards)
+                power = self._strength(cards)
                 low, high = _standing(power, weights, None if boards is None else boards[at])
                 mid = 0.5 * (low + high)
                 _add_play(logw, mid, bets, checks)
@@ -480,7 +514,7 @@ class Estimator:
             steps = r.streets(street) if by_street else [(street, r.later, r.checked)]
             for at, bets, checks in steps:
                 cards = now if at == street else now[:, [0, 1, *range(3, 3 + at - 2)]]
-                held = power if at == street else strength(self.game, cards)
+                held = power if at == street else self._strength(cards)
                 low, high = _standing(held, prior, None if boards is None else boards[at])
                 pct = 0.5 * (low + high)
                 if at == street:

@@ -163,7 +163,12 @@ class StrongBot:
         estimator = self._estimators.get(game)
         if estimator is None:
             estimator = Estimator(
-                game, self._np, self.samples, min_effective=MIN_EFFECTIVE, sample_starts=True
+                game,
+                self._np,
+                self.samples,
+                min_effective=MIN_EFFECTIVE,
+                sample_starts=True,
+                draws=True,
             )
             self._estimators[game] = estimator
         return estimator
