@@ -91,26 +91,27 @@ def razz_draw_strength(cards: IntArray) -> FloatArray:
 
     While cards are to come (4th to 6th street) a hand is ranked by its best
     ``c - 1`` distinct lows (five at most), the highest of them first and
-    the lower ones breaking ties: on 5th street, 2-3 down under K-4-6 is a
-    four-card 6-low draw. :func:`low_strength` ranks it by its fifth card,
-    the king, as it ranks every hand with a high up card: there a
-    player's bets cannot tell his good down cards from his bad ones, and
-    a range narrowed by them stays as wide as it was.
+    the lower ones breaking ties; a low it lacks (a pair) counts as worse
+    than a king. On 5th street, 2-3 down under K-4-6 is a four-card 6-low
+    draw. :func:`low_strength` ranks it by its fifth card, the king, as it
+    ranks every hand with a high up card: there a player's bets cannot tell
+    his good down cards from his bad ones, and a range narrowed by them
+    stays as wide as it was.
     """
     c = cards.shape[1]
     k = min(5, c) if c <= 3 or c >= 7 else c - 1
     present = _counts(((cards >> 2) + 1) % 13) > 0
     distinct = present.sum(axis=1)
     reached = present.cumsum(axis=1)
-    lows = [np.argmax(reached >= j, axis=1) for j in range(1, k + 1)]  # the j-th lowest
-    span = 13 - k
-    out = 1.0 - (lows[-1] - (k - 1)) / span
-    scale = 1.0 / span
-    for j in range(k - 2, -1, -1):  # the lower cards, top down, each a finer tie-break
-        scale /= 13.0
-        out = out - scale * (lows[j] - j) / span
-    out = np.where(distinct >= k, out, 0.1 * distinct / k)
-    return np.asarray(np.clip(out, 0.0, 1.0), dtype=np.float64)
+    # The j-th lowest distinct card (ace 0 .. king 12), 13 where the hand has fewer.
+    lows = [np.where(distinct >= j, np.argmax(reached >= j, axis=1), 13) for j in range(1, k + 1)]
+    # Lexicographic, the highest of the k first: each lower card a digit below (base 15).
+    key = (lows[-1] - (k - 1)).astype(np.float64)
+    digit = 1.0
+    for j in range(k - 2, -1, -1):
+        digit /= 15.0
+        key += digit * (lows[j] - j)
+    return np.asarray(1.0 - key / (15 - k), dtype=np.float64)
 
 
 def strength(game: str, cards: IntArray, *, draws: bool = False) -> FloatArray:
