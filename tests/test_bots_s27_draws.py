@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from stud.bots.estimate import Estimator, Range, low_strength, razz_draw_strength
+from stud.bots.estimate import Estimator, Range, low_draw_strength, low_strength, strength
 from stud.bots.seen import Line, Opponent, Seen
 from stud.cards import parse_cards
 
@@ -21,24 +21,40 @@ def _hands(*texts: str) -> np.ndarray:
 
 def test_a_razz_hand_with_cards_to_come_is_ranked_by_its_draw() -> None:
     # 5th street, the same K-4-6 up: a four-card 6-low draw, then worse draws.
-    ranked = razz_draw_strength(_hands("2c 3d Kh 4s 6c", "7c 8d Kh 4s 6c", "9c Td Kh 4s 6c"))
+    ranked = low_draw_strength(
+        _hands("2c 3d Kh 4s 6c", "7c 8d Kh 4s 6c", "9c Td Kh 4s 6c"), eight=False
+    )
     assert ranked[0] > ranked[1] > ranked[2]
-    paired = razz_draw_strength(_hands("4c 4d Kh 4s 6c", "Ac 2d Kh Ks 6c"))
+    paired = low_draw_strength(_hands("4c 4d Kh 4s 6c", "Ac 2d Kh Ks 6c"), eight=False)
     # A-2-6 with a pair of kings is a king draw; three fours lack a fourth low altogether.
     assert ranked[2] > paired[1] > paired[0]
     # The old ranking sees the king alone: all of them alike.
     assert len(set(low_strength(_hands("2c 3d Kh 4s 6c", "9c Td Kh 4s 6c"), eight=False))) == 1
     # Ties of the highest card are broken by the lower ones.
-    ties = razz_draw_strength(_hands("Ac 2d 3h 7s", "Ac 2d 5h 7s", "Ac 4d 5h 7s"))
+    ties = low_draw_strength(_hands("Ac 2d 3h 7s", "Ac 2d 5h 7s", "Ac 4d 5h 7s"), eight=False)
     assert ties[0] > ties[1] > ties[2]
     assert np.all((ties > 0) & (ties <= 1))
 
 
 def test_a_complete_razz_hand_is_ranked_by_its_five_best_lows_as_before() -> None:
     hands = _hands("Ac 2d 3h 4s 5c Kd Qh", "Ac 2d 3h 4s 7c Kd Qh", "Ac 2d 3h 4s 7c 8d 8h")
-    drawn, made = razz_draw_strength(hands), low_strength(hands, eight=False)
+    drawn, made = low_draw_strength(hands, eight=False), low_strength(hands, eight=False)
     assert drawn[0] > drawn[1] and made[0] > made[1]
     assert drawn[1] == pytest.approx(drawn[2]) and made[1] == made[2]  # 7-4-3-2-A both
+
+
+def test_a_stud8_low_draw_counts_behind_a_high_up_card() -> None:
+    """Stud8's low half: A-2 under K-4-6 is a four-card 6-low draw, 9-T under it no low at all;
+    before, both were "no low" alike, and a bet could not tell them apart."""
+    hands = _hands("Ac 2d Kh 4s 6c", "7c 8d Kh 4s 6c", "9c Td Kh 4s 6c")
+    drawn = low_draw_strength(hands, eight=True)
+    assert drawn[0] > drawn[1] > 0.1 > 0.05 > drawn[2] >= 0
+    assert len(set(low_strength(hands, eight=True))) == 1
+    # Seven cards: an 8-low made is a low, a hand of two low cards is not.
+    made = low_draw_strength(_hands("Ac 2d 3h 4s 8c Kd Qh", "Ac 2d 9h Ts Jc Kd Qh"), eight=True)
+    assert made[0] > 0.1 > made[1]
+    whole = strength("stud8", hands, draws=True)
+    assert whole[0] > whole[2]
 
 
 def _fifth(bet: bool) -> Seen:

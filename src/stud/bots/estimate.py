@@ -86,21 +86,27 @@ def low_strength(cards: IntArray, *, eight: bool) -> FloatArray:
     return np.asarray(np.clip(out, 0.0, 1.0), dtype=np.float64)
 
 
-def razz_draw_strength(cards: IntArray) -> FloatArray:
-    """A 0..1 strength of partial razz hands (N, c) by their best distinct low cards.
+def low_draw_strength(cards: IntArray, *, eight: bool) -> FloatArray:
+    """A 0..1 strength of partial ace-to-five lows (N, c) by their best distinct low cards;
+    ``eight``: only 8-or-better counts (Stud8's low half).
 
     While cards are to come (4th to 6th street) a hand is ranked by its best
     ``c - 1`` distinct lows (five at most), the highest of them first and
-    the lower ones breaking ties; a low it lacks (a pair) counts as worse
-    than a king. On 5th street, 2-3 down under K-4-6 is a four-card 6-low
-    draw. :func:`low_strength` ranks it by its fifth card, the king, as it
-    ranks every hand with a high up card: there a player's bets cannot tell
-    his good down cards from his bad ones, and a range narrowed by them
-    stays as wide as it was.
+    the lower ones breaking ties; a low it lacks (a pair, or with ``eight``
+    a nine or more) counts as worse than a king. On 5th street, 2-3 down
+    under K-4-6 is a four-card 6-low draw. :func:`low_strength` ranks it by
+    its fifth card, the king, as it ranks every hand with a high up card:
+    there a player's bets cannot tell his good down cards from his bad
+    ones, and a range narrowed by them stays as wide as it was. With
+    ``eight``, a hand that has no 8-or-better draw stays below 0.05 (the
+    bottom of :func:`low_strength`'s scale), ranked by how many low cards
+    it has.
     """
     c = cards.shape[1]
     k = min(5, c) if c <= 3 or c >= 7 else c - 1
     present = _counts(((cards >> 2) + 1) % 13) > 0
+    if eight:
+        present[:, 8:] = False
     distinct = present.sum(axis=1)
     reached = present.cumsum(axis=1)
     # The j-th lowest distinct card (ace 0 .. king 12), 13 where the hand has fewer.
@@ -111,18 +117,22 @@ def razz_draw_strength(cards: IntArray) -> FloatArray:
     for j in range(k - 2, -1, -1):
         digit /= 15.0
         key += digit * (lows[j] - j)
-    return np.asarray(1.0 - key / (15 - k), dtype=np.float64)
+    if not eight:
+        return np.asarray(1.0 - key / (15 - k), dtype=np.float64)
+    drawn = 0.1 + 0.9 * (1.0 - key / (9 - k))
+    out = np.where(distinct >= k, drawn, 0.05 * distinct / k)
+    return np.asarray(out, dtype=np.float64)
 
 
 def strength(game: str, cards: IntArray, *, draws: bool = False) -> FloatArray:
     """Rough strength of the partial hands (N, c) in ``game``, 0 (nothing) to 1 (the nuts);
-    ``draws``: razz hands ranked as draws while cards are to come (:func:`razz_draw_strength`)."""
+    ``draws``: lows ranked as draws while cards are to come (:func:`low_draw_strength`)."""
     if game == "razz":
-        return razz_draw_strength(cards) if draws else low_strength(cards, eight=False)
+        return (low_draw_strength if draws else low_strength)(cards, eight=False)
     high = high_strength(cards)
     if game == "stud":
         return high
-    low = low_strength(cards, eight=True)
+    low = (low_draw_strength if draws else low_strength)(cards, eight=True)
     return np.asarray(np.minimum(1.0, np.maximum(high, low) + 0.3 * np.minimum(high, low)))
 
 
