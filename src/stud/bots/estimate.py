@@ -127,12 +127,13 @@ def low_draw_strength(cards: IntArray, *, eight: bool) -> FloatArray:
 def strength(game: str, cards: IntArray, *, draws: bool = False) -> FloatArray:
     """Rough strength of the partial hands (N, c) in ``game``, 0 (nothing) to 1 (the nuts);
     ``draws``: lows ranked as draws while cards are to come (:func:`low_draw_strength`)."""
+    lows = low_draw_strength if draws else low_strength
     if game == "razz":
-        return (low_draw_strength if draws else low_strength)(cards, eight=False)
+        return lows(cards, eight=False)
     high = high_strength(cards)
     if game == "stud":
         return high
-    low = (low_draw_strength if draws else low_strength)(cards, eight=True)
+    low = lows(cards, eight=True)
     return np.asarray(np.minimum(1.0, np.maximum(high, low) + 0.3 * np.minimum(high, low)))
 
 
@@ -181,7 +182,8 @@ class Estimator:
     ) -> None:
         self.game = game
         self.draws = draws
-        """Razz: read play by hands ranked as draws while cards are to come (:func:`strength`)."""
+        """Read play by lows (Razz, Stud8's low half) ranked as draws while cards are to come
+        (:func:`strength`)."""
         self.rng = rng
         self.samples = samples
         self.min_effective = min_effective

@@ -57,7 +57,7 @@ class Claims:
         self,
         found: Mapping[int, Owner | None],
         owners: dict[int, Owner],
-        here: Container[int] = (),
+        here: Container[int],
     ) -> list[int]:
         """What nobody holds, of the leases ``found`` in Redis, and no actor ``here`` runs
         still; ``owners`` learns who holds the others (a held one's wait for being free
