@@ -5,10 +5,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 # setup.py compiles the engine's hot modules, the RL encoder and the room's per-step modules with
-# mypyc (the list is in stud/game/compiled.py): a change to any reinstalls, or an editable install
+# mypyc (the list is in stud/_compiled.py): a change to any reinstalls, or an editable install
 # would run old code.
-COMPILED := $(wildcard src/stud/game/*.py src/stud/envcore/*.py src/stud/table/*.py) \
-	src/stud/evaluate/sofar.py src/stud/server/channel.py src/stud/server/audience.py
+COMPILED := $(shell $(PYTHON) -c "import runpy; print(' '.join('src/' + m.replace('.', '/') + '.py' for m in runpy.run_path('src/stud/_compiled.py')['COMPILED_MODULES']))")
 
 .PHONY: test bench lint fmt clean serve
 

@@ -16,8 +16,8 @@ import runpy
 
 from setuptools import setup
 
-# The one list of compiled modules is stud.game.compiled's (read without importing stud).
-COMPILED = runpy.run_path("src/stud/game/compiled.py")["COMPILED_MODULES"]
+# The one list of compiled modules is stud._compiled's (read without importing stud).
+COMPILED = runpy.run_path("src/stud/_compiled.py")["COMPILED_MODULES"]
 MYPYC_MODULES = ["src/" + name.replace(".", "/") + ".py" for name in COMPILED]
 
 ext_modules = []

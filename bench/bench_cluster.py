@@ -71,8 +71,8 @@ from sqlalchemy import Engine, create_engine, text
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from capacity import Capacity, Costs, Meter, Point, ceilings, fit, percentile, ratio, search
-from stud.server.cluster.testing import REDIS_URL_VARIABLE, Cluster, redis_for_tests
-from stud.server.testing import (
+from stud.testing.cluster import REDIS_URL_VARIABLE, Cluster, redis_for_tests
+from stud.testing.server import (
     TEST_URL_VARIABLE,
     ServerProcess,
     fresh_database,

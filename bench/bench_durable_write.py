@@ -50,9 +50,8 @@ def busy_loop(stop: threading.Event, busy: float, idle: float) -> None:
 def worker(writes: int, loop_share: float = 0.0) -> dict[str, list[float]]:
     """Run in the tree under test: ``writes`` hands started and ended, one write at a time;
     beside them a thread busy ``loop_share`` of the time in 2 ms turns, if not 0."""
-    from stud.server.cluster import fence
-    from stud.server.storage import Database, TableSpec
-    from stud.server.testing import fresh_database
+    from stud.server.storage import Database, TableSpec, fences
+    from stud.testing.server import fresh_database
 
     spec = TableSpec(
         name="t", game="stud", ante=1, bring_in=2, small_bet=5, big_bet=10, seats=6, bots=0,
@@ -63,12 +62,12 @@ def worker(writes: int, loop_share: float = 0.0) -> dict[str, list[float]]:
         db = Database(url)
         db.start()
         tokens: dict[int, int] = {}
-        db.store.fence = fence.TokenFence(tokens)
+        db.store.fence = fences.TokenFence(tokens)
         store = db.store
         try:
             table = db.write_sync(lambda c: store.create_table(c, spec, None)).id
             tokens[table] = 1
-            db.write_sync(lambda c: fence.claim(c, store, table, 1, "a", time.time()))
+            db.write_sync(lambda c: fences.claim(c, store, table, 1, "a", time.time()))
 
             def seat(conn: Any, name: str) -> int:
                 account = store.create_account(conn, name, "user").id

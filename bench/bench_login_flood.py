@@ -28,7 +28,7 @@ from typing import Any
 
 import httpx
 
-from stud.server.testing import Client, ServerProcess, fresh_database
+from stud.testing.server import Client, ServerProcess, fresh_database
 
 ARGS = (
     "--no-default-tables", "--pause", "0.05", "--bot-delay", "0.01", "0.02",

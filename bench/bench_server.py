@@ -35,7 +35,7 @@ import httpx
 import orjson
 import uvloop
 
-from stud.server.testing import Client, ServerProcess, fresh_database
+from stud.testing.server import Client, ServerProcess, fresh_database
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from capacity import Meter, percentile

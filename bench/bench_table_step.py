@@ -42,8 +42,8 @@ class Watcher:
 
 
 def build(game: str, spectators: int, seed: int) -> tuple[Any, Any]:
-    from stud.server.actor import TableActor
-    from stud.server.room import RoomConfig
+    from stud.server.actors.table import TableActor
+    from stud.server.room.room import RoomConfig
     from stud.server.storage import TableSpec
     from stud.table import Table, TableSettings
     from stud.table.engine import start_engine_hand

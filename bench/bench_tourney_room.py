@@ -25,11 +25,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from stud.server.room import RoomConfig
+from stud.server.room.desk import TourneyTemplate
+from stud.server.room.room import RoomConfig
 from stud.server.storage import Database
-from stud.server.testing import play_room_tournament
-from stud.server.tourney_desk import TourneyTemplate
 from stud.table import Effect
+from stud.testing.server import play_room_tournament
 from stud.tournament import TableOut
 from stud.tournament.offline import offline_settings, run_offline
 

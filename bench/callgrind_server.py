@@ -39,8 +39,8 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_server import Bench, Seat, open_table
-from stud.server.cluster.testing import redis_for_tests
-from stud.server.testing import free_port, fresh_database
+from stud.testing.cluster import redis_for_tests
+from stud.testing.server import free_port, fresh_database
 
 ROOMS = ("sqlite", "postgres", "shared")
 

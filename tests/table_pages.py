@@ -19,7 +19,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, BrowserContext, Page
 
-from stud.server.testing import ServerProcess
+from stud.testing.server import ServerProcess
 from stud.web.browser import chromium, watched_page
 from stud.web.pseudo import CARD_LETTERS
 from test_web_client import running_server
@@ -32,7 +32,7 @@ DECKS = {"stud8": ["Kc Kd Ks 9h Jd 2h Td", "Ah 2d 3s 5c 7h Qc Jh"]}
 SERVER_ARGS = (
     "--turn-seconds", "90", "--time-bank", "5", "--pause", "2", "--grace", "60",
     "--bot-delay", "0.15", "0.3", "--no-default-tables",
-    "--hand-factory", "stud.web.testing:stacked_hand",
+    "--hand-factory", "stud.testing.web:stacked_hand",
 )  # fmt: skip
 # What the table and the replayer pages draw, with the top bar (the whole page but the
 # language menu's own names of the languages, marked translate="no").

@@ -19,7 +19,7 @@ import uvloop
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 from bench_cluster import SERVER_ARGS
-from stud.server.testing import ServerProcess, fresh_database
+from stud.testing.server import ServerProcess, fresh_database
 from table_load import Pinger, TableLoad
 
 

@@ -17,12 +17,11 @@ import pytest
 import redis.asyncio as aioredis
 from sqlalchemy import Connection, select
 
-from stud.server.cluster import fence
 from stud.server.cluster.lease import LeaseBook, Leases, LeaseTimes
-from stud.server.cluster.testing import REDIS_URL_VARIABLE, NoRedis, redis_for_tests
-from stud.server.storage import Database, LedgerError, TableSpec
+from stud.server.storage import Database, LedgerError, TableSpec, fences
 from stud.server.storage import schema as s
-from stud.server.testing import TEST_URL_VARIABLE, fresh_database, postgres_admin_url
+from stud.testing.cluster import REDIS_URL_VARIABLE, NoRedis, redis_for_tests
+from stud.testing.server import TEST_URL_VARIABLE, fresh_database, postgres_admin_url
 
 SPEC = TableSpec(
     name="t", game="stud", ante=1, bring_in=2, small_bet=5, big_bet=10, seats=6, bots=0,
@@ -60,7 +59,7 @@ def open_db(url: str, tokens: dict[int, int] | None = None) -> Database:
     db = Database(url)
     db.start()
     if tokens is not None:
-        db.store.fence = fence.TokenFence(tokens)
+        db.store.fence = fences.TokenFence(tokens)
     return db
 
 
@@ -69,7 +68,7 @@ def claimed_table(db: Database, tokens: dict[int, int], node: str = "a") -> int:
     store = db.store
     table = db.write_sync(lambda c: store.create_table(c, SPEC, None)).id
     tokens[table] = 1
-    db.write_sync(lambda c: fence.claim(c, store, table, 1, node, time.time()))
+    db.write_sync(lambda c: fences.claim(c, store, table, 1, node, time.time()))
     return table
 
 
@@ -83,7 +82,7 @@ def test_a_newer_lease_fences_the_old_owner_out(pg_url: str) -> None:
         player = a.write_sync(lambda c: store.create_account(c, "pat", "user"))
         a.write_sync(lambda c: store.grant(c, player.id, 1000))
         tokens_a[table] = 1
-        a.write_sync(lambda c: fence.claim(c, store, table, 1, "a", time.time()))
+        a.write_sync(lambda c: fences.claim(c, store, table, 1, "a", time.time()))
         a.write_sync(lambda c: store.buy_in(c, player.id, table, 400))
         bot = a.write_sync(lambda c: store.create_account(c, "Bot 1", "bot"))
         a.write_sync(lambda c: store.grant(c, bot.id, 1000))
@@ -95,7 +94,7 @@ def test_a_newer_lease_fences_the_old_owner_out(pg_url: str) -> None:
         # stack stays at the table, to be seated again in the seat of the last hand (the
         # bot's goes back to its balance: the new owner brings its own bots).
         tokens_b[table] = 2
-        recovered = b.write_sync(lambda c: fence.claim(c, b.store, table, 2, "b", time.time()))
+        recovered = b.write_sync(lambda c: fences.claim(c, b.store, table, 2, "b", time.time()))
         assert recovered["voided"] == 1 and recovered["cashed_out"] == 300
         assert recovered["kept"] == 400
         assert recovered["seated"] == [
@@ -110,7 +109,7 @@ def test_a_newer_lease_fences_the_old_owner_out(pg_url: str) -> None:
             lambda c: store.close_table(c, table),
         ]
         for write in writes:
-            with pytest.raises(fence.Fenced):
+            with pytest.raises(fences.Fenced):
                 a.write_sync(write)
         # B's do, and the books still balance.
         b.write_sync(lambda c: b.store.buy_in(c, player.id, table, 100))
@@ -130,18 +129,18 @@ def test_an_older_token_cannot_take_a_table_back_nor_a_closed_one_be_taken(pg_ur
         store = db.store
         table = db.write_sync(lambda c: store.create_table(c, SPEC, None)).id
         tokens[table] = 5
-        db.write_sync(lambda c: fence.claim(c, store, table, 5, "a", time.time()))
+        db.write_sync(lambda c: fences.claim(c, store, table, 5, "a", time.time()))
         for stale in (5, 4):
 
             def reclaim(conn: Connection, token: int = stale) -> None:
-                fence.claim(conn, store, table, token, "b", time.time())
+                fences.claim(conn, store, table, token, "b", time.time())
 
-            with pytest.raises(fence.Fenced):
+            with pytest.raises(fences.Fenced):
                 db.write_sync(reclaim)
-        assert db.read_sync(lambda c: fence.stored_token(c, table)) == 5
+        assert db.read_sync(lambda c: fences.stored_token(c, table)) == 5
         db.write_sync(lambda c: store.close_table(c, table))
-        with pytest.raises(fence.TableGone):
-            db.write_sync(lambda c: fence.claim(c, store, table, 6, "b", time.time()))
+        with pytest.raises(fences.TableGone):
+            db.write_sync(lambda c: fences.claim(c, store, table, 6, "b", time.time()))
     finally:
         db.close()
 
@@ -213,8 +212,8 @@ def test_one_fence_statement_per_transaction_however_many_tables_it_writes_for(
         assert len(statements) == 1 + len(tables)  # each table's hand, and the fence
         # The last table was taken by another process meanwhile: nothing of the
         # transaction is written, the other tables' hands neither.
-        other.write_sync(lambda c: fence.claim(c, other.store, tables[-1], 2, "b", time.time()))
-        with pytest.raises(fence.Fenced):
+        other.write_sync(lambda c: fences.claim(c, other.store, tables[-1], 2, "b", time.time()))
+        with pytest.raises(fences.Fenced):
             db.write_sync(lambda c: deal(c, 2))
         hands = db.read_sync(lambda c: c.execute(select(s.hands.c.number)).scalars().all())
         assert sorted(hands) == [1, 1, 1]
@@ -226,9 +225,9 @@ def test_one_fence_statement_per_transaction_however_many_tables_it_writes_for(
             tokens[tables[0]] = 2
             store.start_hand(conn, tables[0], 4, "stud", [])
 
-        with pytest.raises(fence.Fenced):
+        with pytest.raises(fences.Fenced):
             db.write_sync(relet)
-        assert db.read_sync(lambda c: fence.stored_token(c, tables[0])) == 1
+        assert db.read_sync(lambda c: fences.stored_token(c, tables[0])) == 1
     finally:
         db.close()
         other.close()
@@ -247,7 +246,7 @@ def test_a_write_is_refused_at_once_while_another_process_takes_its_table(pg_url
 
         def taking_over() -> None:
             with b.write_engine.begin() as conn:  # a takeover holds the row, then gives up
-                fence.check(conn, table, 1)  # the lock a takeover takes to store its token
+                fences.check(conn, table, 1)  # the lock a takeover takes to store its token
                 locked.set()
                 done.wait(60)
                 conn.rollback()
@@ -256,7 +255,7 @@ def test_a_write_is_refused_at_once_while_another_process_takes_its_table(pg_url
         thread.start()
         try:
             assert locked.wait(30)
-            with pytest.raises(fence.Fenced, match="taken over"):
+            with pytest.raises(fences.Fenced, match="taken over"):
                 a.write_sync(lambda c: store.start_hand(c, table, 1, "stud", []))
         finally:
             done.set()
@@ -349,8 +348,8 @@ def test_a_tournament_and_its_tables_are_fenced_by_the_tournament_s_token(pg_url
     tournaments_a: dict[int, int] = {}
     tournaments_b: dict[int, int] = {}
     a, b = open_db(pg_url), open_db(pg_url)
-    a.store.fence = fence.TokenFence({}, tournaments_a)
-    b.store.fence = fence.TokenFence({}, tournaments_b)
+    a.store.fence = fences.TokenFence({}, tournaments_a)
+    b.store.fence = fences.TokenFence({}, tournaments_b)
     try:
         proto = TournamentSettings(id=0, name="sng", game="razz", table_seats=2)
 
@@ -366,30 +365,30 @@ def test_a_tournament_and_its_tables_are_fenced_by_the_tournament_s_token(pg_url
         row = a.write_sync(lambda c: tourneys.table_row(c, tid, f"{tid} 1", "razz", stakes, 2))
         # A takes it and deals at its table (the hand's row is fenced by the tournament).
         tournaments_a[tid] = 1
-        assert a.write_sync(lambda c: fence.claim_tournament(c, tid, 1, "a", time.time()))
+        assert a.write_sync(lambda c: fences.claim_tournament(c, tid, 1, "a", time.time()))
         hand = a.write_sync(lambda c: a.store.start_hand(c, row, 1, "razz", []))
         # A pauses; B takes it with a newer token: the hand A left running is void.
         tournaments_b[tid] = 2
-        stored = b.write_sync(lambda c: fence.claim_tournament(c, tid, 2, "b", time.time()))
+        stored = b.write_sync(lambda c: fences.claim_tournament(c, tid, 2, "b", time.time()))
         assert stored is not None and stored["id"] == tid and stored["snapshot"]["state"]
         status = b.read_sync(
             lambda c: c.execute(select(s.hands.c.status).where(s.hands.c.id == hand)).scalar()
         )
         assert status == "void"
         # A wakes up: neither its tournament's writes nor its tables' go through.
-        with pytest.raises(fence.Fenced):
-            a.write_sync(lambda c: fence.check_tournament(c, tid, 1))
-        with pytest.raises(fence.Fenced):
+        with pytest.raises(fences.Fenced):
+            a.write_sync(lambda c: fences.check_tournament(c, tid, 1))
+        with pytest.raises(fences.Fenced):
             a.write_sync(lambda c: a.store.start_hand(c, row, 2, "razz", []))
         # An older token cannot take it back; B's writes go through.
-        with pytest.raises(fence.Fenced):
-            a.write_sync(lambda c: fence.claim_tournament(c, tid, 2, "a", time.time()))
-        b.write_sync(lambda c: fence.check_tournament(c, tid, 2))
+        with pytest.raises(fences.Fenced):
+            a.write_sync(lambda c: fences.claim_tournament(c, tid, 2, "a", time.time()))
+        b.write_sync(lambda c: fences.check_tournament(c, tid, 2))
         b.write_sync(lambda c: b.store.start_hand(c, row, 2, "razz", []))
         # A finished tournament is nobody's to take.
         data = dict(stored["snapshot"], state="finished", finished_at=time.time())
         b.write_sync(lambda c: tourneys.save(c, tid, data))
-        assert b.write_sync(lambda c: fence.claim_tournament(c, tid, 3, "b", time.time())) is None
+        assert b.write_sync(lambda c: fences.claim_tournament(c, tid, 3, "b", time.time())) is None
     finally:
         a.close()
         b.close()
@@ -417,7 +416,7 @@ def test_an_owner_stopped_in_the_middle_of_a_write_does_not_hold_up_the_takeover
         def paused_owner() -> None:
             try:
                 with a.write_engine.begin() as conn:
-                    fence.check(conn, table, 1)  # the row lock, as each of its writes takes
+                    fences.check(conn, table, 1)  # the row lock, as each of its writes takes
                     locked.set()
                     time.sleep(IDLE_IN_TRANSACTION_SECONDS + 3)  # stopped mid-transaction
                     woke.set()
@@ -430,16 +429,16 @@ def test_an_owner_stopped_in_the_middle_of_a_write_does_not_hold_up_the_takeover
         thread.start()
         assert locked.wait(10)
         # B takes the table while A is still paused: the server ended A's transaction.
-        recovered = b.write_sync(lambda c: fence.claim(c, b.store, table, 2, "b", time.time()))
+        recovered = b.write_sync(lambda c: fences.claim(c, b.store, table, 2, "b", time.time()))
         assert not woke.is_set(), "the takeover waited for the paused owner"
         assert recovered["voided"] == 0
         thread.join(30)
         assert isinstance(outcome["a"], DBAPIError), outcome
         assert "idle-in-transaction timeout" in str(outcome["a"])
         # A, awake, runs its write again (as its writer does after a failed batch): refused.
-        with pytest.raises(fence.Fenced):
+        with pytest.raises(fences.Fenced):
             a.write_sync(lambda c: store.start_hand(c, table, 1, "stud", []))
-        assert b.read_sync(lambda c: fence.stored_token(c, table)) == 2
+        assert b.read_sync(lambda c: fences.stored_token(c, table)) == 2
         hands = b.read_sync(lambda c: c.execute(text("SELECT count(*) FROM hands")).scalar())
         assert hands == 0
     finally:

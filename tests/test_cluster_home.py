@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from stud.server.testing import hand_factory_args
+from stud.testing.server import hand_factory_args
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -14,7 +14,7 @@ ONE_PROCESS = """
 import importlib, sys
 from fastapi.testclient import TestClient
 from stud.server.app import create_app
-from stud.server.room import RoomConfig
+from stud.server.room.room import RoomConfig
 from stud.server.storage import Database
 
 module, _, name = sys.argv[2].partition(":")

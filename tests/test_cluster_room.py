@@ -24,7 +24,9 @@ import httpx
 import pytest
 from sqlalchemy import select
 
-from stud.server.cluster.testing import (
+from stud.server.storage import Database
+from stud.server.storage import schema as s
+from stud.testing.cluster import (
     REDIS_URL_VARIABLE,
     Cluster,
     NoRedis,
@@ -32,9 +34,7 @@ from stud.server.cluster.testing import (
     runs,
     wait_until_run,
 )
-from stud.server.storage import Database
-from stud.server.storage import schema as s
-from stud.server.testing import (
+from stud.testing.server import (
     TEST_URL_VARIABLE,
     Client,
     ServerProcess,

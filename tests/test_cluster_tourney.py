@@ -23,10 +23,10 @@ import httpx
 import pytest
 from sqlalchemy import func, select
 
-from stud.server.cluster.testing import Cluster, health
 from stud.server.storage import Database
 from stud.server.storage import schema as s
-from stud.server.testing import Client, ServerProcess
+from stud.testing.cluster import Cluster, health
+from stud.testing.server import Client, ServerProcess
 from test_cluster_room import cluster_of
 from test_tourney_crash import (
     BOTS,

@@ -27,11 +27,10 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.exc import OperationalError
 
-from stud.server.cluster import fence
-from stud.server.cluster.testing import Cluster, health
-from stud.server.storage import Database
+from stud.server.storage import Database, fences
 from stud.server.storage import schema as s
-from stud.server.testing import Client, ServerProcess
+from stud.testing.cluster import Cluster, health
+from stud.testing.server import Client, ServerProcess
 from test_cluster_room import cluster_of
 from test_cluster_tourney import ARGS, listing, poll, post, tournaments_run_by
 from test_tourney_crash import (
@@ -56,7 +55,7 @@ def lease_row(db: Database, tournament: int) -> tuple[str, int]:
     """The process and token stored in PostgreSQL for the tournament's lease."""
 
     def read(conn: Any) -> tuple[str, int]:
-        leases = fence.tourney_leases
+        leases = fences.tourney_leases
         row = conn.execute(
             select(leases.c.node, leases.c.token).where(leases.c.tournament_id == tournament)
         ).one()
@@ -67,7 +66,7 @@ def lease_row(db: Database, tournament: int) -> tuple[str, int]:
 
 def fence_locked(db: Database, tournament: int) -> bool:
     """Whether a transaction (the stopped owner's) holds the lock on the tournament's fence."""
-    leases = fence.tourney_leases
+    leases = fences.tourney_leases
     query = (
         select(leases.c.token)
         .where(leases.c.tournament_id == tournament)
@@ -129,17 +128,17 @@ def check_stale_token_fenced(db: Database, tournament: int, stale: int) -> None:
     assert table_row is not None
     stale_db = Database(db.url)
     stale_db.start()
-    stale_db.store.fence = fence.TokenFence({}, {tournament: stale})
+    stale_db.store.fence = fences.TokenFence({}, {tournament: stale})
     try:
-        with pytest.raises(fence.Fenced):
-            stale_db.write_sync(lambda c: fence.check_tournament(c, tournament, stale))
-        with pytest.raises(fence.Fenced):
+        with pytest.raises(fences.Fenced):
+            stale_db.write_sync(lambda c: fences.check_tournament(c, tournament, stale))
+        with pytest.raises(fences.Fenced):
             stale_db.write_sync(
                 lambda c: stale_db.store.start_hand(c, int(table_row.id), 10**6, "stud", [])
             )
-        with pytest.raises(fence.Fenced):  # nor can it take the tournament back
+        with pytest.raises(fences.Fenced):  # nor can it take the tournament back
             stale_db.write_sync(
-                lambda c: fence.claim_tournament(c, tournament, stale, "stale", time.time())
+                lambda c: fences.claim_tournament(c, tournament, stale, "stale", time.time())
             )
     finally:
         stale_db.close()

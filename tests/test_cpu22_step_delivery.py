@@ -18,11 +18,11 @@ from typing import Any
 
 import orjson
 
-from stud.server.actor import TableActor
-from stud.server.connection import ClientConnection
-from stud.server.room import RoomConfig
+from stud.server.actors.table import TableActor
+from stud.server.room.room import RoomConfig
 from stud.server.storage import TableSpec
-from stud.server.transport import SEND_NOW
+from stud.server.ws.connection import ClientConnection
+from stud.server.ws.transport import SEND_NOW
 from stud.table import Event, Table, TableSettings
 from stud.table.engine import start_engine_hand
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from stud.server.channel import Channel
-from stud.server.protocol import dumps
+from stud.server.actors.channel import Channel
+from stud.server.wire import dumps
 from stud.table import Event
 from test_cpu22_step_delivery import ACCOUNTS, _next, _table
 

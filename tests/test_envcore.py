@@ -18,7 +18,7 @@ sys.meta_path.insert(0, NoExtra())
 from stud.envcore import Encoder
 from stud.envcore.offsets import SIZE
 from stud.game import STUD, Hand, TableConfig
-from stud.game.compiled import compiled_modules
+from stud._compiled import compiled_modules
 config = TableConfig(game=STUD, ante=1, bring_in=2, small_bet=4, big_bet=8, stacks=(100,) * 4)
 encoder = Encoder(4, 8)
 rng = random.Random(1)

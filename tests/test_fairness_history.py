@@ -23,7 +23,7 @@ from stud.history import (
     write_pokerstars_hand,
 )
 from stud.history.verify import verify
-from stud.server.histories import for_viewer
+from stud.server.http.histories import for_viewer
 
 
 def dealt_record(

@@ -21,7 +21,7 @@ import pytest
 from stud.fairness import commitment_of
 from stud.history import read_phh, read_pokerstars
 from stud.history.verify import verify
-from stud.server.testing import Client, ServerProcess, fresh_database
+from stud.testing.server import Client, ServerProcess, fresh_database
 
 ARGS = (
     "--turn-seconds", "30", "--time-bank", "30", "--pause", "1.0", "--bot-delay", "0.01", "0.03",

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 import stud.game
-from stud.game.compiled import COMPILED_MODULES, ENGINE_MODULES, check_fresh, compiled_modules
+from stud._compiled import COMPILED_MODULES, ENGINE_MODULES, check_fresh, compiled_modules
 
 GAME_DIR = Path(stud.game.__file__).parent
 SOURCE_ROOT = GAME_DIR.parent.parent
@@ -38,7 +38,7 @@ sys.path_hooks.insert(0, hook)
 sys.path_importer_cache.clear()
 from stud.cards import Deck
 from stud.game import STUD, STUD8, RAZZ, Hand, TableConfig
-from stud.game.compiled import compiled_modules
+from stud._compiled import compiled_modules
 digests = []
 for game in (STUD, STUD8, RAZZ):
     for seed in range(int(sys.argv[3])):
@@ -97,7 +97,7 @@ def test_the_engine_is_compiled_all_or_nothing() -> None:
 
 def test_importing_the_engine_loads_the_engine_modules_and_not_the_rl_encoder() -> None:
     code = (
-        "import json, sys, stud.game; from stud.game.compiled import COMPILED_MODULES as c;"
+        "import json, sys, stud.game; from stud._compiled import COMPILED_MODULES as c;"
         "print(json.dumps([m for m in c if m in sys.modules]))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -36,13 +36,13 @@ from stud.history import (
 )
 from stud.history.played import dump_played, load_played
 from stud.server.app import COOKIE, create_app
-from stud.server.histories import for_viewer
-from stud.server.room import RoomConfig
+from stud.server.http.histories import for_viewer
+from stud.server.room.room import RoomConfig
 from stud.server.storage import Database, Store, TableSpec
 from stud.server.storage import schema as s
-from stud.server.testing import fresh_database, require_backend
 from stud.table.engine import EngineHand, start_engine_hand
 from stud.table.histories import played_hand, write_histories
+from stud.testing.server import fresh_database, require_backend
 
 GAMES = ("stud", "stud8", "razz")
 NAMES = ("ann", "Bob_2", 'Zoë "Z"', "back\\slash", "O'Neil", "  two  spaces", "漢字", "x#y=z")

@@ -19,9 +19,9 @@ import pytest
 from stud.cards import RANKS, SUITS
 from stud.evaluate.tables import HIGH_CATEGORIES
 from stud.game import VARIANTS
-from stud.server.language import languages
-from stud.server.protocol import ACTIONS
-from stud.server.refusal import CODES as REST_CODES
+from stud.server.errors import CODES as REST_CODES
+from stud.server.http.language import languages
+from stud.server.ws.protocol import ACTIONS
 
 ROOT = Path(__file__).resolve().parent.parent
 STATIC = ROOT / "src" / "stud" / "web" / "static"
@@ -35,7 +35,7 @@ LITERAL = re.compile(r"""(['"])([^'"\\]*)\1""")
 def server_error_codes() -> set[str]:
     """Every error code the server sends: the TableError, TournamentError, TournamentRefused
     and ProtocolError codes, the connection's own (``self.error("flood", ...)``) and the
-    REST API's (``stud.server.refusal``)."""
+    REST API's (``stud.server.errors``)."""
     raised = r"(?:TableError|TournamentError|TournamentRefused|ProtocolError|\.error)"
     pattern = re.compile(raised + r"""\(\s*"([a-z_]+)\"""")
     codes: set[str] = set()

@@ -12,9 +12,9 @@ import httpx
 import pytest
 from sqlalchemy import text
 
-from stud.server.language import account_language, languages, set_account_language
+from stud.server.http.language import account_language, languages, set_account_language
 from stud.server.storage import Database
-from stud.server.testing import (
+from stud.testing.server import (
     TEST_URL_VARIABLE,
     ServerProcess,
     fresh_database,
@@ -158,7 +158,7 @@ def test_a_database_made_before_the_column_gets_it(backend: str, tmp_path: Path)
 
 
 def test_a_page_of_another_site_cannot_set_the_language(server: ServerProcess) -> None:
-    """The room's Origin check (stud.server.security) guards this state-changing request too."""
+    """The room's Origin check (stud.server.http.origin) guards this state-changing request too."""
     cookie = register(server, "origin-check")
     assert call(server, "PUT", cookie, {"language": "zh-Hant"}).status_code == 200
     answer = httpx.put(

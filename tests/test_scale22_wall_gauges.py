@@ -33,7 +33,7 @@ from bench_cluster import (
     schedstat,
 )
 from capacity import Point
-from stud.server.testing import fresh_database, require_backend
+from stud.testing.server import fresh_database, require_backend
 from table_load import HAND_END, Player, Table, TableLoad
 
 

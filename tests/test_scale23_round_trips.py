@@ -23,8 +23,7 @@ from sqlalchemy import select as sql_select
 from sqlalchemy.engine import make_url
 
 import test_cluster_fence
-from stud.server.cluster import fence
-from stud.server.storage import Database
+from stud.server.storage import Database, fences
 from stud.server.storage import schema as s
 from test_cluster_fence import SPEC
 
@@ -115,7 +114,7 @@ def room(relayed: tuple[str, Relay]) -> Iterator[tuple[Database, dict[int, int],
 def open_db(url: str, tokens: dict[int, int]) -> Database:
     db = Database(url)
     db.start()
-    db.store.fence = fence.TokenFence(tokens)
+    db.store.fence = fences.TokenFence(tokens)
     return db
 
 
@@ -131,7 +130,7 @@ def table_with_players(
     store = db.store
     table = db.write_sync(lambda c: store.create_table(c, SPEC, None)).id
     tokens[table] = token
-    db.write_sync(lambda c: fence.claim(c, store, table, token, "a", time.time()))
+    db.write_sync(lambda c: fences.claim(c, store, table, token, "a", time.time()))
     people = []
     for name in (f"p{table}a", f"p{table}b"):
 
@@ -246,10 +245,10 @@ def test_a_stale_owner_s_write_is_refused_and_changes_nothing(pg_url: str) -> No
         other_hand = start(a, kept, 1, k_one, k_two)
         # B takes the first table with a newer token: A's running hand there is void.
         tokens_b[table] = 2
-        b.write_sync(lambda c: fence.claim(c, b.store, table, 2, "b", time.time()))
+        b.write_sync(lambda c: fences.claim(c, b.store, table, 2, "b", time.time()))
         before = books(a, table)
         # A, stale, ends the hand: refused by PostgreSQL at the commit; nothing is kept.
-        with pytest.raises(fence.Fenced, match=f"table {table}: lease token 1 is not the current"):
+        with pytest.raises(fences.Fenced, match=f"table {table}: lease token 1 is not the current"):
             write(a, finish(a, table, hand, one, two))
         assert books(a, table) == before
         # In one transaction with a write for a table A still runs: the batch fails, each
@@ -267,12 +266,12 @@ def test_a_stale_owner_s_write_is_refused_and_changes_nothing(pg_url: str) -> No
         hold.set()
         first.result(30)
         fresh.result(30)
-        with pytest.raises(fence.Fenced):
+        with pytest.raises(fences.Fenced):
             stale.result(30)
         assert books(a, table) == before
         assert books(a, kept)[2] == [(other_hand, "finished")]
         # Written on a connection of one's own (no pipeline): refused at the check itself.
-        with pytest.raises(fence.Fenced), a.write_engine.begin() as conn:
+        with pytest.raises(fences.Fenced), a.write_engine.begin() as conn:
             a.store.start_hand(conn, table, 2, "stud", [])
             a.store.settle(conn)
         assert books(a, table) == before

@@ -21,7 +21,7 @@ from stud.history import write_phh
 from stud.history.played import load_played
 from stud.server.storage import Database
 from stud.server.storage import schema as s
-from stud.server.testing import (
+from stud.testing.server import (
     Client,
     ServerProcess,
     fresh_database,

@@ -10,7 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from stud.server.app import GC_THRESHOLDS, create_app
-from stud.server.room import RoomConfig
+from stud.server.room.room import RoomConfig
 from stud.server.storage.database import Database
 from stud.table.engine import start_engine_hand
 

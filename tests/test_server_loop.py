@@ -16,13 +16,13 @@ from typing import Any, cast
 import orjson
 import pytest
 
-from stud.server import protocol
-from stud.server.actor import TableActor
-from stud.server.connection import ClientConnection
-from stud.server.frames import whole_text_frames
-from stud.server.room import RoomConfig
+from stud.server.actors.table import TableActor
+from stud.server.room.room import RoomConfig
 from stud.server.storage import TableSpec
-from stud.server.transport import (
+from stud.server.ws import protocol
+from stud.server.ws.connection import ClientConnection
+from stud.server.ws.frames import whole_text_frames
+from stud.server.ws.transport import (
     BATCH_CHARS,
     SEND_NOW,
     BatchingTransport,

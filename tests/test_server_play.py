@@ -19,7 +19,7 @@ from typing import Any
 import httpx
 import pytest
 
-from stud.server.testing import Client, ServerProcess, check_no_foreign_down_cards, fresh_database
+from stud.testing.server import Client, ServerProcess, check_no_foreign_down_cards, fresh_database
 
 FAST = (
     "--turn-seconds", "1.5", "--time-bank", "1", "--pause", "0.1",

@@ -12,7 +12,7 @@ import httpx
 import pytest
 import websockets
 
-from stud.server.testing import Client, ServerProcess, fresh_database, hand_factory_args
+from stud.testing.server import Client, ServerProcess, fresh_database, hand_factory_args
 
 ARGS = (
     "--turn-seconds", "20", "--time-bank", "5", "--pause", "0.1",

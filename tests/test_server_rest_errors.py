@@ -20,8 +20,8 @@ from typing import Any
 import httpx
 import pytest
 
-from stud.server.refusal import CODES, Refusal, RestError, internal_error
-from stud.server.testing import ServerProcess, sqlite_server
+from stud.server.errors import CODES, Refusal, RestError, internal_error
+from stud.testing.server import ServerProcess, sqlite_server
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOGS = ROOT / "src" / "stud" / "web" / "static" / "i18n"
@@ -99,7 +99,7 @@ def test_accounts_refusals_have_codes(server: ServerProcess) -> None:
         headers={"Content-Type": "application/json"},
     )
     # Invalid Unicode is refused by the body's parser, field named (bad_unicode, behind it,
-    # is stud.server.names' own check for text reaching it another way).
+    # is stud.server.trust.names' own check for text reaching it another way).
     assert [e["loc"] for e in refused(lone, "invalid_input")["detail"]] == [["body", "password"]]
     shapeless = refused(anon.post("/api/register", {"name": "nopassword"}), "invalid_input")
     assert [e["loc"] for e in shapeless["detail"]] == [["body", "password"]]

@@ -1,7 +1,7 @@
 """How the room sends a step cheaply, without changing what anyone gets.
 
 - The websocket writes of one turn of the event loop leave in one system call,
-  in order, and a close writes what was queued first (``stud.server.transport``).
+  in order, and a close writes what was queued first (``stud.server.ws.transport``).
 - A connection sends at once while the socket takes data, and through its
   writer when it pushes back: every message arrives once, in order.
 - Each distinct view of a step is encoded once: spectators share one text,
@@ -22,12 +22,11 @@ import orjson
 import pytest
 from websockets.frames import Frame, Opcode
 
-from stud.server.actor import TableActor
-from stud.server.connection import ClientConnection
-from stud.server.room import RoomConfig
+from stud.server.actors.table import TableActor
+from stud.server.room.room import RoomConfig
 from stud.server.storage import TableSpec
-from stud.server.testing import Client, ServerProcess, fresh_database
-from stud.server.transport import (
+from stud.server.ws.connection import ClientConnection
+from stud.server.ws.transport import (
     BATCH_CHARS,
     SEND_NOW,
     BatchingTransport,
@@ -36,6 +35,7 @@ from stud.server.transport import (
 )
 from stud.table import Event, Table, TableSettings
 from stud.table.engine import start_engine_hand
+from stud.testing.server import Client, ServerProcess, fresh_database
 from test_server_protocol import ARGS as PLAY_ARGS
 from test_server_protocol import factory_args, my_turn, new_table
 

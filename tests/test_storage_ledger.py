@@ -19,7 +19,7 @@ from stud.server.storage import (
     hash_password,
     verify_password,
 )
-from stud.server.testing import TEST_URL_VARIABLE, fresh_database, postgres_admin_url
+from stud.testing.server import TEST_URL_VARIABLE, fresh_database, postgres_admin_url
 
 
 def backend_param(backend: str) -> str:

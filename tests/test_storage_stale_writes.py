@@ -21,7 +21,7 @@ from sqlalchemy import Connection, text
 from stud.server.storage import Database
 from stud.server.storage.database import IDLE_IN_TRANSACTION_SECONDS
 from stud.server.storage.stale import end_stale_writes
-from stud.server.testing import TEST_URL_VARIABLE, fresh_database, postgres_admin_url
+from stud.testing.server import TEST_URL_VARIABLE, fresh_database, postgres_admin_url
 from test_cluster_fence import need
 
 

@@ -1,7 +1,7 @@
 """The card room's per-step modules compiled by mypyc send exactly what their source sends.
 
-``stud.table``, ``stud.evaluate.sofar`` and ``stud.server.channel`` are compiled
-at install (stud.game.compiled). Here seeded tables of the three games are
+``stud.table``, ``stud.evaluate.sofar`` and ``stud.server.actors.channel`` are compiled
+at install (stud._compiled). Here seeded tables of the three games are
 played in a fresh interpreter twice, once with those modules' ``.py`` files
 only and once as installed, and every text each watcher got (three seated
 accounts and a spectator) is compared, event by event and state by state.
@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import stud.table
-from stud.game.compiled import COMPILED_MODULES, compiled_modules
+from stud._compiled import COMPILED_MODULES, compiled_modules
 
 SOURCE_ROOT = Path(stud.table.__file__).parent.parent.parent
 ROOM_MODULES = tuple(
@@ -37,9 +37,9 @@ def hook(path):
     raise ImportError  # any other directory: the usual finders
 sys.path_hooks.insert(0, hook)
 sys.path_importer_cache.clear()
-from stud.game.compiled import compiled_modules
-from stud.server.actor import TableActor
-from stud.server.room import RoomConfig
+from stud._compiled import compiled_modules
+from stud.server.actors.table import TableActor
+from stud.server.room.room import RoomConfig
 from stud.server.storage import TableSpec
 from stud.table import Event, Table, TableSettings
 from stud.table.engine import start_engine_hand

@@ -21,8 +21,8 @@ import orjson
 import pytest
 
 from stud.cards import Card
-from stud.server.actor import TableActor
-from stud.server.room import RoomConfig
+from stud.server.actors.table import TableActor
+from stud.server.room.room import RoomConfig
 from stud.server.storage import TableSpec
 from stud.table import Event, Table, TableSettings
 from stud.table.engine import EngineHand, start_engine_hand

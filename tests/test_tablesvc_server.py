@@ -17,7 +17,7 @@ import httpx
 import pytest
 
 from stud.server.storage import Database
-from stud.server.testing import Client, ServerProcess, fresh_database, hand_factory_args
+from stud.testing.server import Client, ServerProcess, fresh_database, hand_factory_args
 
 ARGS = (
     "--turn-seconds", "30", "--time-bank", "30", "--pause", "0.3", "--grace", "30",
@@ -356,7 +356,7 @@ def test_bot_think_times_are_varied_and_easy_spots_are_quicker() -> None:
     import random
     import statistics
 
-    from stud.server.thinking import think_seconds
+    from stud.server.actors.thinking import think_seconds
     from stud.table import Legal
 
     rng = random.Random(1)
@@ -372,7 +372,7 @@ def test_bot_think_times_are_varied_and_easy_spots_are_quicker() -> None:
 
 
 def test_a_chat_line_is_tidied_text() -> None:
-    from stud.server.chat import MAX_CHARS, clean_text
+    from stud.server.actors.chat import MAX_CHARS, clean_text
     from stud.table import TableError
 
     assert clean_text("  gl\u0007  hf \n") == "gl hf"

@@ -188,7 +188,7 @@ def test_the_automatic_rebuy_is_due_below_the_minimum_and_keeps_a_busted_seat() 
 
 
 def test_the_rooms_tables_keep_five_to_seven_of_eight_and_three_to_five_of_six() -> None:
-    from stud.server.room import DEFAULT_TABLES
+    from stud.server.room.room import DEFAULT_TABLES
 
     for spec in DEFAULT_TABLES:
         crowd = Crowd(spec.bots, spec.seats)

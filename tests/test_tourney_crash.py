@@ -27,7 +27,7 @@ from sqlalchemy import Connection, select
 
 from stud.server.storage import Database, tourneys
 from stud.server.storage import schema as s
-from stud.server.testing import (
+from stud.testing.server import (
     Client,
     ServerProcess,
     fresh_database,

@@ -18,13 +18,13 @@ from pathlib import Path
 import pytest
 from sqlalchemy import Connection, func, select
 
-from stud.server.room import RoomConfig
+from stud.server.actors.tournament import TournamentActor
+from stud.server.room.desk import TourneyTemplate
+from stud.server.room.room import RoomConfig
 from stud.server.storage import Database, tourneys
 from stud.server.storage import schema as s
-from stud.server.testing import play_room_tournament
-from stud.server.tourney_actor import TournamentActor
-from stud.server.tourney_desk import TourneyTemplate
 from stud.table import Effect
+from stud.testing.server import play_room_tournament
 from stud.tournament import TableOut, TourneyOut, balanced, prizes, tables_to_break
 
 PLAYERS = 100

@@ -23,7 +23,7 @@ from sqlalchemy import Connection, func, select
 from stud.cli import main as cli_main
 from stud.server.storage import Database, tourneys
 from stud.server.storage import schema as s
-from stud.server.testing import (
+from stud.testing.server import (
     Client,
     ServerProcess,
     check_no_foreign_down_cards,

@@ -17,7 +17,7 @@ import pytest
 from stud.cli import main as stud_main
 from stud.history import read_phh, read_pokerstars, write_phh, write_pokerstars_hand
 from stud.history.samples import sample_hands
-from stud.server.testing import Client, ServerProcess, fresh_database
+from stud.testing.server import Client, ServerProcess, fresh_database
 
 ARGS = ("--no-default-tables", "--pause", "0.05", "--bot-delay", "0.01", "0.02", "--seed", "5")
 RAZZ = {"game": "razz", "ante": 1, "bring_in": 2, "small_bet": 4, "big_bet": 8}

@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import Connection
 
 from stud.server.storage import Database, database
-from stud.server.testing import Client, ServerProcess, fresh_database
+from stud.testing.server import Client, ServerProcess, fresh_database
 
 ARGS = (
     "--no-default-tables",

@@ -17,11 +17,11 @@ from pathlib import Path
 import httpx
 import pytest
 
-from stud.server import logins
-from stud.server.logins import Busy, LoginConfig, PasswordGuard
-from stud.server.ratelimit import Throttled
 from stud.server.storage import verify_password
-from stud.server.testing import ServerProcess, fresh_database
+from stud.server.trust import logins
+from stud.server.trust.logins import Busy, LoginConfig, PasswordGuard
+from stud.server.trust.ratelimit import Throttled
+from stud.testing.server import ServerProcess, fresh_database
 
 # Refills slow enough that no load on the machine lets a bucket fill back mid-test.
 ARGS = ("--no-default-tables", "--login-failures", "8", "3", "--login-refill", "600", "600")

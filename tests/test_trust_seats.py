@@ -23,7 +23,7 @@ import pytest
 
 from stud.history import read_phh
 from stud.history.model import Show, is_up
-from stud.server.testing import Client, ServerProcess, fresh_database
+from stud.testing.server import Client, ServerProcess, fresh_database
 
 ARGS = (
     "--turn-seconds", "20", "--time-bank", "5", "--pause", "0.02", "--grace", "30",

@@ -16,7 +16,7 @@ import re
 
 from playwright.sync_api import Browser
 
-from stud.server.testing import ServerProcess
+from stud.testing.server import ServerProcess
 from table_pages import (
     LANGUAGES,
     Person,

@@ -28,7 +28,7 @@ import pytest
 from playwright import sync_api as playwright_sync
 from playwright.sync_api import Browser, Page
 
-from stud.server.testing import Client, ServerProcess, fresh_database
+from stud.testing.server import Client, ServerProcess, fresh_database
 
 CHROMIUM = os.environ.get("STUD_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -128,7 +128,7 @@ COMMUNITY_HAND: dict[str, Any] = {
 SERVER_ARGS = (
     "--turn-seconds", "40", "--time-bank", "20", "--pause", "2.5", "--grace", "60",
     "--bot-delay", "0.25", "0.45", "--no-default-tables",
-    "--hand-factory", "stud.web.testing:stacked_hand",
+    "--hand-factory", "stud.testing.web:stacked_hand",
 )  # fmt: skip
 CARD = re.compile(r"^[2-9TJQKA][cdhs]$")
 # Installed in every page: what the showdowns drew, however briefly they stayed on the felt.
@@ -155,7 +155,7 @@ TIMEOUT = 60_000
 QUICK_ARGS = (
     "--turn-seconds", "2", "--time-bank", "2", "--pause", "1.5", "--grace", "60",
     "--bot-delay", "0.25", "0.45", "--no-default-tables",
-    "--hand-factory", "stud.web.testing:stacked_hand",
+    "--hand-factory", "stud.testing.web:stacked_hand",
 )  # fmt: skip
 QUICK_DECKS = {"stud": ["Ah Kd 9c 9d 2s 3h 4c", "Qs Jd Qh 5s 6h 7h 8c", "Tc Td 2c Ks 2d 3c 4d"]}
 # What the clock of the person's own seat showed, tick by tick.

@@ -23,7 +23,7 @@ from playwright.sync_api import Browser, Page, Route
 from stud.fairness import commitment_of, deck_order, new_server_seed
 from stud.history import read_phh
 from stud.history.verify import verify
-from stud.server.testing import Client, ServerProcess, fresh_database
+from stud.testing.server import Client, ServerProcess, fresh_database
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]

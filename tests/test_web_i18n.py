@@ -22,7 +22,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
 
 from stud.evaluate.describe import high_description, low_description
-from stud.server.testing import ServerProcess, sqlite_server
+from stud.testing.server import ServerProcess, sqlite_server
 from stud.web.browser import chromium, watched_page
 from stud.web.pseudo import PSEUDO, escaped_text, latin_words
 

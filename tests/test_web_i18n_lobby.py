@@ -25,7 +25,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page
 
-from stud.server.testing import ServerProcess, sqlite_server
+from stud.testing.server import ServerProcess, sqlite_server
 from stud.web.browser import chromium, watched_page
 from stud.web.pseudo import PSEUDO, escaped_text, latin_words
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from playwright.sync_api import Browser
 
-from stud.server.testing import ServerProcess
+from stud.testing.server import ServerProcess
 from stud.web.pseudo import PSEUDO, escaped_text, latin_words
 from table_pages import (
     KEPT,

@@ -16,7 +16,7 @@ from typing import Any
 
 from playwright.sync_api import Browser
 
-from stud.server.testing import ServerProcess
+from stud.testing.server import ServerProcess
 from table_pages import STATE, Person, browser, open_table, server
 
 __all__ = ["browser", "server"]  # the module's fixtures, from table_pages

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser
 
-from stud.server.testing import ServerProcess
+from stud.testing.server import ServerProcess
 from table_pages import open_table
 from test_web_client import (
     SERVER_ARGS,

@@ -29,7 +29,7 @@ from stud.evaluate import (
     showing_high_value,
     showing_razz_value,
 )
-from stud.server.testing import ServerProcess, sqlite_server
+from stud.testing.server import ServerProcess, sqlite_server
 from stud.web.browser import chromium, serious_problems, watched_page
 from stud.web.pseudo import PSEUDO, escaped_text
 

@@ -22,7 +22,7 @@ import pytest
 from playwright.sync_api import Browser
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from stud.server.testing import ServerProcess
+from stud.testing.server import ServerProcess
 from test_web_client import (
     TIMEOUT,
     Tab,

@@ -25,7 +25,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser
 
-from stud.server.testing import ServerProcess
+from stud.testing.server import ServerProcess
 from stud.web.browser import serious_problems
 from stud.web.pseudo import PSEUDO, escaped_text, latin_words
 from test_web_client import Tab, browser, passive, play, register, running_server, shot

@@ -41,7 +41,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("--grace", type=float, default=60.0, help="seat kept after a disconnect")
     parser.add_argument(
         "--bot-delay", type=float, nargs=2, default=(0.7, 7.0), metavar=("MIN", "MAX"),
-        help="bounds of the seconds a bot thinks (a human-like draw, see stud.server.thinking)",
+        help="bounds of the seconds a bot thinks (a human-like draw: stud.server.actors.thinking)",
     )  # fmt: skip
     parser.add_argument(
         "--bots", default=None, metavar="KIND",
@@ -104,13 +104,13 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from stud.server.app import create_app
-    from stud.server.limits import Limits
-    from stud.server.logins import LoginConfig
-    from stud.server.protocol import MAX_FRAME_BYTES
-    from stud.server.room import DEFAULT_TABLES, RoomConfig
+    from stud.server.room.desk import DEFAULT_TOURNAMENTS
+    from stud.server.room.room import DEFAULT_TABLES, RoomConfig
     from stud.server.storage import Database, resolve_url
-    from stud.server.tourney_desk import DEFAULT_TOURNAMENTS
-    from stud.server.transport import BatchingWebSocketProtocol
+    from stud.server.trust.limits import Limits
+    from stud.server.trust.logins import LoginConfig
+    from stud.server.ws.protocol import MAX_FRAME_BYTES
+    from stud.server.ws.transport import BatchingWebSocketProtocol
 
     module_name, _, function = args.hand_factory.partition(":")
     start_hand = getattr(importlib.import_module(module_name), function)

@@ -2,7 +2,7 @@
 
 It imports only NumPy, the engine and mypyc's runtime library ``librt``
 (no PettingZoo, no Gymnasium), so setup.py compiles it with mypyc like the
-engine's hot modules (``stud.game.compiled.COMPILED_MODULES``): the
+engine's hot modules (``stud._compiled.COMPILED_MODULES``): the
 observation offsets, the encoder, the turns' indexing, :class:`Core` (a
 hand played by action index, observed seat by seat: also usable alone, the
 fast path of docs/rl.md) and the AEC bookkeeping :mod:`stud.env` builds the
@@ -11,9 +11,9 @@ checks that a compiled module is not older than its source, as importing
 :mod:`stud.game` does for the engine.
 """
 
+from stud._compiled import check_fresh
 from stud.envcore.core import OVER, Core
 from stud.envcore.encoder import Encoder
-from stud.game.compiled import check_fresh
 
 __all__ = ["OVER", "Core", "Encoder"]
 

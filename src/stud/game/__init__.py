@@ -10,8 +10,8 @@
 300
 """
 
+from stud._compiled import check_fresh
 from stud.game.actions import WAGERS, Action, ActionKind, IllegalActionError
-from stud.game.compiled import check_fresh
 from stud.game.config import MAX_SEATS, MIN_SEATS, RAISE_CAP, TableConfig
 from stud.game.dealing import CardSource, DeckCards, ScriptedCards
 from stud.game.events import (

@@ -21,22 +21,22 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException
 
 from stud.game import variant
-from stud.server.actor import Command
-from stud.server.bots import BOT_KINDS
-from stud.server.connection import ClientConnection
-from stud.server.histories import hand_as_seen
-from stud.server.language import router as language_router
-from stud.server.limits import SignupLimit
-from stud.server.logins import Busy, PasswordGuard
-from stud.server.names import account_name, check_text, name_key, table_name
-from stud.server.ratelimit import Throttled
-from stud.server.refusal import Refusal, RestError, http_error, internal_error, retry_after
-from stud.server.replay import router as replay_router
-from stud.server.room import Room, RoomConfig
-from stud.server.security import OriginCheck, foreign_origin
+from stud.server.actors.bots import BOT_KINDS
+from stud.server.actors.table import Command
+from stud.server.errors import Refusal, RestError, http_error, internal_error, retry_after
+from stud.server.http.histories import hand_as_seen
+from stud.server.http.language import router as language_router
+from stud.server.http.origin import OriginCheck, foreign_origin
+from stud.server.http.replay import router as replay_router
+from stud.server.http.tournaments import add_tournament_routes
+from stud.server.http.validation import validation_error
+from stud.server.room.room import Room, RoomConfig
 from stud.server.storage import Account, Database, TableSpec
-from stud.server.tourney_api import add_tournament_routes
-from stud.server.validation import validation_error
+from stud.server.trust.limits import SignupLimit
+from stud.server.trust.logins import Busy, PasswordGuard
+from stud.server.trust.names import account_name, check_text, name_key, table_name
+from stud.server.trust.ratelimit import Throttled
+from stud.server.ws.connection import ClientConnection
 from stud.table import HandFactory, TableError
 
 log = logging.getLogger("stud.server")
@@ -111,7 +111,7 @@ def create_app(
     """
     room: Room
     if redis_url:
-        from stud.server.cluster import ClusterRoom
+        from stud.server.cluster.room import ClusterRoom
 
         room = ClusterRoom(db=db, config=config, hand_factory=hand_factory, redis_url=redis_url)
     else:
@@ -400,7 +400,7 @@ def create_app(
     async def table_hands(table_id: int) -> list[dict[str, Any]]:
         return await db.read(lambda c: store.hands_for_table(c, table_id))
 
-    # The tournaments' lobby, registration and Sit & Gos (stud.server.tourney_api).
+    # The tournaments' lobby, registration and Sit & Gos (stud.server.http.tournaments).
     add_tournament_routes(app, room, current)
 
     # -- hand histories --------------------------------------------------------------------
@@ -447,9 +447,9 @@ def create_app(
         """The hand as PokerStars text; ``Dealt to`` shows the caller's own down cards."""
         return download(hand_id, (await finished_hand(hand_id, account))["pokerstars"], "txt")
 
-    # The replayer's data (a separate module of the browser client's: stud.server.replay).
+    # The replayer's data (a separate module of the browser client's: stud.server.http.replay).
     app.include_router(replay_router)
-    # The account's language for the browser client (stud.server.language).
+    # The account's language for the browser client (stud.server.http.language).
     app.include_router(language_router)
 
     # -- the websocket ---------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """The table layer's refusal: an error with the protocol's code.
 
 Its own module, interpreted: :mod:`stud.table.table` is compiled with mypyc
-(stud.game.compiled), and a compiled exception class cannot be subclassed by
+(stud._compiled), and a compiled exception class cannot be subclassed by
 interpreted code (a tournament's refusals are TableErrors too).
 """
 

@@ -3,7 +3,7 @@
 The history package owns both formats and the conversion from the engine's
 events; this module only names the table's players and seats for it. The text
 is the house's copy: it knows every card. What a caller may download is cut
-from it by :mod:`stud.server.histories`. The room stores a hand as played
+from it by :mod:`stud.server.http.histories`. The room stores a hand as played
 (:func:`played_hand`) and writes its texts only when they are asked for.
 """
 

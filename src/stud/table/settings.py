@@ -1,7 +1,7 @@
 """A table's game, stakes, size and clock: checked once, when the table is made.
 
 Its own module, interpreted: :mod:`stud.table.table` is compiled with mypyc
-(stud.game.compiled), which would check these fields' types before
+(stud._compiled), which would check these fields' types before
 ``__post_init__`` could refuse a bad value with a clear error.
 """
 

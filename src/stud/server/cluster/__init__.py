@@ -4,9 +4,3 @@ Imported only when a Redis URL is given (``STUD_REDIS_URL``): a room of one
 process (``make serve``) never loads this package nor the redis client.
 See docs/deploy.md for running it and :mod:`stud.server.cluster.room` for how.
 """
-
-from __future__ import annotations
-
-from stud.server.cluster.room import ClusterRoom
-
-__all__ = ["ClusterRoom"]

@@ -2,7 +2,7 @@
 
 Each process subscribes to its own inbox channel, ``<room>node:<id>``, and to the
 room's channel, ``<room>room`` (``<room>``: the room's prefix, see
-:func:`stud.server.cluster.fence.room_prefix`). Intents (a client's ``sit``, ``act``, ``watch``…)
+:func:`stud.server.storage.fences.room_prefix`). Intents (a client's ``sit``, ``act``, ``watch``…)
 go to the inbox of the process that runs the table, replies and each watcher's
 own messages come back to the inbox of the process the client is connected to.
 

@@ -18,10 +18,10 @@ import time
 from collections.abc import Awaitable, Callable, Container, Mapping
 from typing import TypeVar
 
-from stud.server.actor import Command
-from stud.server.cluster import fence
+from stud.server.actors.table import Command
 from stud.server.cluster.lease import Leases
 from stud.server.cluster.remote import Actor, Owner
+from stud.server.storage import fences
 
 log = logging.getLogger("stud.server.cluster")
 
@@ -120,7 +120,7 @@ class Claims:
         """Taking it failed after its lease was acquired: the lease is given up; if the
         token was stale, the next starts above the ``stored()`` one."""
         await self.leases().release(item_id)
-        if isinstance(error, fence.Fenced):
+        if isinstance(error, fences.Fenced):
             self._floors[item_id] = await stored()
         else:
             log.error("%s %s: taking it over failed", self.noun, item_id, exc_info=error)

@@ -11,7 +11,7 @@ checks and extends in one step). Locally an owner trusts a lease only until
 the moment the last successful renewal was *sent* plus the TTL less a margin:
 if the process was paused past it (SIGSTOP, a long pause, a network partition),
 it stops running the table before it even hears back from Redis. Its durable
-writes are fenced by the token in PostgreSQL as well (:mod:`.fence`).
+writes are fenced by the token in PostgreSQL as well (:mod:`stud.server.storage.fences`).
 """
 
 from __future__ import annotations

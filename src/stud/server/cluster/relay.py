@@ -20,8 +20,8 @@ import asyncio
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from stud.server.actor import Command
-from stud.server.channel import Watcher
+from stud.server.actors.channel import Watcher
+from stud.server.actors.table import Command
 from stud.server.cluster.remote import Actor, Kind, Owner, Remote, RemoteWatcher, reply_message
 
 if TYPE_CHECKING:

@@ -7,7 +7,7 @@ inbox (:mod:`.bus`) and the reply comes back (:class:`Replies`), or the client i
 told ``unavailable`` when nobody runs it or the owner does not answer in
 :data:`REPLY_SECONDS`. :class:`RemoteWatcher` stands, in the owner's actor, for a
 client connected to another process: the actor sends it its own messages exactly
-as it does a local connection (one view per account, :mod:`stud.server.audience`).
+as it does a local connection (one view per account, :mod:`stud.server.actors.audience`).
 A :class:`Kind` says how tables and tournaments differ (their bus messages, which
 commands watch); :mod:`.relay` carries both the same way.
 """
@@ -20,8 +20,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from stud.server.actor import Command
-from stud.server.channel import Watcher
+from stud.server.actors.channel import Watcher
+from stud.server.actors.table import Command
 from stud.table import TableError
 
 if TYPE_CHECKING:

@@ -3,7 +3,7 @@
 Every process started with the same PostgreSQL database and Redis joins the
 room (docs/deploy.md). The tables are rows in PostgreSQL; each is run by the
 process holding its lease (:mod:`.lease`), whose durable writes are fenced by
-the lease's token (:mod:`.fence`). A client may connect to any process: a
+the lease's token (:mod:`stud.server.storage.fences`). A client may connect to any process: a
 command for a table another process runs travels to it, and the table's
 messages for that client come back, through Redis (:mod:`.bus`,
 :mod:`.relay`, the same for tournaments). Every process publishes its tables'
@@ -35,10 +35,9 @@ import orjson
 import redis.asyncio as aioredis
 from sqlalchemy import Connection
 
-from stud.server.actor import Command, TableActor
-from stud.server.bots import make_bot
-from stud.server.channel import Watcher
-from stud.server.cluster import fence
+from stud.server.actors.bots import make_bot
+from stud.server.actors.channel import Watcher
+from stud.server.actors.table import Command, TableActor
 from stud.server.cluster.bots import BotPool
 from stud.server.cluster.bus import Bus
 from stud.server.cluster.claims import Claims, fewer_loaded
@@ -49,10 +48,10 @@ from stud.server.cluster.relay import Relay
 from stud.server.cluster.remote import TABLES, Replies
 from stud.server.cluster.seats import Seats
 from stud.server.cluster.tourneys import ClusterDesk
-from stud.server.limits import check_new_table
-from stud.server.ratelimit import Buckets
-from stud.server.room import Room, RoomConfig, TableHandle
-from stud.server.storage import Account, Database, TableSpec, stale
+from stud.server.room.room import Room, RoomConfig, TableHandle
+from stud.server.storage import Account, Database, TableSpec, fences, stale
+from stud.server.trust.limits import check_new_table
+from stud.server.trust.ratelimit import Buckets
 from stud.table import HandFactory
 
 log = logging.getLogger("stud.server.cluster")
@@ -129,14 +128,14 @@ class ClusterRoom(Room):
         await self.redis.ping()
         async with self.lock("schema"):  # two processes must not both create the schema
             await asyncio.to_thread(self.db.start)
-            self.prefix = await self.db.write(fence.room_prefix)
+            self.prefix = await self.db.write(fences.room_prefix)
         self.nodes = Nodes(self.redis, self.prefix, self.node, self.times.ttl)
         self.leases = Leases(self.redis, self.book, self.prefix)
         self.bus = Bus(self.redis, self.prefix, self.node, self._on_message)
         self.bus.on_reconnect = self._rewatch_all
         self.bot_pool = BotPool(self.redis, self.prefix, self.node, self.nodes.key)
         self.seats = Seats(self.redis, self.prefix)
-        self.db.store.fence = fence.TokenFence(self.book.tokens, self.desk.book.tokens)
+        self.db.store.fence = fences.TokenFence(self.book.tokens, self.desk.book.tokens)
 
     async def start(self) -> None:
         """Join the room: listen, create the first tables if there are none, take free ones;
@@ -287,14 +286,14 @@ class ClusterRoom(Room):
         store, node = self.db.store, self.node
         try:
             recovered = await self.db.write(
-                lambda c: fence.claim(c, store, table_id, token, node, time.time())
+                lambda c: fences.claim(c, store, table_id, token, node, time.time())
             )
-        except fence.TableGone:
+        except fences.TableGone:
             await self.leases.release(table_id)
             self.specs.pop(table_id, None)
             return None
         except Exception as error:  # a stale token (Redis lost its counters), or a fault
-            stored = partial(self.db.read, lambda c: fence.stored_token(c, table_id))
+            stored = partial(self.db.read, lambda c: fences.stored_token(c, table_id))
             await self.claims.refused(table_id, error, stored)
             return None
         if recovered["voided"] or recovered["cashed_out"] or recovered["kept"]:

@@ -2,7 +2,7 @@
 
 When someone sits at a table of the shared room, its owner notes the seat in a
 Redis hash per table, ``<room>seats:<table>``. The process that takes the table
-over finds the people's stacks still at the table (:func:`.fence.claim` keeps
+over finds the people's stacks still at the table (:func:`stud.server.storage.fences.claim` keeps
 them) and seats each again before the table's first step: in the seat they took,
 else the one of the table's last hand, else any free one; each is away for the
 grace period until a connection of theirs watches the table.
@@ -15,7 +15,7 @@ import logging
 import time
 from typing import Any
 
-from stud.server.actor import TableActor
+from stud.server.actors.table import TableActor
 from stud.table import TableError
 
 log = logging.getLogger("stud.server.cluster")

@@ -31,22 +31,21 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from stud.server.actor import Command
-from stud.server.channel import Watcher
-from stud.server.cluster import fence
+from stud.server.actors.channel import Watcher
+from stud.server.actors.table import Command
+from stud.server.actors.tournament import TournamentActor
 from stud.server.cluster.claims import Claims, fewer_loaded
 from stud.server.cluster.lease import EVENT_EPOCH, LeaseBook, Leases
 from stud.server.cluster.relay import Relay
 from stud.server.cluster.remote import TOURNAMENTS, Remote
-from stud.server.storage import Account
-from stud.server.storage import tourneys as db_tourneys
-from stud.server.tourney_actor import TournamentActor
-from stud.server.tourney_desk import (
+from stud.server.room.desk import (
     KEEP_FINISHED,
     SNGS_PER_ACCOUNT,
     TournamentDesk,
     TourneyHandle,
 )
+from stud.server.storage import Account, fences
+from stud.server.storage import tourneys as db_tourneys
 from stud.table import TableError
 from stud.tournament import TournamentSettings
 
@@ -147,7 +146,7 @@ class ClusterDesk(TournamentDesk):
         return tournament_id in self.archived or self.book.holds(tournament_id)
 
     def fence(self, conn: Any, tournament_id: int) -> None:
-        fence.check_tournament(conn, tournament_id, self.book.tokens.get(tournament_id))
+        fences.check_tournament(conn, tournament_id, self.book.tokens.get(tournament_id))
 
     def event_floor(self, tournament_id: int) -> int:
         return self.book.tokens.get(tournament_id, 0) * EVENT_EPOCH
@@ -219,11 +218,11 @@ class ClusterDesk(TournamentDesk):
             return None
         try:
             row = await db.write(
-                lambda c: fence.claim_tournament(c, tournament_id, token, node, time.time())
+                lambda c: fences.claim_tournament(c, tournament_id, token, node, time.time())
             )
         except Exception as error:  # a stale token (Redis lost its counters), or a fault
             stored = partial(
-                db.read, lambda c: fence.stored_token(c, tournament_id, tournament=True)
+                db.read, lambda c: fences.stored_token(c, tournament_id, tournament=True)
             )
             await self.claims.refused(tournament_id, error, stored)
             return None

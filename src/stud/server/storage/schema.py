@@ -87,7 +87,7 @@ hands = Table(
     Column("phh", Text, nullable=True),
     Column("pokerstars", Text, nullable=True),
     # JSON: the hand as played (stud.history.played), from which its histories are written
-    # when asked for (stud.server.histories). A row has this or the two texts above.
+    # when asked for (stud.server.http.histories). A row has this or the two texts above.
     Column("played", Text, nullable=True),
 )
 Index("hands_by_table", hands.c.table_id, hands.c.id)

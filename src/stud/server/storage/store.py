@@ -170,7 +170,7 @@ def _hand_list_select() -> Select[Any]:
 class Fence(Protocol):
     """Checks, inside a write's transaction, that this process still runs a table (else
     raises): at once, or when :meth:`settle` is called, just before the transaction commits
-    (stud.server.cluster.fence). The check :meth:`settle` sends may fail the transaction
+    (stud.server.storage.fences). The check :meth:`settle` sends may fail the transaction
     only when it commits (its reply is not waited for): :meth:`refusal` says what such a
     failure means."""
 
@@ -237,7 +237,7 @@ class Store:
     def account_by_name(self, conn: Connection, name: str) -> tuple[Account, str | None] | None:
         """The account and its password hash, for logging in; the name matched without case.
 
-        Names are ASCII (see stud.server.names), so SQL's ``lower`` folds them as
+        Names are ASCII (see stud.server.trust.names), so SQL's ``lower`` folds them as
         Python does, on SQLite and PostgreSQL alike; the oldest account wins in a
         database made before names were unique without case.
         """
@@ -521,7 +521,7 @@ class Store:
         """Pay the pot out (winners' stacks, rake to the house) and store the hand's record.
 
         ``played`` is the hand as played (:mod:`stud.history.played`): its histories are
-        written from it when asked for (:mod:`stud.server.histories`).
+        written from it when asked for (:mod:`stud.server.http.histories`).
 
         The pot held in the ledger must equal what is paid out, so a result that
         does not add up is refused rather than minting or losing chips.

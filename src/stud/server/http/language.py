@@ -15,8 +15,8 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 from sqlalchemy import Connection, select, update
 
-from stud.server.refusal import RestError
-from stud.server.session import request_account
+from stud.server.errors import RestError
+from stud.server.http.deps import request_account
 from stud.server.storage import Account
 from stud.server.storage import schema as s
 

@@ -3,7 +3,7 @@
 ``STUD_TEST_REDIS_URL`` names a Redis the tests may use (.ci/redis.sh starts
 one in CI); without it a throwaway ``redis-server`` is started on a free
 loopback port when the binary is installed. Every room keeps its keys under
-its own prefix (:func:`stud.server.cluster.fence.room_prefix`), so tests on
+its own prefix (:func:`stud.server.storage.fences.room_prefix`), so tests on
 fresh databases can share one Redis.
 """
 
@@ -20,7 +20,7 @@ from typing import Any
 
 import httpx
 
-from stud.server.testing import ServerProcess, free_port
+from stud.testing.server import ServerProcess, free_port
 
 REDIS_URL_VARIABLE = "STUD_TEST_REDIS_URL"
 

@@ -74,7 +74,7 @@ class Refusal(ValueError):
 
     def __init__(self, code: str, message: str, params: Params | None = None) -> None:
         if code not in CODES:
-            raise KeyError(f"unknown error code {code!r}: add it to stud.server.refusal.CODES")
+            raise KeyError(f"unknown error code {code!r}: add it to stud.server.errors.CODES")
         super().__init__(message)
         self.code = code
         self.params: dict[str, int | str] = dict(params or {})
@@ -92,7 +92,7 @@ class RestError(HTTPException):
         headers: Mapping[str, str] | None = None,
     ) -> None:
         if code not in CODES:
-            raise KeyError(f"unknown error code {code!r}: add it to stud.server.refusal.CODES")
+            raise KeyError(f"unknown error code {code!r}: add it to stud.server.errors.CODES")
         super().__init__(CODES[code][0], detail, dict(headers) if headers else None)
         self.code = code
         self.params: dict[str, int | str] = dict(params or {})

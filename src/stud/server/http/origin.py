@@ -18,8 +18,8 @@ from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from stud.server.protocol import dumps
-from stud.server.refusal import error_body
+from stud.server.errors import error_body
+from stud.server.wire import dumps
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 

@@ -34,8 +34,8 @@ COMPILED_MODULES = (
     "stud.table.port",
     "stud.table.engine",
     "stud.table.table",
-    "stud.server.channel",
-    "stud.server.audience",
+    "stud.server.actors.channel",
+    "stud.server.actors.audience",
 )
 """The modules setup.py compiles with mypyc (when it can); setup.py reads this list.
 

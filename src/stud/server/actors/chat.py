@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from stud.server.names import check_text
-from stud.server.ratelimit import TokenBucket
+from stud.server.trust.names import check_text
+from stud.server.trust.ratelimit import TokenBucket
 from stud.table import TableError
 
 MAX_CHARS = 200

@@ -22,19 +22,19 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection
 
-from stud.server import seating
-from stud.server.bots import Bot
-from stud.server.channel import Channel, SendMany, Watcher
-from stud.server.chat import ChatLimiter, clean_text
-from stud.server.protocol import dumps
+from stud.server.actors import seating
+from stud.server.actors.bots import Bot
+from stud.server.actors.channel import Channel, SendMany, Watcher
+from stud.server.actors.chat import ChatLimiter, clean_text
+from stud.server.actors.thinking import think_seconds
+from stud.server.actors.waitlist import WaitingList
 from stud.server.storage import LedgerError, TableSpec
-from stud.server.thinking import think_seconds
-from stud.server.waitlist import WaitingList
+from stud.server.wire import dumps
 from stud.table import Effect, Event, Out, Table, TableError
 from stud.table.table import NEW_HAND
 
 if TYPE_CHECKING:
-    from stud.server.room import Room
+    from stud.server.room.room import Room
 
 log = logging.getLogger("stud.server")
 
@@ -422,7 +422,7 @@ class TableActor(Mailbox):
         player = None if seat is None else self.table.seats[seat]
         if player is not None and player.bot and player.id in self.bots:
             if self.bot_due is None:
-                # A human-like think time for this spot (stud.server.thinking).
+                # A human-like think time for this spot (stud.server.actors.thinking).
                 spot = self.table.view(seat)["hand"]
                 bounds = self.room.config.bot_delay
                 self.bot_due = now + think_seconds(self.rng, spot, self.table.legal(), bounds)
@@ -627,12 +627,12 @@ class TableActor(Mailbox):
 
     def _publish(self, event: Event) -> None:
         """Number an event, keep it (as text) for clients that reconnect, send it, each
-        watcher's account seeing only its own private parts (stud.server.channel)."""
+        watcher's account seeing only its own private parts (stud.server.actors.channel)."""
         self.channel.publish(event)
 
     def send_states(self) -> None:
         """Each watcher the table as it may see it now: what all share built and encoded
-        once, then one part per seat (its account's own: stud.server.audience)."""
+        once, then one part per seat (its account's own: stud.server.actors.audience)."""
         watchers = self._watcher_seats()
         shared, own = self.table.view_json(seat for _, seat in watchers)
         texts = self.channel.state_texts(shared, own, self.room_part())
@@ -642,7 +642,7 @@ class TableActor(Mailbox):
     def _publish_step(self, events: list[Event]) -> None:
         """A step's events, each numbered and sent as :meth:`_publish` sends it, then
         :meth:`send_states`' states: a connection of this process gets them in one call
-        (stud.server.channel.Channel.publish_step)."""
+        (stud.server.actors.channel.Channel.publish_step)."""
         watchers = self._watcher_seats()
         shared, own = self.table.view_json(seat for _, seat in watchers)
         self.channel.publish_step(events, watchers, shared, own, self.room_part())

@@ -4,7 +4,7 @@ FastAPI's own 422 echoes the offending input back; when that input is
 invalid Unicode (JSON's ``"\\ud800"``, a lone surrogate) the answer cannot be
 encoded and the client got a 500 instead. Here each error keeps its place and
 message, and any text that cannot be written as UTF-8 is shown escaped. The answer
-carries the code ``invalid_input`` (stud.server.refusal) beside the list.
+carries the code ``invalid_input`` (stud.server.errors) beside the list.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from fastapi import Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
-from stud.server.refusal import error_body
+from stud.server.errors import error_body
 
 
 def encodable(value: Any) -> Any:

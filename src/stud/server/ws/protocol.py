@@ -16,7 +16,7 @@ from typing import Any, Final
 
 import orjson
 
-from stud.server.names import check_text
+from stud.server.trust.names import check_text
 
 MAX_MESSAGE_BYTES: Final = 4096
 """Longer messages are refused with ``too_large`` (the transport closes at 64 KiB)."""
@@ -227,21 +227,3 @@ def _check_unicode(data: dict[str, Any]) -> None:
                 check_text(value, where)
         except ValueError as error:
             raise ProtocolError("bad_message", str(error)) from None
-
-
-def dumps(message: dict[str, Any]) -> str:
-    """Server messages as compact JSON text (see :func:`encode`)."""
-    return encode(message).decode()
-
-
-def encode(message: Any) -> bytes:
-    """Server messages as compact JSON (orjson: the room encodes a message per client per step).
-
-    Integer dict keys (seat numbers) become strings, as :func:`json.dumps` makes them.
-    orjson's option for them is slower for every message, and few messages have
-    such keys: it is used only for a message that plain encoding refuses.
-    """
-    try:
-        return orjson.dumps(message)
-    except TypeError:
-        return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS)

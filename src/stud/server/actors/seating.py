@@ -13,7 +13,7 @@ from stud.server.storage import LedgerError
 from stud.table import TableError
 
 if TYPE_CHECKING:
-    from stud.server.actor import TableActor
+    from stud.server.actors.table import TableActor
 
 
 async def take_from_balance(actor: TableActor, account: int, amount: int) -> None:

@@ -1,4 +1,4 @@
-"""Stacked hands for the browser tests: ``stud serve --hand-factory stud.web.testing:stacked_hand``.
+"""Stacked hands for the browser tests: ``stud serve --hand-factory stud.testing.web:stacked_hand``.
 
 The end-to-end tests must meet situations a shuffle rarely deals: an open pair on
 4th street in Stud, a Stud8 pot split between a high and a low hand. The

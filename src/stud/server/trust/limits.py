@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from stud.server.ratelimit import BucketsFactory, Throttled, local_buckets
-from stud.server.refusal import Refusal
+from stud.server.errors import Refusal
 from stud.server.storage import TableSpec
+from stud.server.trust.ratelimit import BucketsFactory, Throttled, local_buckets
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,7 +33,7 @@ from websockets.http11 import Request
 from websockets.protocol import OPEN
 from websockets.streams import StreamReader
 
-from stud.server.frames import whole_text_frames
+from stud.server.ws.frames import whole_text_frames
 
 BATCH_CHARS = 1 << 18
 """A frame of several messages holds about this many characters at most (a client that
@@ -248,7 +248,7 @@ class BatchingWebSocketProtocol(WebSocketsSansIOProtocol):
 
     def data_received(self, data: bytes) -> None:
         """A read of whole small text frames goes to the application as websockets and
-        uvicorn would hand it on (:mod:`stud.server.frames`); anything else to websockets."""
+        uvicorn would hand it on (:mod:`stud.server.ws.frames`); anything else to websockets."""
         if self._between_frames():
             payloads = whole_text_frames(data, self.conn.max_message_size)
             if payloads is not None:

@@ -14,10 +14,10 @@ from fastapi import Depends, FastAPI, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
-from stud.server.names import table_name
-from stud.server.room import Room
+from stud.server.room.desk import TourneyTemplate
+from stud.server.room.room import Room
 from stud.server.storage import Account
-from stud.server.tourney_desk import TourneyTemplate
+from stud.server.trust.names import table_name
 from stud.table import TableError
 
 STATUS = {

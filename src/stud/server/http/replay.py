@@ -1,6 +1,6 @@
 """``GET /api/hands/{id}/replay``: a finished hand's events for the browser's replayer.
 
-The stored hand's record (:mod:`stud.server.histories`) is replayed through the
+The stored hand's record (:mod:`stud.server.http.histories`) is replayed through the
 engine, off the event loop, and its events filtered as the caller may see them:
 a spectator's view (no down card of anyone until shown),
 or, for a player of that hand, also that player's own down cards. Seats are
@@ -18,10 +18,10 @@ from sqlalchemy import Connection
 
 from stud.game import visible_events
 from stud.history import HistoryError, replay
-from stud.server.audience import hand_player
-from stud.server.histories import house_record
-from stud.server.refusal import RestError
-from stud.server.session import request_account
+from stud.server.actors.audience import hand_player
+from stud.server.errors import RestError
+from stud.server.http.deps import request_account
+from stud.server.http.histories import house_record
 from stud.table.engine import table_seats
 
 router = APIRouter()

@@ -8,14 +8,14 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from stud.server.actor import Command, TableActor
-from stud.server.bots import Bot, make_bot
-from stud.server.channel import Watcher
-from stud.server.limits import Limits, check_new_table
-from stud.server.logins import LoginConfig
-from stud.server.ratelimit import Buckets, local_buckets
+from stud.server.actors.bots import Bot, make_bot
+from stud.server.actors.channel import Watcher
+from stud.server.actors.table import Command, TableActor
+from stud.server.room.desk import DEFAULT_TOURNAMENTS, TournamentDesk, TourneyTemplate
 from stud.server.storage import Account, Database, TableSpec
-from stud.server.tourney_desk import DEFAULT_TOURNAMENTS, TournamentDesk, TourneyTemplate
+from stud.server.trust.limits import Limits, check_new_table
+from stud.server.trust.logins import LoginConfig
+from stud.server.trust.ratelimit import Buckets, local_buckets
 from stud.table import HandFactory, Table, TableSettings
 
 log = logging.getLogger("stud.server")
@@ -47,7 +47,7 @@ class RoomConfig:
     pause_between_hands: float = 3.0
     grace_seconds: float = 60.0
     bot_delay: tuple[float, float] = (0.7, 7.0)
-    """Bounds of a bot's think time (drawn as :mod:`stud.server.thinking` says)."""
+    """Bounds of a bot's think time (drawn as :mod:`stud.server.actors.thinking` says)."""
     bot_kind: str | None = None
     """Every table's bots are of this kind when set (the bench, tests); else each table's own."""
     starting_balance: int = 10_000

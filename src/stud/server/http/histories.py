@@ -18,7 +18,7 @@ from typing import Any
 from stud.history import HandRecord, Show, read_phh, write_phh, write_pokerstars_hand
 from stud.history.model import is_up
 from stud.history.played import load_played
-from stud.server.audience import hand_player
+from stud.server.actors.audience import hand_player
 
 
 def house_record(row: Mapping[str, Any]) -> HandRecord | None:

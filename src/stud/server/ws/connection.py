@@ -18,12 +18,13 @@ from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from stud.server.actor import Command
-from stud.server.protocol import ProtocolError, dumps, parse, tournament_table
-from stud.server.ratelimit import TokenBucket
-from stud.server.room import Room, TableHandle
+from stud.server.actors.table import Command
+from stud.server.room.room import Room, TableHandle
 from stud.server.storage import Account
-from stud.server.transport import batches_of, send_now_of, turn_of
+from stud.server.trust.ratelimit import TokenBucket
+from stud.server.wire import dumps
+from stud.server.ws.protocol import ProtocolError, parse, tournament_table
+from stud.server.ws.transport import batches_of, send_now_of, turn_of
 from stud.table import TableError
 
 log = logging.getLogger("stud.server")
@@ -52,13 +53,13 @@ class ClientConnection:
         """Whether a turn's messages reach this client as one frame (it asked: ``?batch=1``)."""
         self._writing = False  # the writer holds a message it has not handed on yet
         self._turn = turn_of(websocket.scope)
-        """This turn's frame to the client, once begun (stud.server.transport.turn_of)."""
+        """This turn's frame to the client, once begun (stud.server.ws.transport.turn_of)."""
 
     def send(self, text: str) -> None:
         """Send a message to this client, in order; drop the client if it has fallen far behind.
 
         While the socket takes data and nothing waits before it, the message goes
-        straight to the server's write queue (``stud.server.transport``); otherwise
+        straight to the server's write queue (``stud.server.ws.transport``); otherwise
         it waits in the outbox for the writer task, which waits for the socket.
         """
         if self.closed:

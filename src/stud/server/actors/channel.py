@@ -3,7 +3,7 @@
 Each event is encoded once for everyone and once more for each account it has
 a private part for (its owner's down cards, the actor's legal actions), kept
 as text (a dozen hands' worth) for clients that reconnect and ask for what they
-missed ``since`` an event number. Who sees what is :mod:`stud.server.audience`'s
+missed ``since`` an event number. Who sees what is :mod:`stud.server.actors.audience`'s
 rule: the account, never the seat or the connection.
 """
 
@@ -15,8 +15,8 @@ from typing import Any, Protocol, TypeVar
 
 import orjson
 
-from stud.server.audience import private_or_public
-from stud.server.protocol import dumps, encode
+from stud.server.actors.audience import private_or_public
+from stud.server.wire import dumps, encode
 from stud.table import Event
 
 K = TypeVar("K", bound=Hashable)
@@ -176,7 +176,7 @@ _KINDS: dict[str, bytes] = {}
 
 
 def _json(value: Any) -> bytes:
-    """``value`` as :func:`stud.server.protocol.encode` writes it, without a call into
+    """``value`` as :func:`stud.server.wire.encode` writes it, without a call into
     interpreted code for the usual value (no integer dict key)."""
     try:
         return orjson.dumps(value)

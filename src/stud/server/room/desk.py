@@ -20,18 +20,18 @@ from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from sqlalchemy import Connection
 
-from stud.server.actor import Command
-from stud.server.bots import Bot, make_bot
+from stud.server.actors.bots import Bot, make_bot
+from stud.server.actors.table import Command
+from stud.server.actors.tournament import TournamentActor
 from stud.server.storage import Account
 from stud.server.storage import tourneys as db_tourneys
-from stud.server.tourney_actor import TournamentActor
 from stud.table import TableError
 from stud.tournament import Structure, Tournament, TournamentSettings
 from stud.tournament.settings import Kind
 from stud.tournament.snapshot import restore, snapshot
 
 if TYPE_CHECKING:
-    from stud.server.room import Room
+    from stud.server.room.room import Room
 
 log = logging.getLogger("stud.server")
 

@@ -8,7 +8,7 @@ releases the GIL) at the lowest CPU priority, at most
 is told to come back (:class:`Busy`) rather than queued without end.
 
 Failed logins are counted per name and per client address in token buckets
-(:mod:`stud.server.ratelimit`; in a room of several processes one count in
+(:mod:`stud.server.trust.ratelimit`; in a room of several processes one count in
 Redis for all of them, so a guesser gains nothing by spreading its tries over
 the processes behind a load balancer); an empty bucket answers
 :class:`Throttled` with the seconds to wait (HTTP 429 with ``Retry-After``)
@@ -28,8 +28,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from stud.server.ratelimit import BucketsFactory, Throttled, local_buckets
 from stud.server.storage import hash_password, verify_password
+from stud.server.trust.ratelimit import BucketsFactory, Throttled, local_buckets
 
 T = TypeVar("T")
 

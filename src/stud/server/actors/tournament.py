@@ -1,6 +1,6 @@
 """One tournament's actor: the only code that calls its :class:`stud.tournament.Tournament`.
 
-Like a cash table's actor (:mod:`stud.server.actor`), it takes commands from a
+Like a cash table's actor (:mod:`stud.server.actors.table`), it takes commands from a
 queue and its clocks from the tournament's ``wakeup``; each step's outputs are
 stored in one transaction (buy-ins, refunds, prizes, the hands dealt and
 finished with their histories, and the tournament's snapshot) before any
@@ -26,14 +26,14 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection
 
-from stud.server.actor import Command, Mailbox
-from stud.server.bots import Bot
-from stud.server.channel import Channel, Watcher
-from stud.server.chat import ChatLimiter, clean_text
-from stud.server.protocol import dumps
+from stud.server.actors.bots import Bot
+from stud.server.actors.channel import Channel, Watcher
+from stud.server.actors.chat import ChatLimiter, clean_text
+from stud.server.actors.table import Command, Mailbox
+from stud.server.actors.thinking import think_seconds
 from stud.server.storage import LedgerError
 from stud.server.storage import tourneys as db_tourneys
-from stud.server.thinking import think_seconds
+from stud.server.wire import dumps
 from stud.table import Effect, Event, Legal, TableError
 from stud.table.table import NEW_HAND
 from stud.tournament import FINISHED, RUNNING, TableOut, Tournament, TournamentError, TourneyOut
@@ -41,7 +41,7 @@ from stud.tournament.histories import hand_played
 from stud.tournament.snapshot import snapshot
 
 if TYPE_CHECKING:
-    from stud.server.tourney_desk import TournamentDesk
+    from stud.server.room.desk import TournamentDesk
 
 log = logging.getLogger("stud.server")
 

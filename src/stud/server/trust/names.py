@@ -18,7 +18,7 @@ import re
 import unicodedata
 from typing import Final
 
-from stud.server.refusal import Refusal
+from stud.server.errors import Refusal
 
 ACCOUNT_NAME_MIN: Final = 3
 ACCOUNT_NAME_MAX: Final = 20

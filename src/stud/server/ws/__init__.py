@@ -1,0 +1,1 @@
+"""The websocket: frames and transport, the client protocol's messages, one connection each."""
