@@ -1,4 +1,4 @@
-"""Every REST error carries a stable code the browser client words (docs/protocol.md).
+"""Every REST error carries a stable code the browser client words (docs/rest.md).
 
 The server keeps its English ``detail`` for people calling the API by hand and adds
 ``code`` (and ``params`` when the words need values); the client shows the catalogs'
@@ -162,7 +162,7 @@ def test_no_endpoint_answers_without_a_code() -> None:
 
 
 def test_every_code_is_documented_with_its_status() -> None:
-    protocol = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
+    protocol = (ROOT / "docs" / "rest.md").read_text(encoding="utf-8")
     section = protocol.split("## REST errors", 1)[1].split("\n## ", 1)[0]
     rows = dict(re.findall(r"^\| `([a-z_]+)` \| (\d{3}) \|", section, flags=re.M))
     assert {code: int(status) for code, status in rows.items()} == {
