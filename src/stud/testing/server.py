@@ -130,7 +130,8 @@ class ServerProcess:
         cmd = [
             sys.executable,
             "-m",
-            "stud.server",
+            "stud",
+            "serve",
             "--host",
             "127.0.0.1",
             "--port",
