@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from stud.history.model import WAGERS, Action, Kind, Stakes
+from stud.history.model import WAGERS, Action, HandRecord, Kind, Stakes
 
 
 class Ledger:
@@ -130,3 +130,27 @@ class Ledger:
         self._put(action.seat, action.amount, action.kind.value)
         if action.kind in WAGERS:
             self.wagers += 1
+
+
+def bring_in_to_play(record: HandRecord) -> int:
+    """The bring-in to play ``record`` with: its own, or one its actions fit when it never shows it.
+
+    PokerStars text states the bring-in only in a ``brings in for`` line of a
+    seat that was not all-in. Without one, half the small bet, which no action
+    then uses; but at least what a seat put in all-in as the bring-in (the
+    engine posts the bring-in or the whole stack, whichever is less), and below
+    an opening completion of the bring-in seat that went all-in for less than
+    half the small bet (so the wager stays a completion).
+    """
+    stakes = record.stakes
+    if stakes.bring_in is not None:
+        return stakes.bring_in
+    guess = max(1, stakes.small_bet // 2)
+    opening = next(record.actions_on(3), None)
+    if opening is None:
+        return guess
+    if opening.kind is Kind.BRING_IN:
+        return max(guess, opening.to)
+    if opening.kind in WAGERS and opening.to <= guess:
+        return max(1, opening.to - 1)
+    return guess
