@@ -304,3 +304,50 @@ def test_kinds_of_actions_are_kept() -> None:
     assert kinds[:3] == [Kind.BRING_IN, Kind.COMPLETE, Kind.RAISE]
     assert dataclasses.replace(read, notes=()) == read
     assert read.cards[1] == tuple(parse_cards("Qh Qd Ks Kc 5d 6d 4h"))
+
+
+# Seven cards each: North (Ah) is high on board and acts first from 4th street; East's 2c brings in.
+DEAL = ("Ah Kd As Ac 9h 9d 8c", "Jh Jd 2c 3c 4c 5c 6c", "Th 9s 8s 7s 6s 5s 4s")
+
+
+def _forced_bring_in_hand(stacks: tuple[int, int, int], actions: list[str]) -> HandRecord:
+    """Stud at a table whose bring-in is the small bet (4): East's bring-in is the forced bet."""
+    config = TableConfig(game=STUD, ante=1, bring_in=4, small_bet=4, big_bet=8, stacks=stacks)
+    hand = Hand(config, cards=ScriptedCards([_cards(c) for c in DEAL]))
+    for action in actions:
+        hand.act(action)
+    while not hand.is_over:
+        hand.act("check" if any(a.kind.value == "check" for a in hand.legal_actions()) else "call")
+    return record_from_hand(hand, names=("North", "East", "South"), hero=0)
+
+
+@pytest.mark.parametrize(
+    ("stacks", "actions", "line", "bring_in"),
+    [
+        ((100, 100, 100), ["complete", "call", "call"], "East: brings in for 4", 4),
+        (
+            (100, 2, 100),
+            ["complete", "complete", "call"],
+            "East: brings in for 1 and is all-in",
+            None,
+        ),
+        # All in for 3 of 4, half a bet or more: it is the street's bet and South raises it (R11).
+        ((100, 4, 100), ["complete", "raise", "call"], "East: brings in for 3 and is all-in", None),
+    ],
+)
+def test_a_bring_in_that_is_the_small_bet_is_written_as_a_bring_in_and_replays(
+    stacks: tuple[int, int, int], actions: list[str], line: str, bring_in: int | None
+) -> None:
+    """At a table whose bring-in is the small bet the engine's forced completion is the bring-in:
+    PokerStars text says ``brings in for`` (``and is all-in`` for a short seat), and it replays."""
+    from stud.history import replay
+
+    record = _forced_bring_in_hand(stacks, actions)
+    assert record.actions[0].kind is Kind.BRING_IN
+    text = write_pokerstars_hand(record)
+    assert line in text.splitlines() and "East: bets" not in text
+    (read,) = read_pokerstars(text).hands
+    assert read.stakes.bring_in == bring_in
+    assert read.actions == record.actions
+    report = replay(read)
+    assert report.ok and report.matched and report.stacks == record.finishing_stacks, report.text()

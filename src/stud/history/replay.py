@@ -221,6 +221,11 @@ def _play(
 
 def _engine_action(hand: Hand, action: Action) -> EngineAction:
     kind = ENGINE_KINDS[action.kind]
+    if action.kind is Kind.BRING_IN:
+        opening = hand.legal_actions(action.seat)
+        if opening and all(a.kind is ActionKind.COMPLETE for a in opening):
+            # A table whose bring-in is the small bet: the forced bet is the completion (R4).
+            return next((a for a in opening if a.to == action.to), opening[0])
     if action.kind in WAGERS:
         for legal in hand.legal_actions(action.seat):
             if legal.kind.is_wager and legal.to == action.to:
