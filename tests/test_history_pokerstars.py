@@ -351,3 +351,29 @@ def test_a_bring_in_that_is_the_small_bet_is_written_as_a_bring_in_and_replays(
     assert read.actions == record.actions
     report = replay(read)
     assert report.ok and report.matched and report.stacks == record.finishing_stacks, report.text()
+
+
+def test_betting_is_capped_only_by_the_fourth_full_bet_or_raise() -> None:
+    """A short all-in raise of less than half a bet is no raise (R11): after the completion and
+    two raises it does not cap the street; the full raise after it does, as the engine says."""
+    from stud.game import BettingCapped
+
+    config = TableConfig(
+        game=STUD, ante=1, bring_in=2, small_bet=4, big_bet=8, stacks=(100, 14, 100)
+    )
+    deal = ("Ah Kd 2c 3d 4h 5d 6c", "Jh Jd 5c 6d 7h 8h 9c", "Th 9s 8s 7s 6s 5s 4s")
+    hand = Hand(config, cards=ScriptedCards([_cards(c) for c in deal]))
+    for action in ("bring-in", "complete", "raise", "raise"):  # 2, 4, 8, 12
+        hand.act(action)
+    hand.act("raise", 13)  # East: all in, one chip more
+    hand.act("raise")  # South: 16, the fourth full wager
+    while not hand.is_over:
+        hand.act("check" if any(a.kind.value == "check" for a in hand.legal_actions()) else "call")
+    assert [e.street for e in hand.events if isinstance(e, BettingCapped)] == [3]
+    record = record_from_hand(hand, names=("North", "East", "South"), hero=0)
+    lines = write_pokerstars_hand(record).splitlines()
+    short = lines.index("East: raises 1 to 13 and is all-in")
+    assert lines[short + 1 : short + 3] == ["South: raises 3 to 16", "Betting is capped"]
+    assert lines.count("Betting is capped") == 1
+    (read,) = read_pokerstars("\n".join(lines)).hands
+    assert read.actions == record.actions

@@ -37,7 +37,6 @@ class Ledger:
         self.street_in = [0] * len(stacks)
         self.total_in = [0] * len(stacks)
         self.folded = [False] * len(stacks)
-        self.wagers = 0
         self.start_street(3)
 
     @property
@@ -54,11 +53,10 @@ class Ledger:
     def start_street(self, street: int) -> None:
         self.street = street
         self.street_in = [0] * len(self.street_in)
-        self.wagers = 0
         self.unit = self.stakes.small_bet if street <= 4 else self.stakes.big_bet
         self.last_full = 0
         self.full = 0
-        self.capped = False  # whether the last wager was the full one that capped the street
+        self.capped = False  # whether the last action was the full wager that capped the street
 
     def _count(self, to: int) -> None:
         """Count a wager that takes the street to ``to`` as full or not (see the class)."""
@@ -116,7 +114,6 @@ class Ledger:
         kind = self.wager_kind()
         amount = to - self.street_in[seat]
         all_in = self._put(seat, amount, kind.value)
-        self.wagers += 1
         self._count(to)
         return Action(self.street, seat, kind, amount, to, all_in)
 
@@ -156,7 +153,11 @@ class Ledger:
         return (top, excess) if excess > 0 else None
 
     def apply(self, action: Action) -> None:
-        """Follow an action already in a record (writers); trusts its amounts."""
+        """Follow an action already in a record (writers); trusts its amounts.
+
+        ``capped`` then says whether this action capped the street.
+        """
+        self.capped = False
         if action.street != self.street:
             self.start_street(action.street)
         if action.kind is Kind.RETURN:
@@ -166,10 +167,7 @@ class Ledger:
             self.folded[action.seat] = True
             return
         self._put(action.seat, action.amount, action.kind.value)
-        if action.kind in WAGERS:
-            self.wagers += 1
-            self._count(action.to)
-        elif action.kind is Kind.BRING_IN and self._forced_bet():
+        if action.kind in WAGERS or (action.kind is Kind.BRING_IN and self._forced_bet()):
             self._count(action.to)
 
 
