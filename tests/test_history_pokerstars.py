@@ -377,3 +377,37 @@ def test_betting_is_capped_only_by_the_fourth_full_bet_or_raise() -> None:
     assert lines.count("Betting is capped") == 1
     (read,) = read_pokerstars("\n".join(lines)).hands
     assert read.actions == record.actions
+
+
+@pytest.mark.parametrize(
+    ("time", "zone", "stamp"),
+    [
+        # The corpus's tournament header: 2013/01/03 16:27:43 EET [2013/01/03 9:27:43 ET]
+        ("2013-01-03 16:27:43", "EET", "2013/01/03 16:27:43 EET [2013/01/03 9:27:43 ET]"),
+        ("2026-01-31 02:05:09", "UTC", "2026/01/31 2:05:09 UTC [2026/01/30 21:05:09 ET]"),
+        ("2026-07-01 14:00:00", "UTC", "2026/07/01 14:00:00 UTC [2026/07/01 10:00:00 ET]"),
+        ("2009-07-16 02:36:31", "CET", "2009/07/16 2:36:31 CET [2009/07/15 20:36:31 ET]"),
+        ("2010-09-09 18:27:23", "ET", "2010/09/09 18:27:23 ET"),
+    ],
+)
+@pytest.mark.parametrize("cash", [False, True])
+def test_a_header_in_another_zone_than_et_adds_the_time_in_et(
+    time: str, zone: str, stamp: str, cash: bool
+) -> None:
+    """PokerStars follows a local time in another zone with the same moment in ET."""
+    from datetime import datetime
+
+    when = datetime.fromisoformat(time)
+    record = dataclasses.replace(sample_hand("razz", 3, 8, cash=cash), time=when, time_zone=zone)
+    assert record.time_et is None
+    text = write_pokerstars_hand(record)
+    header = text.splitlines()[0]
+    assert header.endswith(f" - {stamp}"), header
+    if cash:
+        assert header.startswith("PokerStars Hand #100000000008:  Razz Limit ($0.04/$0.08 USD)")
+    else:
+        assert ": Tournament #3000003, $10+$1 USD Razz Limit - Level II (50/100) - " in header
+    (read,) = read_pokerstars(text).hands
+    assert (read.time, read.time_zone) == (when, zone)
+    assert (read.time_et is None) == (zone == "ET")
+    assert write_pokerstars_hand(read) == text

@@ -1,7 +1,8 @@
 """Write a record as PokerStars hand-history text, line for line as the PokerStars client does.
 
 The lines follow the real 2009-2017 files in ``shared/corpus/pokerstars``:
-the header in the current ``PokerStars Hand #`` form, the table and seats,
+the header in the current ``PokerStars Hand #`` form (a time in another zone
+than ET followed by the same moment in ET), the table and seats,
 antes, ``Dealt to`` lines (the hero's down cards and everyone's up cards),
 the bring-in, a completion written ``raises $0.02 to $0.04`` (or ``bets`` when
 the bring-in player completes at once), ``Pair on board - a double bet is
@@ -18,6 +19,7 @@ from datetime import datetime
 from typing import Final
 
 from stud.cards import format_cards
+from stud.history.clock import eastern_time
 from stud.history.errors import HistoryError
 from stud.history.ledger import Ledger, bring_in_to_play
 from stud.history.model import (
@@ -150,8 +152,9 @@ class _Writer:
                 f"PokerStars Hand #{r.hand_id or 0}: Tournament #{t.id}, {buy_in} {game} - {level}"
             )
         when = _stamp(r.time or NO_TIME) + f" {r.time_zone or 'ET'}"
-        if r.time_et is not None:
-            when += f" [{_stamp(r.time_et)} ET]"
+        eastern = r.time_et if r.time_et is not None else eastern_time(r.time, r.time_zone)
+        if eastern is not None:
+            when += f" [{_stamp(eastern)} ET]"
         self.out.append(f"{head} - {when}")
         self.out.append(f"Table '{r.table or 'Stud'}' {r.max_seats or 8}-max")
 
