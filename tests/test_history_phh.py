@@ -212,3 +212,50 @@ def test_errors_say_what_is_wrong(change: tuple[str, str], message: str) -> None
     assert bad != HIDDEN
     with pytest.raises(HistoryError, match=message):
         read_phh(bad, "bad.phh")
+
+
+def _short_bring_in_hand() -> HandRecord:
+    """Stud: East's 2c brings in with the one chip the ante left it (all in); the others fold."""
+    from stud.game import STUD, Hand, ScriptedCards, TableConfig
+    from stud.history import record_from_hand
+
+    def cards(text: str) -> list[int | None]:
+        return [int(c) for c in parse_cards(text)]
+
+    config = TableConfig(game=STUD, ante=1, bring_in=2, small_bet=4, big_bet=8, stacks=(100, 2, 60))
+    dealt = ScriptedCards([cards("Ah Kd Qs"), cards("Jh Jd 2c"), cards("Th 9d 8s")])
+    hand = Hand(config, cards=dealt)
+    assert hand.to_act == 1
+    for action in ("bring-in", "fold", "fold"):
+        hand.act(action)
+    assert hand.is_over
+    return record_from_hand(hand, names=("North", "East", "South"), hero=0)
+
+
+def test_a_short_all_in_bring_in_from_pokerstars_text_reads_back_from_phh() -> None:
+    """PokerStars text states no bring-in when the only one was all in for less: the PHH written
+    from such a record posts the seat's chips with its ``pb`` and reads back as the same record."""
+    from stud.history import read_pokerstars, replay, write_pokerstars_hand
+
+    text = write_pokerstars_hand(_short_bring_in_hand())
+    assert "East: brings in for 1 and is all-in" in text
+    (record,) = read_pokerstars(text).hands
+    assert record.stakes.bring_in is None
+    phh = write_phh(record)
+    data = tomllib.loads(phh)
+    assert data["_bring_in_unknown"] is True and "p2 pb" in data["actions"]
+    assert data["bring_in"] >= 1  # what the pb posts: at least the seat's one chip
+    again = read_phh(phh)
+    assert again == record
+    assert again.actions[0].amount == 1 and again.actions[0].all_in
+    report = replay(again)
+    assert report.ok and report.matched, report.text()
+
+
+def test_a_bring_in_of_unknown_amount_that_is_not_all_in_is_refused() -> None:
+    """With ``_bring_in_unknown`` the ``pb`` is only known when it puts the player all in."""
+    phh = write_phh(_short_bring_in_hand()).replace("bring_in = 2", "bring_in = 1")
+    phh = phh.replace("starting_stacks = [100, 2, 60]", "starting_stacks = [100, 3, 60]")
+    phh += "_bring_in_unknown = true\n"
+    with pytest.raises(HistoryError, match=r"action 4 'p2 pb'.*must put the player all in"):
+        read_phh(phh, "unknown.phh")

@@ -304,3 +304,110 @@ def test_kinds_of_actions_are_kept() -> None:
     assert kinds[:3] == [Kind.BRING_IN, Kind.COMPLETE, Kind.RAISE]
     assert dataclasses.replace(read, notes=()) == read
     assert read.cards[1] == tuple(parse_cards("Qh Qd Ks Kc 5d 6d 4h"))
+
+
+# Seven cards each: North (Ah) is high on board and acts first from 4th street; East's 2c brings in.
+DEAL = ("Ah Kd As Ac 9h 9d 8c", "Jh Jd 2c 3c 4c 5c 6c", "Th 9s 8s 7s 6s 5s 4s")
+
+
+def _forced_bring_in_hand(stacks: tuple[int, int, int], actions: list[str]) -> HandRecord:
+    """Stud at a table whose bring-in is the small bet (4): East's bring-in is the forced bet."""
+    config = TableConfig(game=STUD, ante=1, bring_in=4, small_bet=4, big_bet=8, stacks=stacks)
+    hand = Hand(config, cards=ScriptedCards([_cards(c) for c in DEAL]))
+    for action in actions:
+        hand.act(action)
+    while not hand.is_over:
+        hand.act("check" if any(a.kind.value == "check" for a in hand.legal_actions()) else "call")
+    return record_from_hand(hand, names=("North", "East", "South"), hero=0)
+
+
+@pytest.mark.parametrize(
+    ("stacks", "actions", "line", "bring_in"),
+    [
+        ((100, 100, 100), ["complete", "call", "call"], "East: brings in for 4", 4),
+        (
+            (100, 2, 100),
+            ["complete", "complete", "call"],
+            "East: brings in for 1 and is all-in",
+            None,
+        ),
+        # All in for 3 of 4, half a bet or more: it is the street's bet and South raises it (R11).
+        ((100, 4, 100), ["complete", "raise", "call"], "East: brings in for 3 and is all-in", None),
+    ],
+)
+def test_a_bring_in_that_is_the_small_bet_is_written_as_a_bring_in_and_replays(
+    stacks: tuple[int, int, int], actions: list[str], line: str, bring_in: int | None
+) -> None:
+    """At a table whose bring-in is the small bet the engine's forced completion is the bring-in:
+    PokerStars text says ``brings in for`` (``and is all-in`` for a short seat), and it replays."""
+    from stud.history import replay
+
+    record = _forced_bring_in_hand(stacks, actions)
+    assert record.actions[0].kind is Kind.BRING_IN
+    text = write_pokerstars_hand(record)
+    assert line in text.splitlines() and "East: bets" not in text
+    (read,) = read_pokerstars(text).hands
+    assert read.stakes.bring_in == bring_in
+    assert read.actions == record.actions
+    report = replay(read)
+    assert report.ok and report.matched and report.stacks == record.finishing_stacks, report.text()
+
+
+def test_betting_is_capped_only_by_the_fourth_full_bet_or_raise() -> None:
+    """A short all-in raise of less than half a bet is no raise (R11): after the completion and
+    two raises it does not cap the street; the full raise after it does, as the engine says."""
+    from stud.game import BettingCapped
+
+    config = TableConfig(
+        game=STUD, ante=1, bring_in=2, small_bet=4, big_bet=8, stacks=(100, 14, 100)
+    )
+    deal = ("Ah Kd 2c 3d 4h 5d 6c", "Jh Jd 5c 6d 7h 8h 9c", "Th 9s 8s 7s 6s 5s 4s")
+    hand = Hand(config, cards=ScriptedCards([_cards(c) for c in deal]))
+    for action in ("bring-in", "complete", "raise", "raise"):  # 2, 4, 8, 12
+        hand.act(action)
+    hand.act("raise", 13)  # East: all in, one chip more
+    hand.act("raise")  # South: 16, the fourth full wager
+    while not hand.is_over:
+        hand.act("check" if any(a.kind.value == "check" for a in hand.legal_actions()) else "call")
+    assert [e.street for e in hand.events if isinstance(e, BettingCapped)] == [3]
+    record = record_from_hand(hand, names=("North", "East", "South"), hero=0)
+    lines = write_pokerstars_hand(record).splitlines()
+    short = lines.index("East: raises 1 to 13 and is all-in")
+    assert lines[short + 1 : short + 3] == ["South: raises 3 to 16", "Betting is capped"]
+    assert lines.count("Betting is capped") == 1
+    (read,) = read_pokerstars("\n".join(lines)).hands
+    assert read.actions == record.actions
+
+
+@pytest.mark.parametrize(
+    ("time", "zone", "stamp"),
+    [
+        # The corpus's tournament header: 2013/01/03 16:27:43 EET [2013/01/03 9:27:43 ET]
+        ("2013-01-03 16:27:43", "EET", "2013/01/03 16:27:43 EET [2013/01/03 9:27:43 ET]"),
+        ("2026-01-31 02:05:09", "UTC", "2026/01/31 2:05:09 UTC [2026/01/30 21:05:09 ET]"),
+        ("2026-07-01 14:00:00", "UTC", "2026/07/01 14:00:00 UTC [2026/07/01 10:00:00 ET]"),
+        ("2009-07-16 02:36:31", "CET", "2009/07/16 2:36:31 CET [2009/07/15 20:36:31 ET]"),
+        ("2010-09-09 18:27:23", "ET", "2010/09/09 18:27:23 ET"),
+    ],
+)
+@pytest.mark.parametrize("cash", [False, True])
+def test_a_header_in_another_zone_than_et_adds_the_time_in_et(
+    time: str, zone: str, stamp: str, cash: bool
+) -> None:
+    """PokerStars follows a local time in another zone with the same moment in ET."""
+    from datetime import datetime
+
+    when = datetime.fromisoformat(time)
+    record = dataclasses.replace(sample_hand("razz", 3, 8, cash=cash), time=when, time_zone=zone)
+    assert record.time_et is None
+    text = write_pokerstars_hand(record)
+    header = text.splitlines()[0]
+    assert header.endswith(f" - {stamp}"), header
+    if cash:
+        assert header.startswith("PokerStars Hand #100000000008:  Razz Limit ($0.04/$0.08 USD)")
+    else:
+        assert ": Tournament #3000003, $10+$1 USD Razz Limit - Level II (50/100) - " in header
+    (read,) = read_pokerstars(text).hands
+    assert (read.time, read.time_zone) == (when, zone)
+    assert (read.time_et is None) == (zone == "ET")
+    assert write_pokerstars_hand(read) == text

@@ -16,7 +16,8 @@ from stud.tournament.offline import HistoryWriter, OfflineResult, offline_settin
 
 HEADER = re.compile(
     r"^PokerStars Hand #(\d+): Tournament #7, 50\+5 (Razz|7 Card Stud|7 Card Stud Hi/Lo) Limit"
-    r" - Level ([IVXLC]+) \((\d+)/(\d+)\) - \d{4}/\d\d/\d\d \d\d:\d\d:\d\d UTC$"
+    r" - Level ([IVXLC]+) \((\d+)/(\d+)\) - \d{4}/\d\d/\d\d \d\d:\d\d:\d\d UTC"
+    r" \[\d{4}/\d\d/\d\d \d{1,2}:\d\d:\d\d ET\]$"
 )
 
 

@@ -114,6 +114,7 @@ def record_from_events(
     n = len(start.stacks)
     stakes = Stakes(start.ante, start.bring_in, start.small_bet, start.big_bet)
     ledger = Ledger(stakes, start.stacks)
+    forced = start.bring_in >= start.small_bet  # the bring-in seat must complete (R4)
     for seat in range(n):
         ledger.post_ante(seat, min(start.ante, start.stacks[seat]))
     cards: list[list[Slot]] = [[] for _ in range(n)]
@@ -143,6 +144,8 @@ def record_from_events(
             kind = KINDS[event.kind]
             if kind in WAGERS:
                 kind = ledger.wager_kind()  # named as every reader names it
+            if forced and street == 3 and not any(a.street == 3 for a in actions):
+                kind = Kind.BRING_IN  # the forced completion is the bring-in, as PokerStars says
             action = Action(street, event.seat, kind, event.amount, event.to, event.all_in)
             ledger.apply(action)
             actions.append(action)

@@ -19,7 +19,7 @@ import contextlib
 import re
 import tomllib
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, time
 from decimal import Decimal
 from pathlib import Path
@@ -28,7 +28,7 @@ from typing import Any, Final
 from stud.cards import Card
 from stud.fairness import FairnessError, Shuffle
 from stud.history.errors import HistoryError
-from stud.history.ledger import Ledger
+from stud.history.ledger import Ledger, bring_in_to_play
 from stud.history.model import (
     Action,
     Collect,
@@ -244,15 +244,15 @@ class _PhhReader:
         assert stacks is not None and antes is not None
         if len(set(antes)) > 1:
             raise self.field_error("antes", "stud antes are the same for every player")
-        bring_in: int | None = self.units("bring_in", self.need("bring_in"))
-        if self.data.get("_bring_in_unknown") is True:
-            bring_in = None
-        stakes = Stakes(
+        # The bring-in the hand is played with; a record that never saw it keeps None.
+        self.bring_in_unknown = self.data.get("_bring_in_unknown") is True
+        self.stakes = Stakes(
             antes[0],
-            bring_in,
+            self.units("bring_in", self.need("bring_in")),
             self.units("small_bet", self.need("small_bet")),
             self.units("big_bet", self.need("big_bet")),
         )
+        stakes = replace(self.stakes, bring_in=None) if self.bring_in_unknown else self.stakes
         names = self.get("players", list) or [f"p{i + 1}" for i in range(self.n)]
         numbers = self.get("seats", list) or list(range(1, self.n + 1))
         out = self.get("_sitting_out", list) or [False] * self.n
@@ -261,7 +261,6 @@ class _PhhReader:
         seats = tuple(
             Seat(int(numbers[i]), str(names[i]), stacks[i], bool(out[i])) for i in range(self.n)
         )
-        self.stakes = stakes
         self.play(stacks)
         pots = [self.units("_pots", v) for v in self.get("_pots", list) or []]
         collects = []
@@ -449,6 +448,11 @@ class _PhhReader:
             raise ValueError("a betting action after the showdown")
         if verb == "pb" and len(words) == 2:
             action = ledger.bring_in(seat)
+            if self.bring_in_unknown and not action.all_in:
+                raise ValueError(
+                    "the bring-in's amount is unknown (_bring_in_unknown), so it must put the "
+                    f"player all in, and bring_in = {plain(action.amount, self.decimals)} does not"
+                )
         elif verb == "cbr" and len(words) == 3:
             action = ledger.wager_to(seat, to_units(words[2], self.decimals))
         elif verb == "cc" and len(words) == 2:
@@ -539,9 +543,9 @@ class _Writer:
         return out
 
     def bring_in(self) -> int:
-        """PHH needs a bring-in; a record that never saw one gets half the small bet, flagged."""
-        bring_in = self.r.stakes.bring_in
-        return max(1, self.r.stakes.small_bet // 2) if bring_in is None else bring_in
+        """PHH needs a bring-in; a record that never saw one gets the one the replay plays it
+        with, flagged: at least what a seat brought in all in, so its ``pb`` posts just that."""
+        return bring_in_to_play(self.r)
 
     def actions(self) -> list[str]:
         r = self.r

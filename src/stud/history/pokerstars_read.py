@@ -708,7 +708,7 @@ class _HandReader:
             community=tuple(self.community),
             shows=tuple(self.shows),
             collects=tuple(self.collects),
-            no_low=tuple(self.no_low),
+            no_low=tuple(sorted(self.no_low)),  # said pot by pot, the last side pot first
             pots=tuple(self.pots),
             rake=self.rake,
             collected=tuple(collected),

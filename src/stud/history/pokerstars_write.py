@@ -1,12 +1,14 @@
 """Write a record as PokerStars hand-history text, line for line as the PokerStars client does.
 
 The lines follow the real 2009-2017 files in ``shared/corpus/pokerstars``:
-the header in the current ``PokerStars Hand #`` form, the table and seats,
+the header in the current ``PokerStars Hand #`` form (a time in another zone
+than ET followed by the same moment in ET), the table and seats,
 antes, ``Dealt to`` lines (the hero's down cards and everyone's up cards),
 the bring-in, a completion written ``raises $0.02 to $0.04`` (or ``bets`` when
 the bring-in player completes at once), ``Pair on board - a double bet is
-allowed``, ``Betting is capped``, uncalled bets, the showdown pot by pot,
-``No low hand qualified``, and the summary.
+allowed``, ``Betting is capped`` (after the fourth full bet or raise; a short
+all-in that is not one does not count, rules.md R11), uncalled bets, the
+showdown pot by pot, ``No low hand qualified``, and the summary.
 """
 
 from __future__ import annotations
@@ -17,10 +19,10 @@ from datetime import datetime
 from typing import Final
 
 from stud.cards import format_cards
+from stud.history.clock import eastern_time
 from stud.history.errors import HistoryError
-from stud.history.ledger import Ledger
+from stud.history.ledger import Ledger, bring_in_to_play
 from stud.history.model import (
-    WAGERS,
     Action,
     Collect,
     HandRecord,
@@ -47,8 +49,6 @@ FOLD_STREETS: Final = {
     6: "6th Street",
     7: "River",
 }
-CAP: Final = 4
-"""A bet (or the completion) and three raises: PokerStars prints ``Betting is capped`` then."""
 NO_TIME: Final = datetime(1970, 1, 1)
 
 Describe = Callable[[HandRecord, Show], str | None]
@@ -115,7 +115,10 @@ class _Writer:
     def lines(self) -> list[str]:
         self.header()
         self.seats()
-        ledger = Ledger(self.r.stakes, self.r.starting_stacks)
+        # With the bring-in the record is played with: at a table whose bring-in is the small
+        # bet it is the round's bet, which counts towards the cap.
+        stakes = replace(self.r.stakes, bring_in=bring_in_to_play(self.r))
+        ledger = Ledger(stakes, self.r.starting_stacks)
         self.antes(ledger)
         self.ledger = ledger
         self.put_in_third = [False] * len(self.r.seats)
@@ -149,8 +152,9 @@ class _Writer:
                 f"PokerStars Hand #{r.hand_id or 0}: Tournament #{t.id}, {buy_in} {game} - {level}"
             )
         when = _stamp(r.time or NO_TIME) + f" {r.time_zone or 'ET'}"
-        if r.time_et is not None:
-            when += f" [{_stamp(r.time_et)} ET]"
+        eastern = r.time_et if r.time_et is not None else eastern_time(r.time, r.time_zone)
+        if eastern is not None:
+            when += f" [{_stamp(eastern)} ET]"
         self.out.append(f"{head} - {when}")
         self.out.append(f"Table '{r.table or 'Stud'}' {r.max_seats or 8}-max")
 
@@ -255,7 +259,7 @@ class _Writer:
         else:
             text = f"raises {self.money(action.to - before)} to {self.money(action.to)}"
         self.out.append(self.all_in(f"{name}: {text}", action.all_in))
-        if kind in WAGERS and self.ledger.wagers == CAP:
+        if self.ledger.capped:
             self.out.append("Betting is capped")
 
     # -- the end ---------------------------------------------------------------

@@ -37,6 +37,7 @@ from stud.game import (
 from stud.game import Action as EngineAction
 from stud.history.errors import HistoryError
 from stud.history.from_engine import record_from_events
+from stud.history.ledger import bring_in_to_play
 from stud.history.model import WAGERS, Action, HandRecord, Kind, Slot
 from stud.history.money import CURRENCY_SYMBOLS, plain
 
@@ -124,24 +125,13 @@ class ReplayReport:
 
 
 def table_config(record: HandRecord) -> TableConfig:
-    """The engine table a record was played at.
-
-    A record that never shows its bring-in amount (the bring-in seat
-    completed at once) gets half the small bet, which no action then uses;
-    if that seat went all-in for less (more than the bring-in, short of the
-    small bet), a bring-in below its wager, so the wager stays a completion.
-    """
+    """The engine table a record was played at; a bring-in the record never shows is one its
+    actions fit (:func:`~stud.history.ledger.bring_in_to_play`)."""
     stakes = record.stakes
-    bring_in = stakes.bring_in
-    if bring_in is None:
-        bring_in = max(1, stakes.small_bet // 2)
-        opening = next(record.actions_on(3), None)
-        if opening is not None and opening.kind in WAGERS and opening.to <= bring_in:
-            bring_in = max(1, opening.to - 1)
     return TableConfig(
         game=variant(record.game),
         ante=stakes.ante,
-        bring_in=bring_in,
+        bring_in=bring_in_to_play(record),
         small_bet=stakes.small_bet,
         big_bet=stakes.big_bet,
         stacks=record.starting_stacks,
@@ -231,6 +221,11 @@ def _play(
 
 def _engine_action(hand: Hand, action: Action) -> EngineAction:
     kind = ENGINE_KINDS[action.kind]
+    if action.kind is Kind.BRING_IN:
+        opening = hand.legal_actions(action.seat)
+        if opening and all(a.kind is ActionKind.COMPLETE for a in opening):
+            # A table whose bring-in is the small bet: the forced bet is the completion (R4).
+            return next((a for a in opening if a.to == action.to), opening[0])
     if action.kind in WAGERS:
         for legal in hand.legal_actions(action.seat):
             if legal.kind.is_wager and legal.to == action.to:
