@@ -1,0 +1,87 @@
+"""The same tasks on Ray: a local Ray, or a cluster's, results streamed back as they end.
+
+Imported only for ``--ray`` (Ray is the ``stud[ray]`` extra). Each task runs
+as one Ray task of one CPU, spread over the nodes; a task whose worker or
+node dies is run again (:data:`RETRIES` times), which costs that task alone
+and changes nothing in the answer, since a task is a pure function of its
+arguments. A Ray this process started is shut down at the end; one already
+connected (a notebook's, a test's) is left as it was.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from typing import Any
+
+from stud.sim.workers import Finished, Play, Workers, load
+
+RETRIES = 5
+"""Times a task is run again after its worker died (never after an error in the task)."""
+
+
+def connect(address: str, cpus: int | None) -> bool:
+    """Join Ray at ``address`` (``local`` starts one with ``cpus``); whether this call started it.
+
+    A local Ray starts offline: no dashboard, no usage statistics sent.
+    """
+    try:
+        import ray
+    except ImportError:
+        raise ValueError("--ray needs Ray: pip install 'stud[ray]'") from None
+    if ray.is_initialized():
+        return False
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    if address == "local":
+        ray.init(num_cpus=cpus, include_dashboard=False, configure_logging=False)
+    else:
+        try:
+            ray.init(address=address, configure_logging=False)
+        except ConnectionError as error:
+            raise ValueError(f"--ray {address}: {error}") from None
+    return True
+
+
+def play_task(
+    play: Play[Any, Any], config: Any, start: int, count: int, preload: tuple[str, ...]
+) -> tuple[str, Any]:
+    """One task on a Ray worker: the node it ran on, and its result."""
+    import ray
+
+    load(preload)
+    return ray.get_runtime_context().get_node_id(), play(config, start, count, None)
+
+
+def on_ray(
+    play: Play[Any, Any],
+    tasks: Sequence[tuple[Any, int, int]],
+    workers: Workers,
+    preload: tuple[str, ...],
+) -> Finished:
+    """The tasks on Ray, yielded as they finish; those not finished are cancelled if left early."""
+    import ray
+
+    assert workers.ray is not None
+    started = connect(workers.ray, workers.jobs)
+    pending: list[Any] = []
+    try:
+        remote = ray.remote(play_task).options(
+            num_cpus=1, max_retries=RETRIES, retry_exceptions=False, scheduling_strategy="SPREAD"
+        )
+        shared = ray.put(play)
+        index = {
+            remote.remote(shared, config, start, count, preload): i
+            for i, (config, start, count) in enumerate(tasks)
+        }
+        pending = list(index)
+        while pending:
+            ready, pending = ray.wait(pending, num_returns=1)
+            for ref in ready:
+                node, result = ray.get(ref)
+                workers.nodes.add(node)
+                yield index[ref], result
+    finally:
+        for ref in pending:
+            ray.cancel(ref, force=True)
+        if started:
+            ray.shutdown()
