@@ -35,7 +35,7 @@ def cluster() -> Iterator[str]:
             nodes.wait_for_nodes()
             yield nodes.address
         finally:
-            nodes.shutdown()
+            nodes.shutdown()  # type: ignore[no-untyped-call]
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
