@@ -75,7 +75,9 @@ def main() -> None:
     print(f"{config.game}: {config.hero} vs {config.villain} heads-up, duplicate, luck measured, "
           f"{hands:,} hands in {tasks} tasks of {2 * args.session:,} hands")  # fmt: skip
 
+    cpu = time.process_time()
     one, one_s = _timed(lambda: play_match(config, 1))
+    cpu = time.process_time() - cpu
     two, two_s = _timed(lambda: play_match(config, CPUS))
     began = time.perf_counter()
     connect("local", CPUS)
@@ -103,6 +105,7 @@ def main() -> None:
     same = _same(one, two) and _same(one, ray_result)
     print(f"same answers (every hand's net and luck): {'yes' if same else 'NO'}")
     print()
+    print(f"--jobs 1 played {hands / cpu:.1f} hands per CPU second (the figure to project from)")
     seconds_per_hand = 1.0 / anchor
     smallest = overhead / (BUDGET * seconds_per_hand)
     print(f"Ray local start {start_s:.1f} s; first tasks (workers importing) {warm * 1000:.0f} ms "
