@@ -18,10 +18,8 @@ $(STAMP): pyproject.toml setup.py $(COMPILED)
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-# loadgroup: the tests marked xdist_group("ray") share one worker, so one Ray starts for them
-# rather than one per worker; every other test is spread as by default.
 test: $(STAMP)
-	$(BIN)/python -m pytest -n auto --dist loadgroup -q
+	$(BIN)/python -m pytest -n auto -q
 
 bench: $(STAMP)
 	@for b in bench/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done

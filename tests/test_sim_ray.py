@@ -23,7 +23,7 @@ import ray
 from stud.cli import main
 from stud.sim import SimConfig, Workers, simulate
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("ray")]
+pytestmark = pytest.mark.slow
 
 WHERE = ("seconds", "workers", "ray", "ray_nodes", "cpu_seconds")
 """JSON fields that tell where and how fast a run went, not what it found."""

@@ -17,7 +17,7 @@ from ray.cluster_utils import Cluster
 
 from stud.cli import main
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("ray")]
+pytestmark = pytest.mark.slow
 
 WHERE = ("seconds", "workers", "ray", "ray_nodes", "cpu_seconds")
 
