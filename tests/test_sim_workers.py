@@ -6,6 +6,7 @@ local processes; without ``--ray`` nothing imports Ray (it is an extra).
 
 from __future__ import annotations
 
+import socket
 import subprocess
 import sys
 
@@ -51,6 +52,17 @@ def test_the_tourney_command_names_bad_input(
 ) -> None:
     assert main(["tourney", "razz", "--players", "2", *argv]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_an_address_where_no_ray_answers_is_named_at_once(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with socket.socket() as probe:  # a port nothing listens on once this socket is closed
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    argv = ["sim", "razz", "--bots", "random,station", "--hands", "10"]
+    assert main([*argv, "--ray", f"127.0.0.1:{port}"]) == 2
+    assert f"--ray 127.0.0.1:{port}: no Ray head answers there" in capsys.readouterr().err
 
 
 def test_nothing_imports_ray_without_the_option() -> None:

@@ -11,6 +11,7 @@ connected (a notebook's, a test's) is left as it was.
 from __future__ import annotations
 
 import os
+import socket
 from collections.abc import Sequence
 from typing import Any
 
@@ -35,11 +36,23 @@ def connect(address: str, cpus: int | None) -> bool:
     if address == "local":
         ray.init(num_cpus=cpus, include_dashboard=False, configure_logging=False)
     else:
+        reachable(address)
         try:
             ray.init(address=address, configure_logging=False)
         except ConnectionError as error:
             raise ValueError(f"--ray {address}: {error}") from None
     return True
+
+
+def reachable(address: str, seconds: float = 10.0) -> None:
+    """Fail fast (ValueError) if ``HOST:PORT`` does not answer: Ray itself would wait minutes."""
+    host, colon, port = address.rpartition(":")
+    if not colon or "://" in address or not port.isdigit():
+        return  # "auto", or a form Ray reads itself
+    try:
+        socket.create_connection((host, int(port)), timeout=seconds).close()
+    except OSError as error:
+        raise ValueError(f"--ray {address}: no Ray head answers there ({error})") from None
 
 
 def play_task(
