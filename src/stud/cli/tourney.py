@@ -161,7 +161,7 @@ def _print(data: dict[str, Any]) -> None:
     console.print(bots)
     console.print(
         f"prize pool {data['prize_pool']:,} ({data['buy_in']}+{data['fee']} each), "
-        f"{data['levels']} levels reached"
+        f"{data['levels']} levels reached, seed {data['seed']} (--seed to play it again)"
     )
     for path in data["histories"]:
         console.print(f"written: {path}")
