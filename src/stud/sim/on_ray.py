@@ -15,7 +15,7 @@ import socket
 from collections.abc import Sequence
 from typing import Any
 
-from stud.sim.workers import Finished, Play, Workers, load
+from stud.sim.tasks import Finished, Play, load
 
 RETRIES = 5
 """Times a task is run again after its worker died (never after an error in the task)."""
@@ -68,14 +68,18 @@ def play_task(
 def on_ray(
     play: Play[Any, Any],
     tasks: Sequence[tuple[Any, int, int]],
-    workers: Workers,
+    address: str,
+    cpus: int | None,
+    nodes: set[str],
     preload: tuple[str, ...],
 ) -> Finished:
-    """The tasks on Ray, yielded as they finish; those not finished are cancelled if left early."""
+    """The tasks on Ray at ``address``, yielded as they finish; ``nodes`` hears where they ran.
+
+    Those not finished are cancelled if the caller stops early.
+    """
     import ray
 
-    assert workers.ray is not None
-    started = connect(workers.ray, workers.jobs)
+    started = connect(address, cpus)
     pending: list[Any] = []
     try:
         remote = ray.remote(play_task).options(
@@ -91,7 +95,7 @@ def on_ray(
             ready, pending = ray.wait(pending, num_returns=1)
             for ref in ready:
                 node, result = ray.get(ref)
-                workers.nodes.add(node)
+                nodes.add(node)
                 yield index[ref], result
     finally:
         for ref in pending:

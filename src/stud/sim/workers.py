@@ -12,25 +12,16 @@ task whose worker died.
 
 from __future__ import annotations
 
-import importlib
 import multiprocessing
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from contextlib import closing
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any
 
-Progress = Callable[[int], None]
-"""Told how many more items (hands, deals, players out) are done."""
+from stud.sim.tasks import C, Finished, Play, Progress, T, load
 
-T = TypeVar("T")
-C = TypeVar("C")
-
-Play = Callable[[C, int, int, Progress | None], T]
-"""``play(config, start, count, progress)``: one task, items ``start`` .. ``start + count - 1``."""
-
-Finished = Generator[tuple[int, Any], None, None]
-"""(task index, result), in finishing order."""
+__all__ = ["Progress", "Workers", "run_sessions", "run_tasks"]
 
 
 @dataclass(slots=True)
@@ -119,7 +110,7 @@ def run_tasks(
     else:
         from stud.sim.on_ray import on_ray
 
-        finished = on_ray(play, tasks, spread, tuple(preload))
+        finished = on_ray(play, tasks, spread.ray, spread.jobs, spread.nodes, tuple(preload))
     with closing(finished):
         for i, result in finished:
             parts[i] = result
@@ -167,9 +158,3 @@ def _pool(workers: int, preload: tuple[str, ...]) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(
         max_workers=workers, mp_context=context, initializer=load, initargs=(preload,)
     )
-
-
-def load(modules: Sequence[str]) -> None:
-    """Import the modules that register extra bots (a worker does, before it plays)."""
-    for module in modules:
-        importlib.import_module(module)
