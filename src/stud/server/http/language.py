@@ -13,16 +13,15 @@ from pathlib import Path
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
-from sqlalchemy import Connection, select, update
 
 from stud.server.errors import RestError
 from stud.server.http.deps import request_account
 from stud.server.storage import Account
-from stud.server.storage import schema as s
+from stud.server.storage.accounts import account_language, set_account_language
 
 router = APIRouter()
 
-CATALOGS = Path(__file__).resolve().parent.parent / "web" / "static" / "i18n"
+CATALOGS = Path(__file__).resolve().parent.parent.parent / "web" / "static" / "i18n"
 
 
 @cache
@@ -37,17 +36,6 @@ class LanguageChoice(BaseModel):
 
 class LanguageOut(BaseModel):
     language: str | None = Field(description="null: the account has not chosen one")
-
-
-def account_language(conn: Connection, account_id: int) -> str | None:
-    """The language stored for an account, if any."""
-    return conn.execute(
-        select(s.accounts.c.language).where(s.accounts.c.id == account_id)
-    ).scalar_one_or_none()
-
-
-def set_account_language(conn: Connection, account_id: int, language: str) -> None:
-    conn.execute(update(s.accounts).where(s.accounts.c.id == account_id).values(language=language))
 
 
 async def _account(request: Request) -> Account:
