@@ -14,22 +14,20 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Request, Response, WebSocket
-from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
-from starlette.exceptions import HTTPException
 
 from stud.game import variant
 from stud.server.actors.bots import BOT_KINDS
 from stud.server.actors.table import Command
-from stud.server.errors import Refusal, RestError, http_error, internal_error, retry_after
+from stud.server.errors import Refusal
+from stud.server.http.errors import RestError, add_error_handlers, retry_after
 from stud.server.http.histories import hand_as_seen
 from stud.server.http.language import router as language_router
 from stud.server.http.origin import OriginCheck, foreign_origin
 from stud.server.http.replay import router as replay_router
 from stud.server.http.tournaments import add_tournament_routes
-from stud.server.http.validation import validation_error
 from stud.server.room.room import Room, RoomConfig
 from stud.server.storage import Account, Database, TableSpec
 from stud.server.trust.limits import SignupLimit
@@ -143,9 +141,7 @@ def create_app(
     )
     app.state.room = room
     app.add_middleware(OriginCheck, allowed=config.allowed_origins)
-    app.add_exception_handler(RequestValidationError, validation_error)
-    app.add_exception_handler(HTTPException, http_error)
-    app.add_exception_handler(Exception, internal_error)
+    add_error_handlers(app)
     store = db.store
 
     def address(request: Request) -> str:

@@ -14,8 +14,8 @@ from pathlib import Path
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
-from stud.server.errors import RestError
 from stud.server.http.deps import request_account
+from stud.server.http.errors import RestError
 from stud.server.storage import Account
 from stud.server.storage.accounts import account_language, set_account_language
 

@@ -19,8 +19,8 @@ from sqlalchemy import Connection
 from stud.game import visible_events
 from stud.history import HistoryError, replay
 from stud.server.actors.audience import hand_player
-from stud.server.errors import RestError
 from stud.server.http.deps import request_account
+from stud.server.http.errors import RestError
 from stud.server.http.histories import house_record
 from stud.table.engine import table_seats
 

@@ -1,45 +1,25 @@
 """REST for tournaments: the lobby's list, a tournament's page, opening a Sit & Go,
 registering and unregistering, and bots to fill a Sit & Go (docs/protocol.md).
 
-A refusal is ``{"detail": ..., "code": ...}`` with the tournament's own error
-code (``already_registered``, ``insufficient_balance``, ``registration_closed``,
-``already_started``, ...), and changes nothing.
+A refusal carries the tournament's own error code (``already_registered``,
+``insufficient_balance``, ``registration_closed``, ``already_started``, ...) with the
+status :data:`~stud.server.http.errors.REFUSED_STATUS` gives, and changes nothing.
 """
 
 # No ``from __future__ import annotations``: FastAPI reads the annotations at run time.
 from collections.abc import Callable, Coroutine
 from typing import Annotated, Any
 
-from fastapi import Depends, FastAPI, Request
-from fastapi.responses import JSONResponse
+from fastapi import Depends, FastAPI
 from pydantic import BaseModel, Field
 
+from stud.server.http.errors import RestError
 from stud.server.room.desk import TourneyTemplate
 from stud.server.room.room import Room
 from stud.server.storage import Account
 from stud.server.trust.names import table_name
 from stud.table import TableError
-
-STATUS = {
-    "no_tournament": 404,
-    "no_table": 404,
-    "login_required": 401,
-    "bad_settings": 422,
-    "bad_name": 422,
-    "tournament_limit": 403,
-    "internal": 500,
-    "unavailable": 503,
-}
-"""HTTP status of a refusal by its code; any other refusal is a 409 (the state forbids it)."""
-
-
-class TournamentRefused(Exception):
-    """A refused request, answered as ``{"detail", "code"}``."""
-
-    def __init__(self, code: str, detail: str) -> None:
-        super().__init__(detail)
-        self.code = code
-        self.detail = detail
+from stud.tournament import TournamentError
 
 
 class NewSitAndGo(BaseModel):
@@ -54,12 +34,6 @@ class NewSitAndGo(BaseModel):
     name: str | None = Field(default=None, max_length=200)
 
 
-async def refused_response(_request: Request, error: Exception) -> JSONResponse:
-    assert isinstance(error, TournamentRefused)
-    status = STATUS.get(error.code, 409)
-    return JSONResponse({"detail": error.detail, "code": error.code}, status_code=status)
-
-
 def add_tournament_routes(
     app: FastAPI,
     room: Room,
@@ -67,18 +41,17 @@ def add_tournament_routes(
 ) -> None:
     """The ``/api/tournaments`` routes, on ``app``."""
     desk = room.tournaments
-    app.add_exception_handler(TournamentRefused, refused_response)
 
     async def required(account: Annotated[Account | None, Depends(current)]) -> Account:
         if account is None:
-            raise TournamentRefused("login_required", "log in or play as a guest first")
+            raise RestError("login_required", "log in or play as a guest first")
         return account
 
     async def command(tournament_id: int, kind: str, account: Account) -> dict[str, Any]:
         try:
             return await desk.command(tournament_id, kind, account.id)
         except TableError as error:
-            raise TournamentRefused(error.code, str(error)) from None
+            raise RestError.refused(error) from None
 
     @app.get("/api/tournaments", tags=["tournaments"])
     async def tournaments() -> dict[str, Any]:
@@ -93,7 +66,7 @@ def add_tournament_routes(
         try:
             return await desk.details(tournament_id, None if account is None else account.id)
         except TableError as error:
-            raise TournamentRefused(error.code, str(error)) from None
+            raise RestError.refused(error) from None
 
     @app.post("/api/tournaments", tags=["tournaments"], status_code=201)
     async def create_tournament(
@@ -108,11 +81,11 @@ def add_tournament_routes(
             )  # fmt: skip
             proto = desk.settings(template, 0.0)
         except ValueError as error:
-            raise TournamentRefused("bad_settings", str(error)) from None
+            raise RestError.refused(TournamentError("bad_settings", str(error))) from None
         try:
             actor = await desk.create_sng(proto, account)
         except TableError as error:
-            raise TournamentRefused(error.code, str(error)) from None
+            raise RestError.refused(error) from None
         summary: dict[str, Any] = actor.summary()
         return summary
 
