@@ -1,4 +1,4 @@
-"""The REST API's errors: an HTTP status, a stable machine ``code`` and English words.
+"""The room's refusal codes: each a stable machine ``code`` with its HTTP status and words.
 
 Every error a REST endpoint answers is ``{"detail": "...", "code": "...", "params": {...}}``
 (``params`` only when the words need values). The browser client words the ``code`` in

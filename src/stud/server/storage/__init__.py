@@ -1,4 +1,4 @@
-"""Storage for the card room: every SQL statement of the project, one code path for SQLite
+"""Storage for the card room: every SQL statement of the room, one code path for SQLite
 (the default) and PostgreSQL.
 
 ``schema`` declares the tables; ``database`` holds the engine and the one writer thread;
