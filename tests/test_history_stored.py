@@ -35,7 +35,8 @@ from stud.history import (
     write_pokerstars_hand,
 )
 from stud.history.played import dump_played, load_played
-from stud.server.app import COOKIE, create_app
+from stud.server.app import create_app
+from stud.server.http.deps import COOKIE
 from stud.server.http.histories import for_viewer
 from stud.server.room.room import RoomConfig
 from stud.server.storage import Database, Store, TableSpec

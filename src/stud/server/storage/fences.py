@@ -37,9 +37,10 @@ from sqlalchemy import (
 from sqlalchemy import insert as sql_insert
 from sqlalchemy.exc import DBAPIError
 
-from stud.server.storage import Store, tourneys
 from stud.server.storage import schema as s
-from stud.server.storage.store import UNREAD
+from stud.server.storage import tourneys
+from stud.server.storage.store import Store
+from stud.server.storage.writes import UNREAD
 
 table_leases = Table(
     "table_leases",
