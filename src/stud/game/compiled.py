@@ -18,6 +18,7 @@ from pathlib import Path
 
 COMPILED_MODULES = (
     "stud.game.state",
+    "stud.game.betting",
     "stud.game.order",
     "stud.game.pots",
     "stud.game.showdown",
