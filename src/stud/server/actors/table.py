@@ -30,8 +30,8 @@ from stud.server.actors.thinking import think_seconds
 from stud.server.actors.waitlist import WaitingList
 from stud.server.storage import LedgerError, TableSpec
 from stud.server.wire import dumps
-from stud.table import Effect, Event, Out, Table, TableError
-from stud.table.table import NEW_HAND
+from stud.table import Effect, Event, Heading, Out, Table, TableError
+from stud.table.events import NEW_HAND
 
 if TYPE_CHECKING:
     from stud.server.room.room import Room
@@ -583,11 +583,13 @@ class TableActor(Mailbox):
                 assert hand_id is not None
                 # The hand as played: its histories are written when asked for.
                 played = data["hand"].played(
-                    hand_id,
-                    data["table_name"],
-                    data["names"],
-                    max_seats=int(data["max_seats"]),
-                    time=datetime.fromtimestamp(float(data["finished_at"]), UTC),
+                    Heading(
+                        hand_id,
+                        data["table_name"],
+                        data["names"],
+                        max_seats=int(data["max_seats"]),
+                        time=datetime.fromtimestamp(float(data["finished_at"]), UTC),
+                    )
                 )
                 rake = int(data["rake"])
                 store.finish_hand(

@@ -35,7 +35,7 @@ from stud.server.storage import LedgerError
 from stud.server.storage import tourneys as db_tourneys
 from stud.server.wire import dumps
 from stud.table import Effect, Event, Legal, TableError
-from stud.table.table import NEW_HAND
+from stud.table.events import NEW_HAND
 from stud.tournament import FINISHED, RUNNING, TableOut, Tournament, TournamentError, TourneyOut
 from stud.tournament.histories import hand_played
 from stud.tournament.snapshot import snapshot
