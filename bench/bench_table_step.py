@@ -4,7 +4,7 @@ Runs hands at tables of three seated guests (and ``--spectators`` watchers),
 each step's events published and its states sent as :class:`TableActor` does,
 into watchers that only keep the texts: no sockets, no database, no other
 load. This is the event loop's share of bench_server's work that grows with
-what each action shows (docs/protocol.md, "Load"), measured without the
+what each action shows (docs/performance.md), measured without the
 machine's noise. It prints thread CPU time per action, with the cost of
 ``orjson.dumps`` of one state measured in the same run as an anchor; with
 ``--callgrind`` it runs itself under valgrind's callgrind (Debian's

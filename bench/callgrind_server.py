@@ -1,7 +1,7 @@
 """The server's CPU instructions per action, counted by valgrind's callgrind, per thread.
 
 Wall-clock CPU per action on a shared machine moves with the machine's load
-(docs/protocol.md, "Load"); instructions do not. This runs a real
+(docs/performance.md); instructions do not. This runs a real
 ``stud serve`` under ``valgrind --tool=callgrind`` (counting only while it
 measures), drives it with bench_server's websocket seats (``--tables`` tables
 of three guests that check or call at once), and prints the instructions per

@@ -44,10 +44,9 @@ COMPILED_MODULES = (
 """The modules setup.py compiles with mypyc (when it can); setup.py reads this list.
 
 The ``stud.table`` and ``stud.server`` ones are the room's per-step work on the
-event loop (docs/protocol.md, "Load", third round): a table's step, its events,
-players and views, the words of new cards, the hand's events as the table takes
-them (the port, seventh round), each watcher's texts, and who may see each text
-(called per watcher and event)."""
+event loop (docs/performance.md): a table's step, its events, players and views,
+the words of new cards, the hand's events as the table takes them (the port), each
+watcher's texts, and who may see each text (called per watcher and event)."""
 
 ENGINE_MODULES = tuple(name for name in COMPILED_MODULES if name.startswith("stud.game."))
 """The compiled modules that importing :mod:`stud.game` loads."""

@@ -6,7 +6,7 @@ the page's language from its message catalogs (``error.<code>``, docs/i18n.md) a
 shows the server's English, which stays in ``detail`` for people calling the API by hand
 and for logs. The codes share one namespace with the websocket's errors
 (``TableError``/``ProtocolError``): ``login_required`` and ``no_table`` mean the same on
-both. :data:`CODES` lists them all with their status (docs/protocol.md, "REST errors").
+both. :data:`CODES` lists them all with their status (docs/rest.md, "REST errors").
 
 :class:`Refusal` carries a code out of code that knows nothing of HTTP (a name's rules,
 an account's quota); :class:`stud.server.http.errors.RestError` is the HTTP answer. A code

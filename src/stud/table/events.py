@@ -62,7 +62,7 @@ class Event:
         self, kind: str, data: dict[str, Any], private: dict[int, dict[str, Any]] | None = None
     ) -> None:
         # Written out, so mypyc compiles it: the dataclass's own __init__ is interpreted code,
-        # called for each of the four or so events of every action (docs/protocol.md, "Load").
+        # called for each of the four or so events of every action (docs/performance.md).
         self.kind = kind
         self.data = data
         self.private = {} if private is None else private

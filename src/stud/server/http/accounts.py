@@ -130,7 +130,7 @@ async def register(
     """Create an account (with the room's starting play money) and log in.
 
     Names are NFKC-normalised and unique without regard to case; names the
-    room uses itself (house, Bot…, Guest…) are reserved (docs/protocol.md).
+    room uses itself (house, Bot…, Guest…) are reserved (docs/rest.md).
     """
     name, password = checked_credentials(body)
     await signups_throttle(signups, client)

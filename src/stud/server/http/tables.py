@@ -78,7 +78,7 @@ async def tables(room: RoomDep, game: str | None = None) -> list[dict[str, Any]]
 
 @router.post("/api/tables", status_code=201)
 async def create_table(body: NewTable, account: LoggedIn, room: RoomDep) -> dict[str, Any]:
-    """Open a table (a few per account: docs/protocol.md); a 422 says what is wrong."""
+    """Open a table (a few per account: docs/rest.md); a 422 says what is wrong."""
     spec = table_spec(body)
     try:
         actor = await room.create_table(spec, account)
