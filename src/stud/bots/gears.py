@@ -47,14 +47,17 @@ class GearBot:
         *,
         stretches: tuple[int, int] = (MIN_STRETCH, MAX_STRETCH),
         loose_first: bool | None = None,
+        styles: tuple[Sequence[str], Sequence[str]] = (LOOSE_STYLES, TIGHT_STYLES),
     ) -> None:
         self._rng = random.Random(seed)
         self._shortest, self._longest = stretches
+        self._gears = styles
+        """The styles of a loose stretch, and of a tight one."""
         self._styles = {
             name: StyleBot(
                 name, self._rng.getrandbits(64), traits=LOOSE if name == "loose" else None
             )
-            for name in (*LOOSE_STYLES, *TIGHT_STYLES)
+            for name in dict.fromkeys((*styles[0], *styles[1]))
         }
         self.loose = self._rng.random() < 0.5 if loose_first is None else loose_first
         """Whether the stretch now is a loose one."""
@@ -85,8 +88,8 @@ class GearBot:
         if self._left <= 0:
             if self.stretches:
                 self.loose = not self.loose
-            styles = LOOSE_STYLES if self.loose else TIGHT_STYLES
-            self.stretches.append((self.hands, self._rng.choice(styles)))
+            styles = self._gears[0] if self.loose else self._gears[1]
+            self.stretches.append((self.hands, self._rng.choice(list(styles))))
             self._left = self._stretch()
         self._left -= 1
 

@@ -118,7 +118,7 @@ def read_range(stats: PlayerStats, seen: Seen, opp: Opponent, hindsight: float =
     high = _reraises(seen)
     # How many spots his raise rate was counted in, over ranges his line had narrowed as
     # it has here: the seen rate takes over from the model's mapping as they accumulate.
-    raise_evidence = 0
+    raise_evidence = 0.0
     if not opp.all_in and (wagered or seen.street >= 4):
         raise_evidence = (
             stats.raised_back_spots(seen.street, high) if wagered else stats.faced_at[seen.street]
@@ -152,7 +152,7 @@ def read_range(stats: PlayerStats, seen: Seen, opp: Opponent, hindsight: float =
     )  # fmt: skip
 
 
-def _folds_seen(seen: Seen, opp: Opponent, stats: PlayerStats) -> tuple[float, int]:
+def _folds_seen(seen: Seen, opp: Opponent, stats: PlayerStats) -> tuple[float, float]:
     """How often ``opp`` was seen folding to a bet in spots like this one, and in how many:
     the same street, my board looking better than his or not, his having led the betting
     on an earlier street or not (4th to 7th street, before he has wagered on it); or,

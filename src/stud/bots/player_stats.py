@@ -12,7 +12,7 @@ are fed by :class:`stud.bots.players.PlayerReads`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 from stud.bots.boards import DOOR_CLASSES
 from stud.bots.calibrate import FoldCalibration
@@ -40,7 +40,7 @@ PRIOR_RAISE_BACK = 0.20
 """... and re-raises one raise of its wagers in five."""
 
 
-def _rate(hits: int, chances: int, prior: float) -> float:
+def _rate(hits: float, chances: float, prior: float) -> float:
     return (hits + PRIOR_WEIGHT * prior) / (chances + PRIOR_WEIGHT)
 
 
@@ -54,12 +54,12 @@ river), and the pooled rate stands in until a street has its own evidence.
 """
 
 
-def _towards(hits: int, chances: int, pooled: float) -> float:
+def _towards(hits: float, chances: float, pooled: float) -> float:
     """A rate in one spot, shrunk towards the player's own ``pooled`` rate over related spots."""
     return (hits + STREET_WEIGHT * pooled) / (chances + STREET_WEIGHT)
 
 
-def _at_level(counts: tuple[int, int, int, int], high: bool, either: float) -> float:
+def _at_level(counts: tuple[float, float, float, float], high: bool, either: float) -> float:
     """A rate when raised after wagering, at one level of the raise faced: ``counts`` are
     (faced, hits, faced at the high level, hits there); the level's own counts (the high
     ones, or the rest) shrunk towards ``either``, the rate over both."""
@@ -69,17 +69,17 @@ def _at_level(counts: tuple[int, int, int, int], high: bool, either: float) -> f
     return _towards(hits_high, faced_high, either)
 
 
-def per_street() -> list[int]:
+def _streets() -> list[float]:
     """A count for each street, indexed by street number (3 to 7; 0 to 2 unused)."""
-    return [0] * 8
+    return [0.0] * 8
 
 
-def _boards() -> list[int]:
-    return [0] * 32
+def _boards() -> list[float]:
+    return [0.0] * 32
 
 
-def _doors() -> list[int]:
-    return [0] * (2 * DOOR_CLASSES)
+def _doors() -> list[float]:
+    return [0.0] * (2 * DOOR_CLASSES)
 
 
 def third_spot(posted: bool, door: int) -> int:
@@ -115,72 +115,81 @@ class PlayerStats:
     """One player's decisions, counted by situation."""
 
     hands: int = 0
-    steal_chances: int = 0
+    steal_chances: float = 0.0
     """3rd street, nobody has completed yet, and the player is not the bring-in."""
-    steals: int = 0
-    bring_ins: int = 0
+    steals: float = 0.0
+    bring_ins: float = 0.0
     """3rd street, the player has the bring-in: it may post it or complete."""
-    bring_in_completes: int = 0
-    faced_third: int = 0
+    bring_in_completes: float = 0.0
+    faced_third: float = 0.0
     """3rd street, facing a completion or a raise."""
-    folds_third: int = 0
-    raises_third: int = 0
-    faced_third_posted: int = 0
+    folds_third: float = 0.0
+    raises_third: float = 0.0
+    faced_third_posted: float = 0.0
     """... of which after posting the bring-in (the others: its first decision of the hand)."""
-    folds_third_posted: int = 0
-    raises_third_posted: int = 0
-    may_open: int = 0
+    folds_third_posted: float = 0.0
+    raises_third_posted: float = 0.0
+    may_open: float = 0.0
     """4th to 7th street, nobody has bet yet: the player may bet or check."""
-    opens: int = 0
-    faced_later: int = 0
+    opens: float = 0.0
+    faced_later: float = 0.0
     """4th to 7th street, facing a bet or a raise."""
-    folds_later: int = 0
-    raises_later: int = 0
-    faced_back_third: int = 0
+    folds_later: float = 0.0
+    raises_later: float = 0.0
+    faced_back_third: float = 0.0
     """3rd street, raised after having completed or raised itself."""
-    folds_back_third: int = 0
-    raises_back_third: int = 0
-    faced_back: int = 0
+    folds_back_third: float = 0.0
+    raises_back_third: float = 0.0
+    faced_back: float = 0.0
     """4th to 7th street, raised after having bet or raised on it itself."""
-    folds_back: int = 0
-    raises_back: int = 0
-    may_open_at: list[int] = field(default_factory=per_street)
+    folds_back: float = 0.0
+    raises_back: float = 0.0
+    may_open_at: list[float] = field(default_factory=_streets)
     """``may_open``, ``opens``, ``faced_later``, ``folds_later`` and ``raises_later`` by street."""
-    opens_at: list[int] = field(default_factory=per_street)
-    may_open_first_at: list[int] = field(default_factory=per_street)
+    opens_at: list[float] = field(default_factory=_streets)
+    may_open_first_at: list[float] = field(default_factory=_streets)
     """``may_open_at`` and ``opens_at`` where nobody had checked before him on the street:
     he acts first (heads-up: his board looks the better), not after a check."""
-    opens_first_at: list[int] = field(default_factory=per_street)
-    faced_at: list[int] = field(default_factory=per_street)
-    folds_at: list[int] = field(default_factory=per_street)
-    raises_at: list[int] = field(default_factory=per_street)
-    faced_board: list[int] = field(default_factory=_boards)
+    opens_first_at: list[float] = field(default_factory=_streets)
+    faced_at: list[float] = field(default_factory=_streets)
+    folds_at: list[float] = field(default_factory=_streets)
+    raises_at: list[float] = field(default_factory=_streets)
+    faced_board: list[float] = field(default_factory=_boards)
     """``faced_at`` and ``folds_at`` split by whether the bettor's board looked better than
     the player's own, and whether the player had bet or raised on an earlier later street
     (index :func:`board_spot`): the comparable spots of a fold-to-bet read."""
-    folds_board: list[int] = field(default_factory=_boards)
-    faced_back_at: list[int] = field(default_factory=per_street)
+    folds_board: list[float] = field(default_factory=_boards)
+    faced_back_at: list[float] = field(default_factory=_streets)
     """``faced_back`` and ``folds_back`` by street: a player who folds more the more he is
     raised does so on some streets and not others (the nit gives up half his raised
     4th-street bets, almost none later)."""
-    folds_back_at: list[int] = field(default_factory=per_street)
-    faced_back_high: list[int] = field(default_factory=per_street)
+    folds_back_at: list[float] = field(default_factory=_streets)
+    faced_back_high: list[float] = field(default_factory=_streets)
     """``faced_back`` (and 3rd street's) by street where the wager faced re-raised his own
     raise (the street's third wager or more), not raised his first wager: ``strong-v1`` in
     Razz re-raises 54-60% of the raises of its bets but 12-16% of the re-raises of its raises."""
-    raises_back_high: list[int] = field(default_factory=per_street)
-    folds_back_high: list[int] = field(default_factory=per_street)
+    raises_back_high: list[float] = field(default_factory=_streets)
+    folds_back_high: list[float] = field(default_factory=_streets)
     """... and folded there: the gauntlet's nit calls a re-raise of his completion and folds
     when his own re-raise is capped."""
-    faced_third_door: list[int] = field(default_factory=_doors)
+    faced_third_door: list[float] = field(default_factory=_doors)
     """``faced_third`` and its folds and raises by whether it had posted the bring-in and
     the class of the wagerer's door (index :func:`third_spot`): a player who defends by how
     his hand stands against the completer's door folds more to a scary one."""
-    folds_third_door: list[int] = field(default_factory=_doors)
-    raises_third_door: list[int] = field(default_factory=_doors)
+    folds_third_door: list[float] = field(default_factory=_doors)
+    raises_third_door: list[float] = field(default_factory=_doors)
     calibration: FoldCalibration = field(default_factory=FoldCalibration)
     """His answers to the strong bot's wagers against its model's fold chance for each
     (written by the bot that wagered: the model is its own)."""
+
+    def decay(self, factor: float) -> None:
+        """Weigh every count so far by ``factor`` (under 1: what he did before counts less)."""
+        for name in _COUNTS:
+            setattr(self, name, getattr(self, name) * factor)
+        for name in _SPOT_COUNTS:
+            counts = getattr(self, name)
+            for i, count in enumerate(counts):
+                counts[i] = count * factor
 
     @property
     def steal_rate(self) -> float:
@@ -245,7 +254,7 @@ class PlayerStats:
 
     def fold_facing(
         self, street: int, bettor_better: bool | None = None, led: bool = False
-    ) -> tuple[float, int]:
+    ) -> tuple[float, float]:
         """How often it folds to a bet on ``street`` (4 to 7) having led the betting on an
         earlier street of the hand (``led``) or not, from a board that looks better than its
         own (``bettor_better``), or not, or either (``None``); and how many such spots were seen.
@@ -308,7 +317,9 @@ class PlayerStats:
             return either
         return _at_level(self._back_counts(street, folds=True), high, either)
 
-    def _back_counts(self, street: int, *, folds: bool = False) -> tuple[int, int, int, int]:
+    def _back_counts(
+        self, street: int, *, folds: bool = False
+    ) -> tuple[float, float, float, float]:
         """Raised after wagering on 3rd street, or on 4th to 7th together: times faced, times
         re-raised (``folds``: folded), and the same two where the raise re-raised its own
         raise."""
@@ -320,7 +331,7 @@ class PlayerStats:
         high = self.folds_back_high if folds else self.raises_back_high
         return self.faced_back, hits, sum(self.faced_back_high[4:]), sum(high[4:])
 
-    def raised_back_spots(self, street: int, high: bool | None = None) -> int:
+    def raised_back_spots(self, street: int, high: bool | None = None) -> float:
         """How many times it was seen raised after wagering itself on ``street`` (``high``:
         by a re-raise of its raise, or not; over 4th to 7th street together)."""
         if high is not None:
@@ -365,9 +376,9 @@ class PlayerStats:
 
     def _third_spot(
         self,
-        hits: int,
-        hits_posted: int,
-        hits_door: list[int],
+        hits: float,
+        hits_posted: float,
+        hits_door: list[float],
         pooled: float,
         posted: bool,
         door: int | None,
@@ -417,9 +428,15 @@ class PlayerStats:
         return self.raise_third_as(posted, door) if street == 3 else self.raise_at(street)
 
     @property
-    def decisions(self) -> int:
+    def decisions(self) -> float:
         """How many decisions of this player have been counted."""
         return (
             self.steal_chances + self.bring_ins + self.faced_third + self.may_open
             + self.faced_later + self.faced_back_third + self.faced_back
         )  # fmt: skip
+
+
+_COUNTS = tuple(f.name for f in fields(PlayerStats) if f.type == "float")
+"""The counts of :class:`PlayerStats` that :meth:`PlayerStats.decay` weighs ..."""
+_SPOT_COUNTS = tuple(f.name for f in fields(PlayerStats) if f.type == "list[float]")
+"""... and its counts by street or spot."""

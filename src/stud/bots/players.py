@@ -16,7 +16,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 
 from stud.bots.boards import door_class, showing
-from stud.bots.player_stats import PlayerStats, board_spot, led_before, per_street, third_spot
+from stud.bots.player_stats import PlayerStats, board_spot, led_before, third_spot
 from stud.bots.reads import hand_key
 from stud.game import Acted, ActionKind, HandView, StreetStarted
 
@@ -33,6 +33,9 @@ class PlayerReads:
     """Every opponent's :class:`PlayerStats`, fed from one seat's views, hand after hand."""
 
     players: dict[Hashable, PlayerStats] = field(default_factory=dict)
+    half_life: float | None = None
+    """In a player's own hands, how long until what he did weighs half as much as what he
+    does now (:meth:`PlayerStats.decay` at each hand he is dealt); None: never forgets."""
     _hand: tuple[int | None, ...] = field(default=(), repr=False)
     _done: int = field(default=0, repr=False)
     _seated: tuple[Hashable, ...] = field(default=(), repr=False)
@@ -64,9 +67,13 @@ class PlayerReads:
             self._hand = hand
             self._done = 0
             self._seated = tuple(players) if players is not None else ()
+            keep = 0.5 ** (1.0 / self.half_life) if self.half_life else 1.0
             for seat in range(len(view.seats)):
                 if seat != view.viewer:
-                    self.stats(seat).hands += 1
+                    stats = self.stats(seat)
+                    stats.hands += 1
+                    if keep < 1.0:
+                        stats.decay(keep)
         elif players is not None and not self._seated:
             self._seated = tuple(players)
         events = view.events
@@ -144,7 +151,7 @@ class PlayerReads:
             if kind.is_wager:
                 wagers += 1
                 wagered.add(seat)
-                raised.setdefault(seat, per_street())[street] += 1
+                raised.setdefault(seat, [0] * 8)[street] += 1
                 bettor = seat
             if kind is not ActionKind.FOLD and kind is not ActionKind.CHECK:
                 bets[seat] = event.to

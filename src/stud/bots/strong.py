@@ -90,7 +90,14 @@ class StrongBot:
     run-outs I lose and his calls on the ones I win, and overrated my raises.
     """
 
-    def __init__(self, seed: int | None = None, *, samples: int = 256, paths: int = 8) -> None:
+    def __init__(
+        self,
+        seed: int | None = None,
+        *,
+        samples: int = 256,
+        paths: int = 8,
+        half_life: float | None = None,
+    ) -> None:
         self._rng = random.Random(seed)
         self._np = np.random.default_rng(self._rng.getrandbits(64))
         self.samples = samples
@@ -100,8 +107,9 @@ class StrongBot:
         self._estimators: dict[str, Estimator] = {}
         self._small, self._big = 0, 0
         """The hand's small and big bet, set at each decision."""
-        self.reads = PlayerReads()
-        """What this bot has learnt of each opponent so far (every action it saw)."""
+        self.reads = PlayerReads(half_life=half_life)
+        """What this bot has learnt of each opponent so far (every action it saw; with a
+        ``half_life``, recent hands weighing more, :attr:`PlayerReads.half_life`)."""
         self.answers = Answers()
         """The model's fold chances for the opponents facing my last wager, until they answer."""
         self.last_choices: tuple[Choice, ...] = ()
