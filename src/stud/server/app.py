@@ -22,7 +22,7 @@ from starlette.exceptions import HTTPException
 
 from stud.game import variant
 from stud.server.actors.bots import BOT_KINDS
-from stud.server.actors.table import Command
+from stud.server.actors.mailbox import Command
 from stud.server.errors import Refusal, RestError, http_error, internal_error, retry_after
 from stud.server.http.histories import hand_as_seen
 from stud.server.http.language import router as language_router

@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from stud.server.actors.channel import Watcher
-from stud.server.actors.table import Command
+from stud.server.actors.mailbox import Command
 from stud.server.cluster.remote import Actor, Kind, Owner, Remote, RemoteWatcher, reply_message
 
 if TYPE_CHECKING:

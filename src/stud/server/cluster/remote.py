@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from stud.server.actors.channel import Watcher
-from stud.server.actors.table import Command
+from stud.server.actors.mailbox import Command
 from stud.table import TableError
 
 if TYPE_CHECKING:

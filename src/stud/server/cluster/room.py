@@ -37,7 +37,8 @@ from sqlalchemy import Connection
 
 from stud.server.actors.bots import make_bot
 from stud.server.actors.channel import Watcher
-from stud.server.actors.table import Command, TableActor
+from stud.server.actors.mailbox import Command
+from stud.server.actors.table import TableActor
 from stud.server.cluster.bots import BotPool
 from stud.server.cluster.bus import Bus
 from stud.server.cluster.claims import Claims, fewer_loaded

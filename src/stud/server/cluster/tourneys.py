@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from stud.server.actors.channel import Watcher
-from stud.server.actors.table import Command
+from stud.server.actors.mailbox import Command
 from stud.server.actors.tournament import TournamentActor
 from stud.server.cluster.claims import Claims, fewer_loaded
 from stud.server.cluster.lease import EVENT_EPOCH, LeaseBook, Leases

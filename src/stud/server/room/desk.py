@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Final, Protocol
 from sqlalchemy import Connection
 
 from stud.server.actors.bots import Bot, make_bot
-from stud.server.actors.table import Command
+from stud.server.actors.mailbox import Command
 from stud.server.actors.tournament import TournamentActor
 from stud.server.storage import Account
 from stud.server.storage import tourneys as db_tourneys

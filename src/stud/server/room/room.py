@@ -10,7 +10,8 @@ from typing import Any, Protocol
 
 from stud.server.actors.bots import Bot, make_bot
 from stud.server.actors.channel import Watcher
-from stud.server.actors.table import Command, TableActor
+from stud.server.actors.mailbox import Command
+from stud.server.actors.table import TableActor
 from stud.server.room.desk import DEFAULT_TOURNAMENTS, TournamentDesk, TourneyTemplate
 from stud.server.storage import Account, Database, TableSpec
 from stud.server.trust.limits import Limits, check_new_table
