@@ -10,6 +10,7 @@ import gc
 import logging
 import secrets
 from collections.abc import AsyncIterator
+from functools import partial
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -30,7 +31,8 @@ from stud.server.http.origin import OriginCheck, foreign_origin
 from stud.server.http.replay import router as replay_router
 from stud.server.http.tournaments import add_tournament_routes
 from stud.server.http.validation import validation_error
-from stud.server.room.room import Room, RoomConfig
+from stud.server.room.local import LocalCoordination
+from stud.server.room.room import Coordinator, Room, RoomConfig
 from stud.server.storage import Account, Database, TableSpec
 from stud.server.trust.limits import SignupLimit
 from stud.server.trust.logins import Busy, PasswordGuard
@@ -109,13 +111,12 @@ def create_app(
     (on the same PostgreSQL database): see stud.server.cluster and docs/deploy.md.
     Without it nothing of the cluster (nor the redis package) is imported.
     """
-    room: Room
+    coordination: Coordinator = LocalCoordination
     if redis_url:
-        from stud.server.cluster.room import ClusterRoom
+        from stud.server.cluster.coordination import RedisCoordination
 
-        room = ClusterRoom(db=db, config=config, hand_factory=hand_factory, redis_url=redis_url)
-    else:
-        room = Room(db=db, config=config, hand_factory=hand_factory)
+        coordination = partial(RedisCoordination, redis_url=redis_url)
+    room = Room(db=db, config=config, hand_factory=hand_factory, coordination=coordination)
     passwords = PasswordGuard(config.logins, room.buckets)
     signups = SignupLimit(config.limits, room.buckets)
 
