@@ -57,7 +57,7 @@ def build(game: str, spectators: int, seed: int) -> tuple[Any, Any]:
         name="t", game=game, ante=1, bring_in=2, small_bet=4, big_bet=8, seats=6, bots=0,
         min_buy_in=0, max_buy_in=0, id=seed,
     )  # fmt: skip
-    actor = TableActor(types.SimpleNamespace(config=RoomConfig(seed=seed)), spec, table)  # type: ignore[arg-type]
+    actor = TableActor(types.SimpleNamespace(config=RoomConfig(seed=seed)), spec, table)
     for account in (11, 12, 13):
         actor.watchers[Watcher(account)] = None
         table.sit(account, f"p{account}", 10**9, 0.0)

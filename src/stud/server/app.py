@@ -8,6 +8,7 @@
 import contextlib
 import gc
 from collections.abc import AsyncIterator
+from functools import partial
 from pathlib import Path
 
 from fastapi import FastAPI, WebSocket
@@ -18,7 +19,8 @@ from stud.server.http import accounts, hands, health, language, tables, tourname
 from stud.server.http.deps import COOKIE, session_account
 from stud.server.http.errors import add_error_handlers
 from stud.server.http.origin import OriginCheck, foreign_origin
-from stud.server.room.room import Room, RoomConfig
+from stud.server.room.local import LocalCoordination
+from stud.server.room.room import Coordinator, Room, RoomConfig
 from stud.server.storage import Database
 from stud.server.trust.limits import SignupLimit
 from stud.server.trust.logins import PasswordGuard
@@ -62,13 +64,12 @@ def create_app(
     (on the same PostgreSQL database): see stud.server.cluster and docs/deploy.md.
     Without it nothing of the cluster (nor the redis package) is imported.
     """
-    room: Room
+    coordination: Coordinator = LocalCoordination
     if redis_url:
-        from stud.server.cluster.room import ClusterRoom
+        from stud.server.cluster.coordination import RedisCoordination
 
-        room = ClusterRoom(db=db, config=config, hand_factory=hand_factory, redis_url=redis_url)
-    else:
-        room = Room(db=db, config=config, hand_factory=hand_factory)
+        coordination = partial(RedisCoordination, redis_url=redis_url)
+    room = Room(db=db, config=config, hand_factory=hand_factory, coordination=coordination)
     passwords = PasswordGuard(config.logins, room.buckets)
     signups = SignupLimit(config.limits, room.buckets)
 

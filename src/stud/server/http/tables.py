@@ -9,7 +9,7 @@ from pydantic import BaseModel, Field
 
 from stud.game import variant
 from stud.server.actors.bots import BOT_KINDS
-from stud.server.actors.table import Command
+from stud.server.actors.mailbox import Command
 from stud.server.errors import Refusal
 from stud.server.http.deps import LoggedIn, RoomDep
 from stud.server.http.errors import RestError, retry_after

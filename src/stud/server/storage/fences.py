@@ -11,7 +11,8 @@ stored token is still the writer's: a paused owner that wakes up finds a newer
 token and its write is refused (:class:`Fenced`), so it cannot book anything
 for a table someone else now runs.
 
-No Redis here: this is plain SQLAlchemy, used by :mod:`stud.server.cluster.room`.
+No Redis here: this is plain SQLAlchemy, used by :mod:`stud.server.cluster.tables` and
+:mod:`stud.server.cluster.tourneys`.
 """
 
 from __future__ import annotations
