@@ -30,7 +30,13 @@ from stud.server.room.room import RoomConfig
 from stud.server.storage import Account, Database
 from stud.server.trust.limits import SignupLimit
 from stud.server.trust.logins import Busy, PasswordGuard
-from stud.server.trust.names import account_name, check_text, name_key
+from stud.server.trust.names import (
+    ACCOUNT_NAME_MAX,
+    ACCOUNT_NAME_MIN,
+    account_name,
+    check_text,
+    name_key,
+)
 from stud.server.trust.ratelimit import Throttled
 
 router = APIRouter(tags=["accounts"])
@@ -39,7 +45,9 @@ T = TypeVar("T")
 
 
 class Credentials(BaseModel):
-    name: str = Field(min_length=3, max_length=20, examples=["alice"])
+    name: str = Field(
+        min_length=ACCOUNT_NAME_MIN, max_length=ACCOUNT_NAME_MAX, examples=["alice", "玩家小明"]
+    )
     password: str = Field(min_length=6, max_length=200)
 
 

@@ -1,6 +1,7 @@
 """Accounts in storage: people, guests, bots and the house; their sessions and language.
 
-Names are unique without regard to case; a session is stored as its token's hash.
+Names are unique by their key (:func:`stud.server.trust.names.name_key`: without case,
+width or look-alike characters), stored beside them; a session is stored as its token's hash.
 """
 
 from __future__ import annotations
@@ -11,9 +12,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, and_, func, insert, select, update
+from sqlalchemy import Connection, and_, insert, select, update
 
 from stud.server.storage import schema as s
+from stud.server.trust.names import name_key
 
 HOUSE = "house"
 
@@ -47,13 +49,17 @@ class Accounts:
     ) -> Account:
         """Insert an account; a taken name raises ValueError.
 
-        Names are unique without regard to case: ``ALICE`` is ``alice``'s name.
+        Names are unique by their key: ``ALICE`` and ``Аlice`` (Cyrillic) are ``alice``'s name.
         """
         if self.account_by_name(conn, name) is not None:
             raise ValueError(f"the name {name!r} is taken")
         result = conn.execute(
             insert(s.accounts).values(
-                name=name, kind=kind, password_hash=password_hash, created_at=time.time()
+                name=name,
+                name_key=name_key(name),
+                kind=kind,
+                password_hash=password_hash,
+                created_at=time.time(),
             )
         )
         pk = result.inserted_primary_key
@@ -65,18 +71,28 @@ class Accounts:
         return None if row is None else _row_account(row)
 
     def account_by_name(self, conn: Connection, name: str) -> tuple[Account, str | None] | None:
-        """The account and its password hash, for logging in; the name matched without case.
+        """The account and its password hash, for logging in; matched by the name's key.
 
-        Names are ASCII (see stud.server.trust.names), so SQL's ``lower`` folds them as
-        Python does, on SQLite and PostgreSQL alike; the oldest account wins in a
-        database made before names were unique without case.
+        A database made before keys were skeletons may hold two accounts with one key
+        (``bob1`` and ``bobl``): the one spelled exactly as given wins, else the oldest.
         """
         row = conn.execute(
             select(s.accounts)
-            .where(func.lower(s.accounts.c.name) == name.lower())
-            .order_by(s.accounts.c.id)
+            .where(s.accounts.c.name_key == name_key(name))
+            .order_by((s.accounts.c.name == name).desc(), s.accounts.c.id)
         ).first()
         return None if row is None else (_row_account(row), row.password_hash)
+
+    def fill_name_keys(self, conn: Connection) -> None:
+        """Key the accounts stored without one (made before the key was kept, or under an
+        older rule): what the schema's upgrade runs, so their owners still log in."""
+        rows = conn.execute(select(s.accounts.c.id, s.accounts.c.name, s.accounts.c.name_key)).all()
+        for row in rows:
+            key = name_key(str(row.name))
+            if row.name_key != key:
+                conn.execute(
+                    update(s.accounts).where(s.accounts.c.id == row.id).values(name_key=key)
+                )
 
     def accounts_of_kind(self, conn: Connection, kind: str) -> list[Account]:
         rows = conn.execute(
@@ -126,7 +142,7 @@ class Accounts:
         conn.execute(
             update(s.accounts)
             .where(s.accounts.c.id == account_id)
-            .values(name=name, password_hash=password_hash, kind="user")
+            .values(name=name, name_key=name_key(name), password_hash=password_hash, kind="user")
         )
         return Account(id=account_id, name=name, kind="user")
 

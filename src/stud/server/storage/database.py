@@ -30,7 +30,7 @@ from sqlalchemy import Connection, Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import ExecutionContext, make_url
 from sqlalchemy.exc import DBAPIError
 
-from stud.server.storage.schema import metadata
+from stud.server.storage.schema import accounts_by_name_key, metadata
 from stud.server.storage.store import Store
 from stud.server.storage.writes import UNREAD
 
@@ -245,6 +245,8 @@ class Database:
                         conn.execute(
                             text(f"ALTER TABLE {table.name} ADD COLUMN {column.name} {kind}{extra}")
                         )
+            accounts_by_name_key.create(conn, checkfirst=True)
+            self.store.fill_name_keys(conn)
 
     def start(self) -> None:
         """Create the schema if needed and start the writer thread."""

@@ -26,6 +26,10 @@ accounts = Table(
     metadata,
     Column("id", _BigId, primary_key=True, autoincrement=True),
     Column("name", String(64), nullable=False, unique=True),
+    # What makes two names one (stud.server.trust.names.name_key: no case, width or
+    # look-alikes); filled for older rows when the schema is upgraded. Not unique: a
+    # database made under an older rule may hold two names with one key.
+    Column("name_key", String(128), nullable=True),
     Column("password_hash", String(255), nullable=True),
     # 'user', 'guest', 'bot' or 'house' (the bank chips are granted from and rake goes to).
     Column("kind", String(16), nullable=False),
@@ -90,6 +94,8 @@ hands = Table(
     # when asked for (stud.server.http.histories). A row has this or the two texts above.
     Column("played", Text, nullable=True),
 )
+accounts_by_name_key = Index("accounts_by_name_key", accounts.c.name_key)
+
 Index("hands_by_table", hands.c.table_id, hands.c.id)
 Index("hands_by_status", hands.c.status)
 

@@ -1,11 +1,18 @@
 """What a name may be: account names and table names, checked once at input.
 
-Account names are identities, so two that look alike must be one: a name is
-NFKC-normalised (full-width ``ａｌｉｃｅ`` is ``alice``), matched whole (no
-trailing newline slips past), unique without regard to case (:func:`name_key`),
-and kept to ASCII letters, digits, ``-`` and ``_`` so that no two scripts can
-spell look-alikes. Names the room uses itself (``house``, ``Bot 3``,
-``Guest-1a2b3c``) are reserved, and the error says so.
+Account names are identities, so two that look alike must be one. A name is
+NFKC-normalised (full-width ``Ａｄａ`` is ``Ada``) and matched whole (no trailing
+newline slips past); it may use letters of any script (Han, Latin, kana,
+Hangul...), digits and the separators ``-``, ``_``, ``.`` and an inner space, 2 to
+20 characters. It is refused with its own code when it holds an invisible
+character (zero-width, bidi controls), or mixes scripts in a way no writing
+system does (a Cyrillic ``а`` in a Latin name; Latin with Han, kana or Hangul is
+how East Asian names are written, so that is allowed). Two names are one when
+their :func:`name_key` agrees: case-folded, then reduced to a *confusable
+skeleton* (Unicode's confusables data, as the ``confusable_homoglyphs`` package
+ships it), so ``Ada``, ``ada`` and ``Аda`` (a Cyrillic ``А``) are one name.
+Names the room uses itself (``house``, ``Bot 3``, ``Guest-1a2b3c``) are reserved,
+in any script or width, and the error says so.
 
 Table names are labels, not identities: any printable text, but never a line
 break or a control character (a hand history is line-based: a name with a
@@ -14,23 +21,34 @@ newline would add lines to every history written at that table).
 
 from __future__ import annotations
 
-import re
 import unicodedata
+from functools import cache
 from typing import Final
+
+from confusable_homoglyphs import categories, confusables
 
 from stud.server.errors import Refusal
 
-ACCOUNT_NAME_MIN: Final = 3
+ACCOUNT_NAME_MIN: Final = 2
 ACCOUNT_NAME_MAX: Final = 20
 TABLE_NAME_MAX: Final = 40
 
-_ACCOUNT_NAME = re.compile(r"[A-Za-z0-9_\-]+")
+SEPARATORS: Final = frozenset("-_. ")
+"""The characters besides letters and digits a name may use (a space only inside, alone)."""
 RESERVED_NAMES: Final = frozenset(
     {"house", "admin", "administrator", "root", "system", "server", "dealer", "moderator"}
 )
-"""Names no one may register (compared without regard to case)."""
+"""Names no one may register (compared by :func:`name_key`)."""
 RESERVED_PREFIXES: Final = ("bot", "guest")
 """The room names its bots ``Bot N`` and its guests ``Guest-xxxxxx``: nobody else starts so."""
+
+_EAST_ASIAN: Final = (
+    frozenset({"LATIN", "HAN", "HIRAGANA", "KATAKANA"}),
+    frozenset({"LATIN", "HAN", "BOPOMOFO"}),
+    frozenset({"LATIN", "HAN", "HANGUL"}),
+)
+"""Scripts written together (Unicode TR39's "highly restrictive" sets); one script is fine."""
+_NEUTRAL_SCRIPTS: Final = frozenset({"COMMON", "INHERITED"})
 
 
 def check_text(text: str, what: str) -> str:
@@ -59,13 +77,116 @@ def printable(text: str, what: str) -> str:
     return text
 
 
+@cache
+def _prototypes() -> dict[str, str]:
+    """Each confusable character's stand-in: one per class of characters that look alike.
+
+    The classes join every character with its look-alikes (the package's data, taken
+    both ways) and with its case-folded form, so that the key ignores case without
+    losing a capital's look-alikes (Cyrillic ``В`` is ``B``, so ``b``). The price: ``I``
+    looks like ``l`` and folds to ``i``, so ``i`` and ``l`` are one. The stand-in is the
+    class's lower-case ASCII letter if it has one, else its smallest code point.
+    """
+    parent: dict[str, str] = {}
+
+    def root(ch: str) -> str:
+        while parent.get(ch, ch) != ch:
+            ch = parent[ch]
+        return ch
+
+    def join(a: str, b: str) -> None:
+        ra, rb = root(a), root(b)
+        if ra != rb:
+            first, second = sorted((ra, rb), key=_preference)
+            parent[second] = first
+            parent.setdefault(first, first)
+
+    data: dict[str, list[dict[str, str]]] = confusables.confusables_data
+    for source, targets in data.items():
+        if len(source) != 1:
+            continue
+        for target in targets:
+            glyph = target["c"].replace("\u200e", "")
+            if len(glyph) == 1:
+                join(source, glyph)
+    for ch in list(parent):
+        for other in (ch.casefold(), ch.upper()):
+            if len(other) == 1:
+                join(ch, other)
+    return {ch: root(ch) for ch in parent}
+
+
+def _preference(ch: str) -> tuple[bool, str]:
+    return (not (ch.isascii() and ch.islower()), ch)
+
+
 def name_key(name: str) -> str:
-    """What makes two account names the same: NFKC, then case-folded."""
-    return unicodedata.normalize("NFKC", name).casefold()
+    """What makes two account names the same: NFKC, case-folded, then each character's
+    look-alike stand-in (a confusable skeleton without case: ``Ada``, ``ＡＤＡ`` and ``Аda``
+    agree, Cyrillic ``ВОТ`` is ``bot``, ``B0B`` is ``bob``)."""
+    folded = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", name).casefold())
+    stand_in = _prototypes()
+    return "".join(stand_in.get(ch, ch) for ch in folded)
+
+
+def _script(ch: str) -> str:
+    alias: str = categories.alias(ch)
+    return alias
+
+
+def _check_characters(name: str) -> None:
+    """Refuse invisible characters by name, then anything but letters, digits and separators."""
+    for ch in name:
+        if unicodedata.category(ch) == "Cf":
+            raise Refusal(
+                "name_invisible",
+                f"names may not contain invisible characters (U+{ord(ch):04X}:"
+                " zero-width or text-direction marks)",
+                {"character": f"U+{ord(ch):04X}"},
+            )
+    for ch in name:
+        kind = unicodedata.category(ch)
+        if not (kind[0] in "LM" or kind == "Nd" or ch in SEPARATORS):
+            raise Refusal(
+                "name_characters",
+                "names may use only the letters of any script, digits, '-', '_', '.'"
+                " and single spaces between words",
+            )
+    if unicodedata.category(name[0])[0] == "M" or name != name.strip(" ") or "  " in name:
+        raise Refusal(
+            "name_characters",
+            "names may use only the letters of any script, digits, '-', '_', '.'"
+            " and single spaces between words (no combining mark first)",
+        )
+
+
+def _check_scripts(name: str) -> None:
+    """Refuse a name that mixes scripts no writing system mixes (Latin with Cyrillic...)."""
+    scripts = {_script(ch) for ch in name if ch.isalpha()} - _NEUTRAL_SCRIPTS
+    if len(scripts) <= 1 or any(scripts <= allowed for allowed in _EAST_ASIAN):
+        return
+    raise Refusal(
+        "name_mixed_script",
+        "a name may not mix these scripts: " + ", ".join(sorted(s.title() for s in scripts)),
+        {"scripts": ", ".join(sorted(s.title() for s in scripts))},
+    )
+
+
+def _check_reserved(name: str) -> None:
+    key = name_key(name)
+    if key in {name_key(reserved) for reserved in RESERVED_NAMES}:
+        raise Refusal("name_reserved", f"the name {name!r} is reserved for the room")
+    for prefix in RESERVED_PREFIXES:
+        if key.startswith(name_key(prefix)):
+            raise Refusal(
+                "name_reserved",
+                f"names starting with {prefix.capitalize()!r} are reserved"
+                f" for the room's {prefix}s",
+            )
 
 
 def account_name(raw: str) -> str:
-    """The account name as stored, NFKC-normalised; ValueError with the reason otherwise."""
+    """The account name as stored, NFKC-normalised; a Refusal with the reason otherwise."""
     name = unicodedata.normalize("NFKC", check_text(raw, "the name"))
     if not ACCOUNT_NAME_MIN <= len(name) <= ACCOUNT_NAME_MAX:
         raise Refusal(
@@ -73,20 +194,9 @@ def account_name(raw: str) -> str:
             f"names are {ACCOUNT_NAME_MIN} to {ACCOUNT_NAME_MAX} characters long",
             {"min": ACCOUNT_NAME_MIN, "max": ACCOUNT_NAME_MAX},
         )
-    if _ACCOUNT_NAME.fullmatch(name) is None:
-        raise Refusal(
-            "name_characters", "names may use only the letters A-Z and a-z, digits, '-' and '_'"
-        )
-    key = name.casefold()
-    if key in RESERVED_NAMES:
-        raise Refusal("name_reserved", f"the name {name!r} is reserved for the room")
-    for prefix in RESERVED_PREFIXES:
-        if key.startswith(prefix):
-            raise Refusal(
-                "name_reserved",
-                f"names starting with {prefix.capitalize()!r} are reserved"
-                f" for the room's {prefix}s",
-            )
+    _check_characters(name)
+    _check_scripts(name)
+    _check_reserved(name)
     return name
 
 

@@ -97,8 +97,11 @@ export function credentialsDialog(app, mode) {
   const upgrade = mode === 'upgrade';
   const register = mode === 'register' || upgrade;
   const hint = uniqueId('name-hint');
+  // No pattern or length here: the browser would refuse the form in its own words (and
+  // never submit it), while the server's rules (any script, look-alikes) are the rule:
+  // its refusal comes back with a code the error line words in the player's language.
   const name = h('input', {
-    name: 'name', autocomplete: 'username', required: true, minlength: 3, maxlength: 20, pattern: '[A-Za-z0-9_\\-]{3,20}',
+    name: 'name', autocomplete: 'username', required: true,
     'aria-describedby': register ? hint : null,
   });
   const password = h('input', { name: 'password', type: 'password', autocomplete: register ? 'new-password' : 'current-password', required: true, minlength: 6 });

@@ -64,6 +64,17 @@ export function typing(target) {
 }
 
 const bars = new Set(); // every ActionBar on the page
+let connected = true; // the room's socket is open: an action can reach the server
+
+/**
+ * The socket closed (`false`) or opened again (`true`): while it is down no button acts, nor
+ * does a key, and the bar says why; every bar is drawn again when it changes.
+ */
+export function setConnected(open) {
+  if (connected === open) return;
+  connected = open;
+  for (const bar of bars) if (bar.lastArgs) bar.update(...bar.lastArgs);
+}
 
 /**
  * The server refused something (`table`: the table its error names, or null): a bar waiting
@@ -87,6 +98,7 @@ const keyOwners = new WeakMap(); // key event -> the bar it goes to
 
 /** The bar a key press goes to: hovered, else focused, else the longest waiting turn. */
 function keyOwner() {
+  if (!connected) return null;
   const active = [...bars].filter((b) => b.actions?.length && !b.waiting());
   if (active.length <= 1) return active[0] ?? null;
   const scope = (b) => b.scope ?? b.el;
@@ -202,13 +214,16 @@ export class ActionBar {
     this.buttons = actions.map((a) => h('button', {
       class: `act-btn ${a.kind}${a.double ? ' double' : ''}`,
       dataset: { action: a.action, to: a.to, add: a.add },
-      disabled: waiting,
+      disabled: waiting || !connected,
       title: keys ? t('table.act.title_keys', { label: a.label, key: a.key.toUpperCase(), number: String(a.number) }) : null,
       'aria-keyshortcuts': keys ? `${a.key.toUpperCase()} ${a.number}` : null,
       onclick: () => this.choose(a),
     }, h('span', { class: 'label' }, a.label), a.extra ? h('small', { class: 'adds' }, ' ', a.extra) : null,
     keyCap(a.key)));
-    fill(this.el, words, h('div', { class: 'your-turn' }, t('table.your_turn')), h('div', { class: 'act-buttons', role: 'group', 'aria-label': t('table.act.group') }, this.buttons));
+    const prompt = connected
+      ? h('div', { class: 'your-turn' }, t('table.your_turn'))
+      : h('div', { class: 'your-turn offline' }, t('table.act.offline'));
+    fill(this.el, words, prompt, h('div', { class: 'act-buttons', role: 'group', 'aria-label': t('table.act.group') }, this.buttons));
   }
 
   /** Folding when checking is free: ask first. */
@@ -216,9 +231,9 @@ export class ActionBar {
     const check = this.actions.find((a) => a.action === 'check');
     const fold = this.actions.find((a) => a.action === 'fold');
     this.buttons = [
-      h('button', { class: 'act-btn passive', dataset: { action: 'check', to: check.to, add: 0 }, onclick: () => this.choose(check, true) },
+      h('button', { class: 'act-btn passive', dataset: { action: 'check', to: check.to, add: 0 }, disabled: !connected, onclick: () => this.choose(check, true) },
         h('span', { class: 'label' }, tOf('action', 'check')), keyCap('k')),
-      h('button', { class: 'act-btn fold', dataset: { action: 'fold', to: fold.to, add: 0, confirm: '1' }, onclick: () => this.choose(fold, true) },
+      h('button', { class: 'act-btn fold', dataset: { action: 'fold', to: fold.to, add: 0, confirm: '1' }, disabled: !connected, onclick: () => this.choose(fold, true) },
         h('span', { class: 'label' }, t('table.act.fold_anyway')), keyCap('f')),
     ];
     const question = h('div', { class: 'fold-confirm', id: `fold-confirm-${++confirmIds}` }, t('table.act.fold_confirm'));
@@ -228,7 +243,7 @@ export class ActionBar {
   }
 
   choose(a, confirmed = false) {
-    if (this.pendingTurn === this.turnId) return;
+    if (this.pendingTurn === this.turnId || !connected) return;
     const canCheck = this.actions.some((x) => x.action === 'check');
     if (a.action === 'fold' && canCheck && !confirmed) {
       this.confirming = true;

@@ -3,7 +3,7 @@
 
 import { api } from './api.js';
 import { renderAccount } from './account.js';
-import { releaseRefused } from './actions.js';
+import { releaseRefused, setConnected } from './actions.js';
 import { TurnAlerts } from './alerts.js';
 import { Seeder } from './fairview.js';
 import { startClocks } from './clock.js';
@@ -106,6 +106,7 @@ class App {
 
   onStatus(open) {
     document.body.classList.toggle('offline', !open);
+    setConnected(open); // no action while it cannot reach the server
     if (open) {
       this.statusEl.hidden = true;
     } else {
@@ -132,10 +133,16 @@ class App {
     }
   }
 
+  /**
+   * Ask the server who we are again. Only its answer that no one is logged in (401) logs the
+   * bar out: a request that failed on the way (no network, a server restarting) says
+   * nothing about the session, so the bar keeps the account it shows.
+   */
   async refreshAccount() {
     try {
       this.account = await api.me();
-    } catch {
+    } catch (error) {
+      if (error?.status !== 401) return;
       this.account = null;
     }
     renderAccount(this.accountEl, this);

@@ -19,11 +19,23 @@ export class RoomSocket extends EventTarget {
     this.timer = null;
     this.stopped = false;
     this.frames = 0;
+    // The browser knows first when the network goes: a socket over a dead network may
+    // not close for a long while (until the heartbeat's silence limit), so it is dropped
+    // at once, and opened again as soon as the network is back.
+    window.addEventListener('offline', () => this.drop());
+    window.addEventListener('online', () => {
+      if (this.open || this.stopped) return;
+      this.retries = 0;
+      this.connect();
+    });
   }
 
   connect() {
     this.stopped = false;
     clearTimeout(this.timer);
+    const pending = this.ws;
+    this.ws = null;
+    if (pending) pending.close(); // an attempt still opening gives way to this one
     const ws = new WebSocket(this.url);
     this.ws = ws;
     ws.addEventListener('open', () => {
@@ -64,6 +76,17 @@ export class RoomSocket extends EventTarget {
     this.open = false;
     if (old) old.close();
     this.connect();
+  }
+
+  /** The network is gone: the socket counts as closed now, and tries again with backoff. */
+  drop() {
+    const old = this.ws;
+    if (!old) return;
+    this.ws = null;
+    this.open = false;
+    old.close();
+    this.emit('status', { open: false });
+    if (!this.stopped) this.scheduleReconnect();
   }
 
   scheduleReconnect() {
