@@ -15,19 +15,16 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import httpx
-import pytest
 from sqlalchemy import func, select
 
 from stud.server.storage import Database
 from stud.server.storage import schema as s
 from stud.testing.cluster import Cluster, health
-from stud.testing.server import Client, ServerProcess
-from test_cluster_room import cluster_of
+from stud.testing.server import Client, ServerProcess, ServerSpec
 from test_tourney_crash import (
     BOTS,
     State,
@@ -45,11 +42,7 @@ ARGS = (
 )  # fmt: skip
 
 
-@pytest.fixture
-def cluster(tmp_path: Path) -> Iterator[Cluster]:
-    yield from cluster_of(
-        tmp_path, ARGS, {"PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
-    )
+CLUSTER = ServerSpec(ARGS)
 
 
 def tournaments_run_by(server: ServerProcess) -> set[int]:

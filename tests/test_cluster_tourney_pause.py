@@ -20,7 +20,6 @@ import random
 import signal
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -30,8 +29,7 @@ from sqlalchemy.exc import OperationalError
 from stud.server.storage import Database, fences
 from stud.server.storage import schema as s
 from stud.testing.cluster import Cluster, health
-from stud.testing.server import Client, ServerProcess
-from test_cluster_room import cluster_of
+from stud.testing.server import Client, ServerProcess, ServerSpec
 from test_cluster_tourney import ARGS, listing, poll, post, tournaments_run_by
 from test_tourney_crash import (
     BOTS,
@@ -43,12 +41,7 @@ from test_tourney_crash import (
     wait_until,
 )
 
-
-@pytest.fixture
-def cluster(tmp_path: Path) -> Iterator[Cluster]:
-    yield from cluster_of(
-        tmp_path, ARGS, {"PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
-    )
+CLUSTER = ServerSpec(ARGS)
 
 
 def lease_row(db: Database, tournament: int) -> tuple[str, int]:

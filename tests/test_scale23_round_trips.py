@@ -22,13 +22,11 @@ from sqlalchemy import Connection, event, func, text
 from sqlalchemy import select as sql_select
 from sqlalchemy.engine import make_url
 
-import test_cluster_fence
 from stud.server.storage import Database, fences
 from stud.server.storage import schema as s
 from test_cluster_fence import SPEC
 
 Write = Callable[[Connection], Any]
-pg_url = test_cluster_fence.pg_url
 """A fresh PostgreSQL database (the tests fail in CI without one, skip loudly elsewhere)."""
 
 

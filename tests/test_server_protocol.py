@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 import websockets
 
-from stud.testing.server import Client, ServerProcess, fresh_database, hand_factory_args
+from stud.testing.server import Client, ServerProcess, ServerSpec, hand_factory_args
 
 ARGS = (
     "--turn-seconds", "20", "--time-bank", "5", "--pause", "0.1",
@@ -25,14 +23,7 @@ def factory_args() -> tuple[str, ...]:
     return hand_factory_args("tests.test_table_double:start_double")
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[ServerProcess]:
-    env = {"PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
-    with (
-        fresh_database("sqlite", tmp_path) as url,
-        ServerProcess(url, tmp_path, extra_args=ARGS + factory_args(), env=env) as proc,
-    ):
-        yield proc
+SERVER = ServerSpec(ARGS + factory_args(), fresh=True)
 
 
 def new_table(server: ServerProcess, client: Client) -> int:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import psycopg
@@ -21,20 +20,16 @@ from sqlalchemy import Connection, text
 from stud.server.storage import Database
 from stud.server.storage.database import IDLE_IN_TRANSACTION_SECONDS
 from stud.server.storage.stale import end_stale_writes
-from stud.testing.server import TEST_URL_VARIABLE, fresh_database, postgres_admin_url
-from test_cluster_fence import need
 
 
 @pytest.fixture
-def db(tmp_path: Path) -> Iterator[Database]:
-    need(TEST_URL_VARIABLE, postgres_admin_url() is not None)
-    with fresh_database("postgres", tmp_path) as url:
-        database = Database(url)
-        database.start()
-        database.write_sync(lambda c: c.execute(text("CREATE TABLE probe (id INT PRIMARY KEY)")))
-        database.write_sync(lambda c: c.execute(text("INSERT INTO probe VALUES (1)")))
-        yield database
-        database.close()
+def db(pg_url: str) -> Iterator[Database]:
+    database = Database(pg_url)
+    database.start()
+    database.write_sync(lambda c: c.execute(text("CREATE TABLE probe (id INT PRIMARY KEY)")))
+    database.write_sync(lambda c: c.execute(text("INSERT INTO probe VALUES (1)")))
+    yield database
+    database.close()
 
 
 def lock_probe(conn: Connection) -> Any:

@@ -12,12 +12,10 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 from sqlalchemy import Connection, func, select
 
 from stud.cli import main as cli_main
@@ -26,8 +24,8 @@ from stud.server.storage import schema as s
 from stud.testing.server import (
     Client,
     ServerProcess,
+    ServerSpec,
     check_no_foreign_down_cards,
-    fresh_database,
     hand_factory_args,
 )
 
@@ -39,19 +37,9 @@ ARGS = (
 START_BALANCE = 10_000
 
 
-@pytest.fixture(scope="module")
-def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ServerProcess, Database]]:
-    folder = tmp_path_factory.mktemp("tourney")
-    env = {"PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
-    args = ARGS + hand_factory_args("tests.test_table_double:start_double")
-    with (
-        fresh_database("sqlite", folder) as url,
-        ServerProcess(url, folder, extra_args=args, env=env) as server,
-    ):
-        db = Database(url)
-        yield server, db
-        db.close()
-        assert "Traceback" not in server.log_path.read_text(errors="replace"), server.log()
+SERVER = ServerSpec(
+    ARGS + hand_factory_args("tests.test_table_double:start_double"), clean_log=True
+)
 
 
 def cookies(client: Client) -> dict[str, str]:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +12,7 @@ import pytest
 from sqlalchemy import Connection
 
 from stud.server.storage import Database, database
-from stud.testing.server import Client, ServerProcess, fresh_database
+from stud.testing.server import Client, ServerProcess, ServerSpec
 
 ARGS = (
     "--no-default-tables",
@@ -28,15 +27,8 @@ ARGS = (
 TABLE = {"game": "stud", "ante": 1, "bring_in": 2, "small_bet": 4, "big_bet": 8, "seats": 6}
 
 
-@pytest.fixture
-def room(tmp_path: Path) -> Iterator[tuple[ServerProcess, Database]]:
-    with (
-        fresh_database("sqlite", tmp_path) as url,
-        ServerProcess(url, tmp_path, extra_args=ARGS) as proc,
-    ):
-        db = Database(url)
-        yield proc, db
-        db.engine.dispose()
+SERVER = ServerSpec(ARGS, fresh=True)
+"""Fresh for each test: the limits count what each account and address did."""
 
 
 def open_table(server: ServerProcess, cookie: str | None, **extra: Any) -> httpx.Response:

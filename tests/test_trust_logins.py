@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
@@ -21,19 +19,14 @@ from stud.server.storage import verify_password
 from stud.server.trust import logins
 from stud.server.trust.logins import Busy, LoginConfig, PasswordGuard
 from stud.server.trust.ratelimit import Throttled
-from stud.testing.server import ServerProcess, fresh_database
+from stud.testing.server import ServerProcess, ServerSpec
 
 # Refills slow enough that no load on the machine lets a bucket fill back mid-test.
 ARGS = ("--no-default-tables", "--login-failures", "8", "3", "--login-refill", "600", "600")
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[ServerProcess]:
-    with (
-        fresh_database("sqlite", tmp_path) as url,
-        ServerProcess(url, tmp_path, extra_args=ARGS) as proc,
-    ):
-        yield proc
+SERVER = ServerSpec(ARGS, fresh=True)
+"""Fresh for each test: the failed logins of one would count against the next."""
 
 
 def login(server: ServerProcess, name: str, password: str) -> httpx.Response:
