@@ -30,8 +30,8 @@ from stud.server.storage import Database, fences
 from stud.server.storage import schema as s
 from stud.testing.cluster import Cluster, health
 from stud.testing.server import Client, ServerProcess, ServerSpec
-from test_cluster_tourney import ARGS, listing, poll, post, tournaments_run_by
-from test_tourney_crash import (
+from test_cluster_tournament import ARGS, listing, poll, post, tournaments_run_by
+from test_server_tournament_crash import (
     BOTS,
     State,
     check_books,

@@ -25,7 +25,7 @@ from stud.server.storage import Database
 from stud.server.storage import schema as s
 from stud.testing.cluster import Cluster, health
 from stud.testing.server import Client, ServerProcess, ServerSpec
-from test_tourney_crash import (
+from test_server_tournament_crash import (
     BOTS,
     State,
     check_resumed,
