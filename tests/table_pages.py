@@ -18,6 +18,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, BrowserContext, Page
 
 from stud.testing.server import ServerSpec
+from stud.testing.web import settle
 from stud.web.browser import watched_page
 from stud.web.pseudo import CARD_LETTERS
 
@@ -185,7 +186,7 @@ def serious_violations(page: Page) -> list[str]:
 def screenshot(page: Page, path: Path, docs_name: str | None = None) -> None:
     """A picture of the page in ``path``; also into docs/ as ``docs_name`` when
     STUD_WEB_SCREENSHOTS=1 (how the pictures in the docs are made again)."""
-    page.wait_for_timeout(400)  # the cards dealt and the bets slid in have settled
+    settle(page)  # the cards dealt and the bets slid in have settled
     page.screenshot(path=str(path))
     assert path.stat().st_size > 10_000
     if docs_name and os.environ.get("STUD_WEB_SCREENSHOTS") == "1":

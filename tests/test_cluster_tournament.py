@@ -23,6 +23,7 @@ from sqlalchemy import func, select
 
 from stud.server.storage import Database
 from stud.server.storage import schema as s
+from stud.testing import wait
 from stud.testing.cluster import Cluster, health
 from stud.testing.server import Client, ServerProcess, ServerSpec
 from test_server_tournament_crash import (
@@ -95,10 +96,7 @@ def balance(server: ServerProcess, client: Client) -> int:
 
 def poll(condition: Callable[[], bool], what: str, timeout: float = 60.0) -> None:
     """Until ``condition`` holds (the timeout only bounds a hang)."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, what
-        time.sleep(0.1)
+    wait.wait_until(condition, what, timeout, 0.1)
 
 
 class Follower:

@@ -28,6 +28,7 @@ from stud.testing.server import (
     check_no_foreign_down_cards,
     hand_factory_args,
 )
+from stud.testing.wait import until
 
 ARGS = (
     "--turn-seconds", "30", "--time-bank", "30", "--pause", "0.05",
@@ -145,7 +146,13 @@ def test_sit_and_go_played_to_the_end(room: tuple[ServerProcess, Database], tmp_
             for k, c in enumerate((alice, bob))
         ]
         spectator = asyncio.create_task(spectate(watcher, tournament))
-        await asyncio.sleep(0.3)  # both watch the tournament before it starts
+        # Both players and the spectator watch the tournament before it starts.
+        await until(
+            lambda: all(
+                any(m["type"] == "tournament" for m in c.messages) for c in (alice, bob, watcher)
+            ),
+            "each watches the tournament",
+        )
         filled = await asyncio.to_thread(
             call, server, "POST", f"/api/tournaments/{tournament}/fill", alice
         )

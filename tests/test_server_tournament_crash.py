@@ -27,6 +27,7 @@ from sqlalchemy import Connection, select
 
 from stud.server.storage import Database, tourneys
 from stud.server.storage import schema as s
+from stud.testing import wait
 from stud.testing.server import (
     Client,
     ServerProcess,
@@ -83,14 +84,17 @@ def elapsed(state: State) -> float:
 def wait_until(
     db: Database, tournament: int, done: Callable[[State], bool], what: str, limit: float = 240
 ) -> State:
-    deadline = time.monotonic() + limit
-    while True:
-        state = read_state(db, tournament)
-        if done(state):
-            return state
-        if time.monotonic() > deadline:
-            raise TimeoutError(f"never {what}: {state['snapshot']['state']}")
-        time.sleep(0.1)  # a light poll: the server under test needs the machine more
+    last: list[State] = []
+
+    def reached() -> State | None:
+        last[:] = [read_state(db, tournament)]
+        return last[0] if done(last[0]) else None
+
+    try:
+        # A light poll: the server under test needs the machine more.
+        return wait.wait_until(reached, f"never {what}", limit, 0.1)
+    except TimeoutError as error:
+        raise TimeoutError(f"never {what}: {last[0]['snapshot']['state']}") from error
 
 
 def start_now(conn: Connection, tournament: int) -> None:

@@ -28,6 +28,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from stud.testing.server import Client, ServerProcess, ServerSpec
+from stud.testing.web import settle
 
 CHROMIUM = os.environ.get("STUD_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -394,7 +395,7 @@ def own_cards(tab: Tab) -> list[str]:
 
 
 def shot(tab: Tab, path: Path, docs_name: str | None = None) -> None:
-    tab.page.wait_for_timeout(400)  # the cards dealt and the bets slid in have settled
+    settle(tab.page)  # the cards dealt and the bets slid in have settled
     tab.page.screenshot(path=str(path))
     assert path.stat().st_size > 10_000
     if docs_name and os.environ.get("STUD_WEB_SCREENSHOTS") == "1":
@@ -611,7 +612,6 @@ def test_stud8_split_pot_keyboard_and_phone(
             player.page.wait_for_selector(f".felt .bet[data-seat='{state['you']}']")
             shot(player, tmp_path / "stud8-6th-street.png", "screenshot-table.png")
             player.page.set_viewport_size({"width": 390, "height": 844})
-            player.page.wait_for_timeout(200)
             shot(player, tmp_path / "stud8-phone.png", "screenshot-phone.png")
             width = player.js("() => document.documentElement.scrollWidth")
             assert width <= 390, f"the phone layout is {width}px wide"

@@ -14,7 +14,7 @@ T = TypeVar("T")
 
 
 def wait_until(
-    condition: Callable[[], T], what: str, timeout: float = 60.0, interval: float = 0.05
+    condition: Callable[[], T | None], what: str, timeout: float = 60.0, interval: float = 0.05
 ) -> T:
     """``condition()``'s first true value, polled every ``interval`` seconds; TimeoutError
     naming ``what`` once ``timeout`` seconds passed without one."""
@@ -29,7 +29,7 @@ def wait_until(
 
 
 async def until(
-    condition: Callable[[], T], what: str, timeout: float = 60.0, interval: float = 0.02
+    condition: Callable[[], T | None], what: str, timeout: float = 60.0, interval: float = 0.02
 ) -> T:
     """:func:`wait_until` for a coroutine: the event loop runs on between the polls."""
     loop = asyncio.get_running_loop()
