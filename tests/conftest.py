@@ -27,6 +27,8 @@ from typing import Any
 
 import pytest
 
+from stud.history import HandRecord
+from stud.history.samples import sample_hands
 from stud.server.storage import Database
 from stud.testing.cluster import REDIS_URL_VARIABLE, Cluster, NoRedis, redis_for_tests
 from stud.testing.server import (
@@ -170,6 +172,16 @@ def pages(browser: Any) -> Iterator[Callable[..., Any]]:
 def page(pages: Callable[..., Any]) -> Any:
     """A page of its own (en-US, 1200x900), a ``playwright.sync_api.Page``."""
     return pages()
+
+
+# -- data ------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def samples(request: pytest.FixtureRequest) -> list[HandRecord]:
+    """The module's ``SAMPLES = (count, seed)``: that many random hands (stud.history.samples)."""
+    count, seed = request.module.SAMPLES
+    return list(sample_hands(count, seed=seed))
 
 
 # -- databases, Redis, cluster ---------------------------------------------------------------

@@ -138,7 +138,7 @@ def check_stale_token_fenced(db: Database, tournament: int, stale: int) -> None:
 
 
 @pytest.fixture
-def db(cluster: Cluster) -> Iterator[Database]:
+def room_db(cluster: Cluster) -> Iterator[Database]:
     """The room's database, as the test reads it."""
     database = Database(cluster.database_url)
     database.start()
@@ -147,9 +147,9 @@ def db(cluster: Cluster) -> Iterator[Database]:
 
 
 def test_a_paused_tournament_owner_is_fenced_out_and_gives_the_tournament_up(
-    cluster: Cluster, db: Database
+    cluster: Cluster, room_db: Database
 ) -> None:
-    run(db, cluster.add(), cluster.add())
+    run(room_db, cluster.add(), cluster.add())
 
 
 def run(db: Database, a: ServerProcess, b: ServerProcess) -> None:
