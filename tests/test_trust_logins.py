@@ -60,6 +60,7 @@ def test_failed_logins_are_throttled_per_name_then_per_address(server: ServerPro
     assert guess >= 5 and int(blocked.headers["Retry-After"]) >= 1
 
 
+@pytest.mark.slow  # Argon2 verifications, many of them
 def test_an_unknown_name_costs_the_same_work_as_a_wrong_password(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -103,6 +104,7 @@ def test_throttle_counts_only_failures_and_forgets_them_in_time() -> None:
     guard.close()
 
 
+@pytest.mark.slow  # a queue of real Argon2 hashes
 def test_too_many_waiting_hashes_are_told_to_come_back() -> None:
     async def run() -> None:
         guard = PasswordGuard(LoginConfig(hash_workers=1, hash_queue=1))
