@@ -1,4 +1,5 @@
-# Stud: `make test` runs every test, `make bench` the benchmarks, `make lint` ruff and mypy.
+# Stud: `make test` runs every test, `make quick` those that need no server, browser or cluster
+# (the inner loop while changing code), `make bench` the benchmarks, `make lint` ruff and mypy.
 # The first run creates a local virtual environment in .venv and installs what is needed.
 PYTHON ?= python3
 VENV := .venv
@@ -9,7 +10,7 @@ STAMP := $(VENV)/.installed
 # would run old code.
 COMPILED := $(shell $(PYTHON) -c "import runpy; print(' '.join('src/' + m.replace('.', '/') + '.py' for m in runpy.run_path('src/stud/_compiled.py')['COMPILED_MODULES']))")
 
-.PHONY: test bench lint fmt clean serve
+.PHONY: test quick bench lint fmt clean serve
 
 $(STAMP): pyproject.toml setup.py $(COMPILED)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -19,6 +20,10 @@ $(STAMP): pyproject.toml setup.py $(COMPILED)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -n auto -q
+
+# The markers come from the fixtures a test uses (tests/conftest.py); slow ones are marked by hand.
+quick: $(STAMP)
+	$(BIN)/python -m pytest -n auto -q -m "not server and not browser and not cluster and not slow"
 
 bench: $(STAMP)
 	@for b in bench/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done

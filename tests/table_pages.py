@@ -10,19 +10,17 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, BrowserContext, Page
 
-from stud.testing.server import ServerProcess
-from stud.web.browser import chromium, watched_page
+from stud.testing.server import ServerSpec
+from stud.testing.web import settle
+from stud.web.browser import watched_page
 from stud.web.pseudo import CARD_LETTERS
-from test_web_client import running_server
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 LANGUAGES = ("en", "zh-Hant", "zh-Hans")
@@ -43,17 +41,8 @@ KEPT = frozenset({"Tab", "Enter", "Home", "End", "Razz", "bring-in", "PHH", "Pok
 STATE = "t => window.studApp.models.get(t)?.state"
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    """A card room dealing the stacked hands, for one test module (import this fixture)."""
-    yield from running_server(tmp_path_factory, "table-pages", DECKS, SERVER_ARGS)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """Debian's Chromium, one for the test module."""
-    with chromium() as launched:
-        yield launched
+SERVER = ServerSpec(SERVER_ARGS, decks=DECKS)
+"""A card room dealing the stacked hands (the modules that use these pages name it theirs)."""
 
 
 class Person:
@@ -197,7 +186,7 @@ def serious_violations(page: Page) -> list[str]:
 def screenshot(page: Page, path: Path, docs_name: str | None = None) -> None:
     """A picture of the page in ``path``; also into docs/ as ``docs_name`` when
     STUD_WEB_SCREENSHOTS=1 (how the pictures in the docs are made again)."""
-    page.wait_for_timeout(400)  # the cards dealt and the bets slid in have settled
+    settle(page)  # the cards dealt and the bets slid in have settled
     page.screenshot(path=str(path))
     assert path.stat().st_size > 10_000
     if docs_name and os.environ.get("STUD_WEB_SCREENSHOTS") == "1":

@@ -17,9 +17,11 @@ from pathlib import Path
 
 import uvloop
 
+from stud.testing.server import ServerSpec
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 from bench_cluster import SERVER_ARGS
-from stud.testing.server import ServerProcess, fresh_database
+from stud.testing.server import ServerProcess
 from table_load import Pinger, TableLoad
 
 
@@ -67,10 +69,10 @@ async def play(base: str) -> None:
         await asyncio.sleep(0.1)
 
 
-def test_the_load_generator_plays_parks_and_wakes_tables_on_a_real_room(tmp_path: Path) -> None:
-    with fresh_database("sqlite", tmp_path) as url:
-        server = ServerProcess(url, tmp_path, extra_args=SERVER_ARGS).start()
-        try:
-            uvloop.run(play(server.base))
-        finally:
-            server.stop()
+SERVER = ServerSpec(SERVER_ARGS, fresh=True)
+
+
+def test_the_load_generator_plays_parks_and_wakes_tables_on_a_real_room(
+    server: ServerProcess,
+) -> None:
+    uvloop.run(play(server.base))

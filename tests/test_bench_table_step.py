@@ -7,9 +7,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 BENCH = Path(__file__).resolve().parent.parent / "bench" / "bench_table_step.py"
 
 
+@pytest.mark.slow  # the step bench, run
 def test_the_step_bench_plays_and_reports_per_action_with_an_anchor() -> None:
     out = subprocess.run(
         [sys.executable, str(BENCH), "--actions", "60", "--tables", "3", "--warm", "20",

@@ -11,7 +11,6 @@ from stud.history import HandRecord, read_pokerstars
 from stud.history.describe import pokerstars_description
 from stud.history.phh import read_phhs, write_phhs
 from stud.history.pokerstars_write import write_pokerstars
-from stud.history.samples import sample_hands
 
 BARE = """
 variant = "F7S/8"
@@ -32,14 +31,13 @@ actions = [
 """
 
 
-@pytest.fixture
-def records() -> list[HandRecord]:
-    return list(sample_hands(9, seed=400))
+SAMPLES = (9, 400)
+"""The ``samples`` fixture's hands: how many, from which seed."""
 
 
-def test_pokerstars_to_phh_and_back(tmp_path: Path, records: list[HandRecord]) -> None:
+def test_pokerstars_to_phh_and_back(tmp_path: Path, samples: list[HandRecord]) -> None:
     stars = tmp_path / "in.txt"
-    text = write_pokerstars(records, describe=pokerstars_description)
+    text = write_pokerstars(samples, describe=pokerstars_description)
     stars.write_text(text, "utf-8")
     phh = tmp_path / "out.phhs"
     assert main(["convert", str(stars), "--to", "phh", "-o", str(phh)]) == 0
@@ -74,18 +72,18 @@ def test_phh_without_results_gets_them_from_a_replay(
     assert read.collected == (120, 120, 0) and read.finishing_stacks == (1040, 1040, 920)
 
 
-def test_phh_to_phh_keeps_every_hand(tmp_path: Path, records: list[HandRecord]) -> None:
+def test_phh_to_phh_keeps_every_hand(tmp_path: Path, samples: list[HandRecord]) -> None:
     path = tmp_path / "in.phhs"
-    path.write_text(write_phhs(records), "utf-8")
+    path.write_text(write_phhs(samples), "utf-8")
     out = tmp_path / "out.phhs"
     assert main(["convert", str(path), "--to", "phh", "-o", str(out)]) == 0
-    assert read_phhs(out.read_text("utf-8")).hands == records
+    assert read_phhs(out.read_text("utf-8")).hands == samples
 
 
 def test_bad_hands_are_reported_and_the_rest_written(
-    tmp_path: Path, records: list[HandRecord], capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, samples: list[HandRecord], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    text = write_phhs(records[:3]).replace('variant = "F7S/8"', 'variant = "NT"', 1)
+    text = write_phhs(samples[:3]).replace('variant = "F7S/8"', 'variant = "NT"', 1)
     path = tmp_path / "bad.phhs"
     path.write_text(text, "utf-8")
     assert main(["convert", str(path), "--to", "pokerstars"]) == 1

@@ -10,8 +10,6 @@ import asyncio
 import os
 import threading
 import time
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 import redis.asyncio as aioredis
@@ -20,38 +18,11 @@ from sqlalchemy import Connection, select
 from stud.server.cluster.lease import LeaseBook, Leases, LeaseTimes
 from stud.server.storage import Database, LedgerError, TableSpec, fences
 from stud.server.storage import schema as s
-from stud.testing.cluster import REDIS_URL_VARIABLE, NoRedis, redis_for_tests
-from stud.testing.server import TEST_URL_VARIABLE, fresh_database, postgres_admin_url
 
 SPEC = TableSpec(
     name="t", game="stud", ante=1, bring_in=2, small_bet=5, big_bet=10, seats=6, bots=0,
     min_buy_in=50, max_buy_in=5000,
 )  # fmt: skip
-
-
-def need(what: str, present: bool) -> None:
-    """Fail in CI (.ci/run provides both), skip loudly elsewhere, when a service is missing."""
-    if present:
-        return
-    if os.environ.get("CI"):
-        pytest.fail(f"{what} must be available in CI (.ci/run starts it)")
-    pytest.skip(f"not run: {what} is not available")
-
-
-@pytest.fixture
-def pg_url(tmp_path: Path) -> Iterator[str]:
-    need(TEST_URL_VARIABLE, postgres_admin_url() is not None)
-    with fresh_database("postgres", tmp_path) as url:
-        yield url
-
-
-@pytest.fixture
-def redis_url(tmp_path: Path) -> Iterator[str]:
-    try:
-        with redis_for_tests(tmp_path) as url:
-            yield url
-    except NoRedis:
-        need(f"Redis ({REDIS_URL_VARIABLE} or redis-server)", False)
 
 
 def open_db(url: str, tokens: dict[int, int] | None = None) -> Database:

@@ -16,33 +16,23 @@ import os
 import random
 import signal
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 from sqlalchemy import select
 
 from stud.server.storage import Database
 from stud.server.storage import schema as s
 from stud.testing.cluster import (
-    REDIS_URL_VARIABLE,
     Cluster,
-    NoRedis,
-    redis_for_tests,
     runs,
     wait_until_run,
 )
 from stud.testing.server import (
-    TEST_URL_VARIABLE,
     Client,
     ServerProcess,
-    fresh_database,
-    hand_factory_args,
-    postgres_admin_url,
+    ServerSpec,
 )
-from test_cluster_fence import need
 from test_trust_seats import Hands, Person, check_frames
 
 ARGS = (
@@ -51,38 +41,7 @@ ARGS = (
     "--seed", "17",
     "--login-failures", "20", "2", "--signups", "1000",
 )  # fmt: skip
-LEASE_SECONDS = 3.0
-
-
-def cluster_of(
-    tmp_path: Path, args: tuple[str, ...], env: dict[str, str] | None = None
-) -> Iterator[Cluster]:
-    """A room of real processes on a fresh PostgreSQL database and a Redis (a fixture's
-    body): no process may have logged a traceback when the test ends."""
-    need(TEST_URL_VARIABLE, postgres_admin_url() is not None)
-    try:
-        with (
-            redis_for_tests(tmp_path) as redis_url,
-            fresh_database("postgres", tmp_path) as db_url,
-            Cluster(
-                db_url,
-                redis_url,
-                tmp_path,
-                extra_args=(*args, *hand_factory_args("tests.test_table_double:start_double")),
-                lease_seconds=LEASE_SECONDS,
-                env=env,
-            ) as room,
-        ):
-            yield room
-            for server in room.servers:
-                assert "Traceback" not in server.log_path.read_text(errors="replace"), server.log()
-    except NoRedis:
-        need(f"Redis ({REDIS_URL_VARIABLE} or redis-server)", False)
-
-
-@pytest.fixture
-def cluster(tmp_path: Path) -> Iterator[Cluster]:
-    yield from cluster_of(tmp_path, ARGS)
+CLUSTER = ServerSpec(ARGS)
 
 
 def open_table(server: ServerProcess, owner: Client, bots: int, **extra: Any) -> int:

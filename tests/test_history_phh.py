@@ -19,12 +19,10 @@ from stud.history.phh import (
     write_phh,
     write_phhs,
 )
-from stud.history.samples import sample_hand, sample_hands
+from stud.history.samples import sample_hand
 
-
-@pytest.fixture(scope="module")
-def samples() -> list[HandRecord]:
-    return list(sample_hands(60, seed=2000))
+SAMPLES = (60, 2000)
+"""The ``samples`` fixture's hands: how many, from which seed."""
 
 
 def test_records_read_back_the_same(samples: list[HandRecord]) -> None:

@@ -22,9 +22,8 @@ def written(records: list[HandRecord]) -> str:
     return write_pokerstars(records, describe=pokerstars_description)
 
 
-@pytest.fixture(scope="module")
-def samples() -> list[HandRecord]:
-    return list(sample_hands(90, seed=1000))
+SAMPLES = (90, 1000)
+"""The ``samples`` fixture's hands: how many, from which seed."""
 
 
 def _cards(text: str) -> list[int | None]:

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 
-import pytest
-
 from stud.cards import Card, Deck
 from stud.game import STUD, CardBurned, Hand, ScriptedCards, TableConfig
 from stud.history import HandRecord, Kind, Show, read_pokerstars
@@ -15,10 +13,8 @@ from stud.history.pokerstars_write import write_pokerstars
 from stud.history.replay import completed, replay
 from stud.history.samples import sample_hand, sample_hands
 
-
-@pytest.fixture(scope="module")
-def samples() -> list[HandRecord]:
-    return list(sample_hands(90, seed=3000))
+SAMPLES = (90, 3000)
+"""The ``samples`` fixture's hands: how many, from which seed."""
 
 
 def check_all(records: list[HandRecord]) -> None:

@@ -13,10 +13,9 @@ SQLite and PostgreSQL.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -44,7 +43,6 @@ from stud.server.storage import schema as s
 from stud.table.engine import EngineHand, start_engine_hand
 from stud.table.heading import Heading
 from stud.table.histories import played_hand, write_histories
-from stud.testing.server import fresh_database, require_backend
 
 GAMES = ("stud", "stud8", "razz")
 NAMES = ("ann", "Bob_2", 'Zoë "Z"', "back\\slash", "O'Neil", "  two  spaces", "漢字", "x#y=z")
@@ -190,11 +188,8 @@ def test_a_stored_hand_with_a_bad_card_is_refused() -> None:
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    backend = str(request.param)
-    require_backend(backend)
-    with fresh_database(backend, tmp_path) as url:
-        yield url
+def database_url(request: pytest.FixtureRequest, database_factory: Callable[[str], str]) -> str:
+    return database_factory(str(request.param))
 
 
 SPEC = TableSpec(

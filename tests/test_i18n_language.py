@@ -3,8 +3,6 @@ and the column that holds it added to a database made before it (SQLite and Post
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,21 +14,17 @@ from stud.server.http.language import languages
 from stud.server.storage import Database
 from stud.server.storage.accounts import account_language, set_account_language
 from stud.testing.server import (
-    TEST_URL_VARIABLE,
     ServerProcess,
+    ServerSpec,
     fresh_database,
-    postgres_admin_url,
-    sqlite_server,
+    require_backend,
 )
 
 ARGS = ("--no-default-tables", "--turn-seconds", "20", "--time-bank", "5")
 TIMEOUT = 60.0  # seconds a request may take on a loaded machine (a safety net, not a measure)
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    with sqlite_server(tmp_path_factory.mktemp("language-server"), ARGS) as proc:
-        yield proc
+SERVER = ServerSpec(ARGS)
 
 
 def call(
@@ -137,10 +131,7 @@ def test_an_unknown_language_is_named_in_the_refusal(server: ServerProcess) -> N
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgres"])
 def test_a_database_made_before_the_column_gets_it(backend: str, tmp_path: Path) -> None:
-    if backend == "postgres" and postgres_admin_url() is None:
-        if os.environ.get("CI"):
-            pytest.fail(f"{TEST_URL_VARIABLE} must be set in CI (.ci/run starts PostgreSQL)")
-        pytest.skip(f"PostgreSQL variant not run: {TEST_URL_VARIABLE} is not set")
+    require_backend(backend)
     with fresh_database(backend, tmp_path) as url:
         db = Database(url)
         try:

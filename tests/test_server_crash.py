@@ -11,6 +11,7 @@ and no chip is left in a pot or on a table.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import httpx
@@ -24,9 +25,8 @@ from stud.server.storage import schema as s
 from stud.testing.server import (
     Client,
     ServerProcess,
-    fresh_database,
+    ServerSpec,
     hand_factory_args,
-    require_backend,
 )
 
 ARGS = (
@@ -83,71 +83,75 @@ def wait_for_play(db: Database, finished: int, timeout: float = 180.0) -> None:
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgres"])
-def test_kill_9_mid_hand_loses_nothing(backend: str, tmp_path: Path) -> None:
-    require_backend(backend)
-    env = {"PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
-    with fresh_database(backend, tmp_path) as url:
-        db = Database(url)
-        voided_total = 0
-        finished_so_far = 0
-        # Each round kills at a different moment: after more finished hands, a little later on.
-        for round_number, (more_hands, extra) in enumerate(((1, 0.0), (2, 0.04), (3, 0.15))):
-            server = ServerProcess(url, tmp_path, extra_args=ARGS + factory_args(), env=env).start()
-            if round_number == 0:
-                guest = Client.guest(server.base)
-                response = httpx.post(
-                    server.base + "/api/tables",
-                    json={"name": "crash", "game": "stud8", "ante": 1, "bring_in": 2,
-                          "small_bet": 4, "big_bet": 8, "seats": 6, "bots": 5},
-                    cookies={"stud_session": guest.cookie or ""},
-                    timeout=10,
-                )  # fmt: skip
-                assert response.status_code == 201
-            wait_for_play(db, finished_so_far + more_hands)
-            time.sleep(extra)
-            server.kill()
-            before = snapshot(db)
-            assert before["finished"], "some hands finished before the kill"
-            # Every finished hand is stored as played, and its histories are written from it.
-            for _pot, played in before["finished"].values():  # type: ignore[attr-defined]
-                assert write_phh(load_played(played)).startswith('variant = "F7S/8"')
-            server = ServerProcess(url, tmp_path, extra_args=ARGS + factory_args(), env=env).start()
-            recovered = httpx.get(server.base + "/api/health", timeout=5).json()["recovered"]
-            server.kill()  # again at once: recovery must already be committed
-            after = snapshot(db)
-            # Finished hands and every chip movement stay as they were.
-            finished_after = after["finished"]
-            assert isinstance(finished_after, dict)
-            for hand_id, record in before["finished"].items():  # type: ignore[attr-defined]
-                assert finished_after[hand_id] == record
-            entries_after = after["entries"]
-            assert isinstance(entries_after, dict)
-            for entry_id, entry in before["entries"].items():  # type: ignore[attr-defined]
-                assert entries_after[entry_id] == entry
-            # The hand in progress is void and its chips went back to who put them in.
-            assert before["running"] <= after["void"]  # type: ignore[operator]
-            refunds: dict[int, int] = {}
-            for entry_id, (amount, kind) in entries_after.items():
-                if entry_id not in before["entries"] and kind == "void_refund":  # type: ignore[operator]
-                    refunds[entry_id] = amount
-            contributions = before["contributions"]
-            assert isinstance(contributions, dict)
-            expected = sum(sum(c.values()) for c in contributions.values())
-            assert sum(a for a in refunds.values() if a > 0) == expected
-            voided_total += len(before["running"])  # type: ignore[arg-type]
-            finished_so_far = len(finished_after)
-            # The books balance and nothing is left in a pot or on a table.
-            assert before["total"] == after["total"] == 0
-            # Every stack went back to its owner's balance before the tables reopened.
-            held = before["holdings"]
-            assert isinstance(held, dict)
-            assert recovered == {
-                "voided": len(before["running"]),  # type: ignore[arg-type]
-                "refunded": expected,
-                "cashed_out": held["table"] + held["pot"],
-            }
-            holdings = after["holdings"]
-            assert isinstance(holdings, dict)
-            assert sum(holdings.values()) == 0
-        db.close()
-        assert voided_total >= 1, "at least one kill landed mid-hand"
+def test_kill_9_mid_hand_loses_nothing(
+    backend: str,
+    tmp_path: Path,
+    database_factory: Callable[[str], str],
+    server_factory: Callable[..., ServerProcess],
+) -> None:
+    spec = ServerSpec(ARGS + factory_args())
+    url = database_factory(backend)
+    db = Database(url)
+    voided_total = 0
+    finished_so_far = 0
+    # Each round kills at a different moment: after more finished hands, a little later on.
+    for round_number, (more_hands, extra) in enumerate(((1, 0.0), (2, 0.04), (3, 0.15))):
+        server = server_factory(spec, url, tmp_path)
+        if round_number == 0:
+            guest = Client.guest(server.base)
+            response = httpx.post(
+                server.base + "/api/tables",
+                json={"name": "crash", "game": "stud8", "ante": 1, "bring_in": 2,
+                      "small_bet": 4, "big_bet": 8, "seats": 6, "bots": 5},
+                cookies={"stud_session": guest.cookie or ""},
+                timeout=10,
+            )  # fmt: skip
+            assert response.status_code == 201
+        wait_for_play(db, finished_so_far + more_hands)
+        time.sleep(extra)
+        server.kill()
+        before = snapshot(db)
+        assert before["finished"], "some hands finished before the kill"
+        # Every finished hand is stored as played, and its histories are written from it.
+        for _pot, played in before["finished"].values():  # type: ignore[attr-defined]
+            assert write_phh(load_played(played)).startswith('variant = "F7S/8"')
+        server = server_factory(spec, url, tmp_path)
+        recovered = httpx.get(server.base + "/api/health", timeout=5).json()["recovered"]
+        server.kill()  # again at once: recovery must already be committed
+        after = snapshot(db)
+        # Finished hands and every chip movement stay as they were.
+        finished_after = after["finished"]
+        assert isinstance(finished_after, dict)
+        for hand_id, record in before["finished"].items():  # type: ignore[attr-defined]
+            assert finished_after[hand_id] == record
+        entries_after = after["entries"]
+        assert isinstance(entries_after, dict)
+        for entry_id, entry in before["entries"].items():  # type: ignore[attr-defined]
+            assert entries_after[entry_id] == entry
+        # The hand in progress is void and its chips went back to who put them in.
+        assert before["running"] <= after["void"]  # type: ignore[operator]
+        refunds: dict[int, int] = {}
+        for entry_id, (amount, kind) in entries_after.items():
+            if entry_id not in before["entries"] and kind == "void_refund":  # type: ignore[operator]
+                refunds[entry_id] = amount
+        contributions = before["contributions"]
+        assert isinstance(contributions, dict)
+        expected = sum(sum(c.values()) for c in contributions.values())
+        assert sum(a for a in refunds.values() if a > 0) == expected
+        voided_total += len(before["running"])  # type: ignore[arg-type]
+        finished_so_far = len(finished_after)
+        # The books balance and nothing is left in a pot or on a table.
+        assert before["total"] == after["total"] == 0
+        # Every stack went back to its owner's balance before the tables reopened.
+        held = before["holdings"]
+        assert isinstance(held, dict)
+        assert recovered == {
+            "voided": len(before["running"]),  # type: ignore[arg-type]
+            "refunded": expected,
+            "cashed_out": held["table"] + held["pot"],
+        }
+        holdings = after["holdings"]
+        assert isinstance(holdings, dict)
+        assert sum(holdings.values()) == 0
+    db.close()
+    assert voided_total >= 1, "at least one kill landed mid-hand"

@@ -12,14 +12,12 @@ import json
 import os
 import random
 import re
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from stud.testing.server import Client, ServerProcess, check_no_foreign_down_cards, fresh_database
+from stud.testing.server import Client, ServerProcess, ServerSpec, check_no_foreign_down_cards
 
 FAST = (
     "--turn-seconds", "1.5", "--time-bank", "1", "--pause", "0.1",
@@ -38,22 +36,13 @@ def hand_factory_args() -> tuple[str, ...]:
     try:
         importlib.import_module("stud.table.engine")
     except ImportError as error:
-        pytest.skip(f"the hand engine cannot be imported yet: {error}")
+        pytest.skip(f"the hand engine cannot be imported yet: {error}", allow_module_level=True)
     return ()
 
 
-@pytest.fixture
-def server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[ServerProcess]:
-    clocks = FAST if "time_outs" in request.node.name else PLAY
-    args = clocks + hand_factory_args()
-    env = {"PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
-    with (
-        fresh_database("sqlite", tmp_path) as url,
-        ServerProcess(url, tmp_path, extra_args=args, env=env) as proc,
-    ):
-        yield proc
-        # No table fault (a bot that cannot act, a step that failed) along the way.
-        assert "Traceback" not in proc.log_path.read_text(errors="replace"), proc.log()
+# No table fault (a bot that cannot act, a step that failed) along the way.
+SERVER = ServerSpec(PLAY + hand_factory_args(), clean_log=True)
+FAST_SERVER = ServerSpec(FAST + hand_factory_args(), clean_log=True)
 
 
 def make_table(
@@ -375,6 +364,7 @@ def test_reconnect_mid_hand_gets_what_was_missed_and_keeps_the_seat(server: Serv
         assert me and all(card is not None for card in me[0]["down"])
 
 
+@pytest.mark.parametrize("server", [FAST_SERVER], ids=["fast"], indirect=True)
 def test_time_outs_check_or_fold_then_sit_out(server: ServerProcess) -> None:
     idle = Client.guest(server.base)
     table = make_table(server, idle, "razz", bots=2)

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 import websockets
 
-from stud.testing.server import Client, ServerProcess, fresh_database, hand_factory_args
+from stud.testing.server import Client, ServerProcess, ServerSpec, hand_factory_args
+from stud.testing.wait import wait_until
 
 ARGS = (
     "--turn-seconds", "20", "--time-bank", "5", "--pause", "0.1",
@@ -25,14 +24,7 @@ def factory_args() -> tuple[str, ...]:
     return hand_factory_args("tests.test_table_double:start_double")
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[ServerProcess]:
-    env = {"PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
-    with (
-        fresh_database("sqlite", tmp_path) as url,
-        ServerProcess(url, tmp_path, extra_args=ARGS + factory_args(), env=env) as proc,
-    ):
-        yield proc
+SERVER = ServerSpec(ARGS + factory_args(), fresh=True)
 
 
 def new_table(server: ServerProcess, client: Client) -> int:
@@ -151,16 +143,11 @@ def test_a_flood_is_slowed_then_disconnected_and_the_table_goes_on(server: Serve
     # The room is fine and the table keeps dealing.
     before = int(httpx.get(f"{server.base}/api/tables/{table}", timeout=30).json()["hands"])
 
-    async def later() -> int:
-        """The table's hand count once it has grown (the bound only catches a hang)."""
-        for _ in range(600):
-            await asyncio.sleep(0.2)
-            hands = int(httpx.get(f"{server.base}/api/tables/{table}", timeout=30).json()["hands"])
-            if hands > before:
-                return hands
-        return before
+    def hands() -> int:
+        return int(httpx.get(f"{server.base}/api/tables/{table}", timeout=30).json()["hands"])
 
-    assert asyncio.run(later()) > before
+    # The table's hand count grows (the bound only catches a hang).
+    assert wait_until(lambda: hands() > before, "the table deals on", 120, 0.2)
 
 
 def test_an_oversized_frame_closes_only_that_connection(server: ServerProcess) -> None:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +21,7 @@ import pytest
 
 from stud.server.errors import CODES, Refusal
 from stud.server.http.errors import RestError, internal_error
-from stud.testing.server import ServerProcess, sqlite_server
+from stud.testing.server import ServerProcess, ServerSpec
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOGS = ROOT / "src" / "stud" / "web" / "static" / "i18n"
@@ -30,10 +29,7 @@ LANGUAGES = ("en", "zh-Hant", "zh-Hans")
 TABLE = {"name": "coded", "game": "razz", "ante": 1, "bring_in": 2, "small_bet": 4, "big_bet": 8}
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    with sqlite_server(tmp_path_factory.mktemp("rest-errors"), ("--no-default-tables",)) as proc:
-        yield proc
+SERVER = ServerSpec(("--no-default-tables",))
 
 
 def catalog(code: str) -> dict[str, str]:

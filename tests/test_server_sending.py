@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import types
-from pathlib import Path
 from typing import Any
 
 import orjson
@@ -35,9 +34,11 @@ from stud.server.ws.transport import (
 )
 from stud.table import Event, Table, TableSettings
 from stud.table.engine import start_engine_hand
-from stud.testing.server import Client, ServerProcess, fresh_database
+from stud.testing.server import Client, ServerProcess, ServerSpec
 from test_server_protocol import ARGS as PLAY_ARGS
 from test_server_protocol import factory_args, my_turn, new_table
+
+SERVER = ServerSpec(PLAY_ARGS + factory_args())
 
 
 class FakeTransport(asyncio.Transport):
@@ -383,19 +384,16 @@ def test_a_long_turn_is_cut_into_frames_of_bounded_size() -> None:
 
 
 @pytest.mark.parametrize("batch", [True, False])
-def test_a_step_reaches_a_client_as_one_frame_its_state_last(tmp_path: Path, batch: bool) -> None:
+def test_a_step_reaches_a_client_as_one_frame_its_state_last(
+    server: ServerProcess, batch: bool
+) -> None:
     """Through a real server: a step's events and its state arrive together, in order, to a
     client that asked for batches (``/ws?batch=1``); any other client gets a frame per message."""
-    env = {"PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
-    with (
-        fresh_database("sqlite", tmp_path) as url,
-        ServerProcess(url, tmp_path, extra_args=PLAY_ARGS + factory_args(), env=env) as server,
-    ):
-        me = Client.guest(server.base)
-        if not batch:
-            me.ws_url = me.ws_url.split("?")[0]
-        table = new_table(server, me)
-        frames = asyncio.run(_frames_while_bots_play(me, table, steps=12))
+    me = Client.guest(server.base)
+    if not batch:
+        me.ws_url = me.ws_url.split("?")[0]
+    table = new_table(server, me)
+    frames = asyncio.run(_frames_while_bots_play(me, table, steps=12))
     if not batch:
         assert all(isinstance(f, dict) for f in frames), "a frame of several messages"
         assert sum(f["type"] == "event" for f in frames) >= 12

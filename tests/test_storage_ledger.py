@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -19,28 +18,19 @@ from stud.server.storage import (
     hash_password,
     verify_password,
 )
-from stud.testing.server import TEST_URL_VARIABLE, fresh_database, postgres_admin_url
-
-
-def backend_param(backend: str) -> str:
-    """Skip the PostgreSQL variant, loudly, when no test server is set (CI always sets one)."""
-    if backend == "postgres" and postgres_admin_url() is None:
-        if os.environ.get("CI"):
-            pytest.fail(f"{TEST_URL_VARIABLE} must be set in CI (.ci/run starts PostgreSQL)")
-        pytest.skip(f"PostgreSQL variant not run: {TEST_URL_VARIABLE} is not set")
-    return backend
+from stud.testing.server import fresh_database, require_backend
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
-def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Database]:
-    backend = backend_param(str(request.param))
-    with fresh_database(backend, tmp_path) as url:
-        database = Database(url)
-        database.start()
-        try:
-            yield database
-        finally:
-            database.close()
+def db(
+    request: pytest.FixtureRequest, database_factory: Callable[[str], str]
+) -> Iterator[Database]:
+    database = Database(database_factory(str(request.param)))
+    database.start()
+    try:
+        yield database
+    finally:
+        database.close()
 
 
 SPEC = TableSpec(
@@ -194,7 +184,7 @@ def test_a_database_made_before_the_rake_gains_its_columns(backend: str, tmp_pat
 
     from stud.server.storage.database import resolve_url
 
-    backend_param(backend)
+    require_backend(backend)
     with fresh_database(backend, tmp_path) as url:
         old = create_engine(resolve_url(url))
         with old.begin() as conn:

@@ -17,6 +17,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 import stud.table
 from stud._compiled import COMPILED_MODULES, compiled_modules
 
@@ -99,6 +101,7 @@ def play(mode: str, steps: int) -> dict[str, list[Any]]:
     return result
 
 
+@pytest.mark.slow  # every message of many hands, twice
 def test_the_compiled_table_layer_sends_what_its_source_sends() -> None:
     for name in ROOM_MODULES:
         importlib.import_module(name)

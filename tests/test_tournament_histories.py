@@ -77,6 +77,7 @@ def _arabic(roman: str) -> int:
     return from_roman(roman)
 
 
+@pytest.mark.slow  # a tournament played and replayed
 def test_stud_tourney_prints_places_and_its_histories_replay(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -14,6 +14,8 @@ from collections import Counter
 from collections.abc import Callable
 from functools import partial
 
+import pytest
+
 from stud.table import Effect, Event
 from stud.tournament import (
     FINISHED,
@@ -90,6 +92,7 @@ def check_finished(tournament: Tournament, checker: Checker, entrants: int) -> N
     assert finished.data["winner"] == finishes[0].account_id
 
 
+@pytest.mark.slow  # a 100-player tournament to its end
 def test_a_hundred_bots_play_a_multi_table_tournament_to_a_winner() -> None:
     settings = offline_settings("stud", 100, level_hands=8)
     checker = Checker(100 * settings.structure.starting_chips)

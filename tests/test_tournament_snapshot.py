@@ -58,6 +58,7 @@ def settled(tournament: Tournament) -> dict[int, int]:
     return {account: tournament.chips(account) for account in tournament.alive()}
 
 
+@pytest.mark.slow  # many tournaments restored mid-hand
 def test_restoring_mid_hand_voids_it_and_returns_exact_chips() -> None:
     rng = random.Random(4)
     for round_ in range(4):

@@ -7,7 +7,6 @@ and changes nothing.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -17,21 +16,13 @@ import pytest
 from stud.cli import main as stud_main
 from stud.history import read_phh, read_pokerstars, write_phh, write_pokerstars_hand
 from stud.history.samples import sample_hands
-from stud.testing.server import Client, ServerProcess, fresh_database
+from stud.testing.server import Client, ServerProcess, ServerSpec
 
 ARGS = ("--no-default-tables", "--pause", "0.05", "--bot-delay", "0.01", "0.02", "--seed", "5")
 RAZZ = {"game": "razz", "ante": 1, "bring_in": 2, "small_bet": 4, "big_bet": 8}
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    folder = tmp_path_factory.mktemp("trust-input")
-    with (
-        fresh_database("sqlite", folder) as url,
-        ServerProcess(url, folder, extra_args=ARGS) as proc,
-    ):
-        yield proc
-        assert "Traceback" not in proc.log_path.read_text(errors="replace"), proc.log()
+SERVER = ServerSpec(ARGS, clean_log=True)
 
 
 def post(server: ServerProcess, path: str, body: Any = None, **kw: Any) -> httpx.Response:

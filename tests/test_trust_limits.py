@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import secrets
-import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +11,8 @@ import pytest
 from sqlalchemy import Connection
 
 from stud.server.storage import Database, database
-from stud.testing.server import Client, ServerProcess, fresh_database
+from stud.testing.server import Client, ServerProcess, ServerSpec
+from stud.testing.wait import wait_until
 
 ARGS = (
     "--no-default-tables",
@@ -28,15 +27,8 @@ ARGS = (
 TABLE = {"game": "stud", "ante": 1, "bring_in": 2, "small_bet": 4, "big_bet": 8, "seats": 6}
 
 
-@pytest.fixture
-def room(tmp_path: Path) -> Iterator[tuple[ServerProcess, Database]]:
-    with (
-        fresh_database("sqlite", tmp_path) as url,
-        ServerProcess(url, tmp_path, extra_args=ARGS) as proc,
-    ):
-        db = Database(url)
-        yield proc, db
-        db.engine.dispose()
+SERVER = ServerSpec(ARGS, fresh=True)
+"""Fresh for each test: the limits count what each account and address did."""
 
 
 def open_table(server: ServerProcess, cookie: str | None, **extra: Any) -> httpx.Response:
@@ -51,10 +43,7 @@ def listed(server: ServerProcess) -> set[int]:
 
 
 def wait_closed(server: ServerProcess, table: int, seconds: float = 120) -> None:
-    deadline = time.monotonic() + seconds
-    while table in listed(server):
-        assert time.monotonic() < deadline, f"table {table} is still open"
-        time.sleep(0.1)
+    wait_until(lambda: table not in listed(server), f"table {table} closed", seconds, 0.1)
 
 
 def test_tables_and_bots_per_account_are_limited(room: tuple[ServerProcess, Database]) -> None:
@@ -87,10 +76,12 @@ def test_the_creator_closes_a_table_and_every_chip_goes_home(
     )  # fmt: skip
     assert refused.status_code == 403 and table in listed(server)
     # Let some hands play first, so the table has stacks and maybe a hand in progress.
-    deadline = time.monotonic() + 30
-    while httpx.get(f"{server.base}/api/tables/{table}", timeout=30).json()["hands"] < 3:
-        assert time.monotonic() < deadline
-        time.sleep(0.1)
+    wait_until(
+        lambda: httpx.get(f"{server.base}/api/tables/{table}", timeout=30).json()["hands"] >= 3,
+        "three hands played",
+        120,  # a bound on a hang: a loaded machine took over 30 s
+        0.1,
+    )
     closed = httpx.delete(
         f"{server.base}/api/tables/{table}", cookies={"stud_session": creator.cookie or ""},
         timeout=30,
@@ -128,11 +119,11 @@ def test_the_sqlite_wal_stays_bounded(tmp_path: Path, monkeypatch: pytest.Monkey
 
         for _ in range(1500):  # each its own transaction: a page or more of WAL apiece
             db.write_sync(session)
-        time.sleep(1.0)  # a few checkpoints
         db.write_sync(lambda c: db.store.create_session(c, account.id, "last", 60.0))
-        time.sleep(0.5)
         wal = db.wal_path()
         assert wal is not None
+        # The checkpoints (every 0.1 s here) bring it back under the limit.
+        wait_until(lambda: wal.stat().st_size <= limit, f"WAL under {limit} bytes", 30)
         assert wal.stat().st_size <= limit, wal.stat().st_size
     finally:
         db.close()

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
@@ -21,19 +19,14 @@ from stud.server.storage import verify_password
 from stud.server.trust import logins
 from stud.server.trust.logins import Busy, LoginConfig, PasswordGuard
 from stud.server.trust.ratelimit import Throttled
-from stud.testing.server import ServerProcess, fresh_database
+from stud.testing.server import ServerProcess, ServerSpec
 
 # Refills slow enough that no load on the machine lets a bucket fill back mid-test.
 ARGS = ("--no-default-tables", "--login-failures", "8", "3", "--login-refill", "600", "600")
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[ServerProcess]:
-    with (
-        fresh_database("sqlite", tmp_path) as url,
-        ServerProcess(url, tmp_path, extra_args=ARGS) as proc,
-    ):
-        yield proc
+SERVER = ServerSpec(ARGS, fresh=True)
+"""Fresh for each test: the failed logins of one would count against the next."""
 
 
 def login(server: ServerProcess, name: str, password: str) -> httpx.Response:
@@ -67,6 +60,7 @@ def test_failed_logins_are_throttled_per_name_then_per_address(server: ServerPro
     assert guess >= 5 and int(blocked.headers["Retry-After"]) >= 1
 
 
+@pytest.mark.slow  # Argon2 verifications, many of them
 def test_an_unknown_name_costs_the_same_work_as_a_wrong_password(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -110,6 +104,7 @@ def test_throttle_counts_only_failures_and_forgets_them_in_time() -> None:
     guard.close()
 
 
+@pytest.mark.slow  # a queue of real Argon2 hashes
 def test_too_many_waiting_hashes_are_told_to_come_back() -> None:
     async def run() -> None:
         guard = PasswordGuard(LoginConfig(hash_workers=1, hash_queue=1))

@@ -14,8 +14,6 @@ from __future__ import annotations
 import asyncio
 import bisect
 import random
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -23,7 +21,7 @@ import pytest
 
 from stud.history import read_phh
 from stud.history.model import Show, is_up
-from stud.testing.server import Client, ServerProcess, fresh_database
+from stud.testing.server import Client, ServerProcess, ServerSpec
 
 ARGS = (
     "--turn-seconds", "20", "--time-bank", "5", "--pause", "0.02", "--grace", "30",
@@ -33,13 +31,7 @@ HANDS = 120
 PEOPLE = 4
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[ServerProcess]:
-    with (
-        fresh_database("sqlite", tmp_path) as url,
-        ServerProcess(url, tmp_path, extra_args=ARGS) as proc,
-    ):
-        yield proc
+SERVER = ServerSpec(ARGS)
 
 
 class Person:

@@ -20,17 +20,13 @@ from stud.testing.server import ServerProcess
 from table_pages import (
     LANGUAGES,
     Person,
-    browser,
     open_table,
     play_to_showdown,
     play_to_street,
     serious_violations,
-    server,
     sit,
     sit_out_after_this_hand,
 )
-
-__all__ = ["browser", "server"]  # the module's fixtures, from table_pages
 
 # Everything the log's lines go through: lines added, lines taken away, text changed in place.
 LOG_WATCH = """() => {

@@ -20,15 +20,15 @@ import os
 import re
 import shutil
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright import sync_api as playwright_sync
 from playwright.sync_api import Browser, Page
 
-from stud.testing.server import Client, ServerProcess, fresh_database
+from stud.testing.server import Client, ServerProcess, ServerSpec
+from stud.testing.web import settle
 
 CHROMIUM = os.environ.get("STUD_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -171,38 +171,14 @@ new MutationObserver(() => {
 """
 
 
-def running_server(
-    tmp_path_factory: pytest.TempPathFactory, name: str, decks: Any, args: tuple[str, ...]
-) -> Iterator[ServerProcess]:
-    """A card room on a fresh SQLite database, dealing the stacked test decks."""
-    folder = tmp_path_factory.mktemp(name)
-    env = {"STUD_WEB_TEST_DECKS": json.dumps(decks)}
-    with (
-        fresh_database("sqlite", folder) as url,
-        ServerProcess(url, folder, extra_args=args, env=env) as proc,
-    ):
-        yield proc
+SERVER = ServerSpec(SERVER_ARGS, decks=DECKS)
+QUICK_SERVER = ServerSpec(QUICK_ARGS, decks=QUICK_DECKS)
+"""Short clocks: the time bank runs out within seconds."""
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    yield from running_server(tmp_path_factory, "web-server", DECKS, SERVER_ARGS)
-
-
-@pytest.fixture(scope="module")
-def quick_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    """Short clocks: the time bank runs out within seconds."""
-    yield from running_server(tmp_path_factory, "web-quick-server", QUICK_DECKS, QUICK_ARGS)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"Chromium is not installed at {CHROMIUM} (apt-get install chromium)")
-    with playwright_sync.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
+@pytest.fixture
+def quick_server(shared_server: Callable[[ServerSpec], ServerProcess]) -> ServerProcess:
+    return shared_server(QUICK_SERVER)
 
 
 class Tab:
@@ -419,7 +395,7 @@ def own_cards(tab: Tab) -> list[str]:
 
 
 def shot(tab: Tab, path: Path, docs_name: str | None = None) -> None:
-    tab.page.wait_for_timeout(400)  # the cards dealt and the bets slid in have settled
+    settle(tab.page)  # the cards dealt and the bets slid in have settled
     tab.page.screenshot(path=str(path))
     assert path.stat().st_size > 10_000
     if docs_name and os.environ.get("STUD_WEB_SCREENSHOTS") == "1":
@@ -636,7 +612,6 @@ def test_stud8_split_pot_keyboard_and_phone(
             player.page.wait_for_selector(f".felt .bet[data-seat='{state['you']}']")
             shot(player, tmp_path / "stud8-6th-street.png", "screenshot-table.png")
             player.page.set_viewport_size({"width": 390, "height": 844})
-            player.page.wait_for_timeout(200)
             shot(player, tmp_path / "stud8-phone.png", "screenshot-phone.png")
             width = player.js("() => document.documentElement.scrollWidth")
             assert width <= 390, f"the phone layout is {width}px wide"

@@ -11,22 +11,19 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from playwright import sync_api as playwright_sync
-from playwright.sync_api import Browser, Page, Route
+from playwright.sync_api import Page, Route
 
 from stud.fairness import commitment_of, deck_order, new_server_seed
 from stud.history import read_phh
 from stud.history.verify import verify
-from stud.testing.server import Client, ServerProcess, fresh_database
+from stud.testing.server import Client, ServerProcess, ServerSpec
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
 ARGS = (
     "--turn-seconds", "40", "--time-bank", "20", "--pause", "1.5", "--grace", "60",
     "--bot-delay", "0.05", "0.1", "--no-default-tables", "--bots", "station",
@@ -46,50 +43,30 @@ AUTOPLAY = """t => {
 }"""
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    folder = tmp_path_factory.mktemp("web-fair")
-    with (
-        fresh_database("sqlite", folder) as url,
-        ServerProcess(url, folder, extra_args=ARGS) as proc,
-    ):
-        yield proc
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"Chromium is not installed at {CHROMIUM} (apt-get install chromium)")
-    with playwright_sync.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
+SERVER = ServerSpec(ARGS)
 
 
 @pytest.fixture
-def page(browser: Browser, server: ServerProcess) -> Iterator[Page]:
+def lobby(pages: Callable[..., Page], server: ServerProcess) -> Page:
+    """A guest's page at the lobby."""
     guest = Client.guest(server.base)
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    context.add_cookies([{"name": "stud_session", "value": guest.cookie or "", "url": server.base}])
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT)
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
+    page = pages(TIMEOUT, viewport={"width": 1400, "height": 1000})
+    page.context.add_cookies(
+        [{"name": "stud_session", "value": guest.cookie or "", "url": server.base}]
+    )
     page.goto(f"{server.base}/#/lobby")
     page.wait_for_selector("#view > section")
-    yield page
-    context.close()
-    assert errors == []
+    return page
 
 
-def test_the_browser_deals_the_same_decks_as_python(page: Page) -> None:
+def test_the_browser_deals_the_same_decks_as_python(lobby: Page) -> None:
     rng = random.Random(13)
     cases: list[dict[str, Any]] = []
     for i in range(24):
         seeds = [rng.choice(["", f"{rng.getrandbits(256):064x}", f"{rng.getrandbits(8):x}"])
                  for _ in range(rng.randint(2, 8))]  # fmt: skip
         cases.append({"server": new_server_seed(i), "seeds": seeds, "hand": f"{i}-{i * 7}"})
-    got = page.evaluate(
+    got = lobby.evaluate(
         """async (cases) => {
           const f = await import('/js/fairness.js');
           const out = [];
@@ -107,9 +84,9 @@ def test_the_browser_deals_the_same_decks_as_python(page: Page) -> None:
 
 
 def test_the_page_seeds_its_hands_and_the_replayer_verifies_them(
-    page: Page, server: ServerProcess, tmp_path: Path
+    lobby: Page, server: ServerProcess, tmp_path: Path
 ) -> None:
-    cookie = next(c["value"] for c in page.context.cookies() if c["name"] == "stud_session")
+    cookie = next(c["value"] for c in lobby.context.cookies() if c["name"] == "stud_session")
     response = httpx.post(
         server.base + "/api/tables",
         json={"name": "fair-web", "game": "razz", "ante": 1, "bring_in": 2, "small_bet": 4,
@@ -119,21 +96,21 @@ def test_the_page_seeds_its_hands_and_the_replayer_verifies_them(
     assert response.status_code == 201, response.text
     table = int(response.json()["id"])
     sent: list[dict[str, Any]] = []
-    page.on("websocket", lambda ws: ws.on("framesent", lambda p: sent.append(json.loads(p))))
-    page.goto(f"{server.base}/#/table/{table}")
-    page.reload()  # a new socket, whose frames the handler above sees
-    page.wait_for_function("t => window.studApp?.models.get(t)?.state", arg=table)
-    page.evaluate("t => window.studApp.socket.send({type: 'sit', table: t, buy_in: 300})", table)
-    page.wait_for_function("t => window.studApp.models.get(t)?.seated", arg=table)
-    page.evaluate(AUTOPLAY, table)
-    page.wait_for_function(
+    lobby.on("websocket", lambda ws: ws.on("framesent", lambda p: sent.append(json.loads(p))))
+    lobby.goto(f"{server.base}/#/table/{table}")
+    lobby.reload()  # a new socket, whose frames the handler above sees
+    lobby.wait_for_function("t => window.studApp?.models.get(t)?.state", arg=table)
+    lobby.evaluate("t => window.studApp.socket.send({type: 'sit', table: t, buy_in: 300})", table)
+    lobby.wait_for_function("t => window.studApp.models.get(t)?.seated", arg=table)
+    lobby.evaluate(AUTOPLAY, table)
+    lobby.wait_for_function(
         "t => window.studApp.models.get(t).finished.length >= 2", arg=table, timeout=120_000
     )
-    page.evaluate("() => clearInterval(window.__autoplay)")
+    lobby.evaluate("() => clearInterval(window.__autoplay)")
     seeds = {m["commitment"]: m["seed"] for m in sent if m.get("type") == "seed"}
     assert seeds, "the page sent no seed"
     assert all(re.fullmatch(r"[0-9a-f]{64}", s) for s in seeds.values())
-    hands = page.evaluate("t => window.studApp.models.get(t).finished", table)
+    hands = lobby.evaluate("t => window.studApp.models.get(t).finished", table)
     ours = 0
     for hand in hands:
         record = httpx.get(f"{server.base}/api/hands/{hand['hand_id']}", timeout=10).json()
@@ -143,7 +120,7 @@ def test_the_page_seeds_its_hands_and_the_replayer_verifies_them(
     assert ours >= 1
     hand_id = hands[0]["hand_id"]
     # The browser's check and stud.history.verify see the same cards of the same places.
-    checked = page.evaluate(
+    checked = lobby.evaluate(
         """async (id) => {
           const f = await import('/js/fairness.js');
           const data = await (await fetch(`/api/hands/${id}/replay`)).json();
@@ -157,21 +134,21 @@ def test_the_page_seeds_its_hands_and_the_replayer_verifies_them(
     ).text
     report = verify(read_phh(phh))
     assert checked == {"ok": True, "checked": report.checked, "hidden": report.hidden}
-    page.goto(f"{server.base}/#/replay/{hand_id}")
-    verdict = page.wait_for_selector(".fairness [data-verified]")
+    lobby.goto(f"{server.base}/#/replay/{hand_id}")
+    verdict = lobby.wait_for_selector(".fairness [data-verified]")
     assert verdict is not None and verdict.get_attribute("data-verified") == "yes"
     assert "Verified in this browser" in verdict.text_content()  # type: ignore[operator]
-    panel = page.text_content(".fairness") or ""
+    panel = lobby.text_content(".fairness") or ""
     shuffle = httpx.get(f"{server.base}/api/hands/{hand_id}", timeout=10).json()["summary"][
         "shuffle"
     ]
     assert shuffle["commitment"] in panel and shuffle["server_seed"] in panel
-    page.click(".fairness details.fair-howto summary")
+    lobby.click(".fairness details.fair-howto summary")
     assert f"printf %s {shuffle['server_seed']} | xxd -r -p | sha256sum" in (
-        page.text_content(".fairness .fair-howto") or ""
+        lobby.text_content(".fairness .fair-howto") or ""
     )
-    assert f"stud verify hand-{hand_id}.phh" in (page.text_content(".fairness") or "")
-    page.screenshot(path=str(tmp_path / "replay-fairness.png"), full_page=True)
+    assert f"stud verify hand-{hand_id}.phh" in (lobby.text_content(".fairness") or "")
+    lobby.screenshot(path=str(tmp_path / "replay-fairness.png"), full_page=True)
 
     # A replay whose door card was changed, or whose seed was, fails and says what differs.
     def tamper(change: str) -> None:
@@ -185,11 +162,11 @@ def test_the_page_seeds_its_hands_and_the_replayer_verifies_them(
                 data["shuffle"]["server_seed"] = new_server_seed(99)
             route.fulfill(json=data)
 
-        page.unroute("**/api/hands/*/replay")
-        page.route(f"**/api/hands/{hand_id}/replay", handle)
-        page.goto(f"{server.base}/#/lobby")
-        page.goto(f"{server.base}/#/replay/{hand_id}")
-        bad = page.wait_for_selector(".fairness [data-verified='no']")
+        lobby.unroute("**/api/hands/*/replay")
+        lobby.route(f"**/api/hands/{hand_id}/replay", handle)
+        lobby.goto(f"{server.base}/#/lobby")
+        lobby.goto(f"{server.base}/#/replay/{hand_id}")
+        bad = lobby.wait_for_selector(".fairness [data-verified='no']")
         assert bad is not None
         text = bad.text_content() or ""
         if change == "card":

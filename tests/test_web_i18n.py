@@ -22,8 +22,8 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
 
 from stud.evaluate.describe import high_description, low_description
-from stud.testing.server import ServerProcess, sqlite_server
-from stud.web.browser import chromium, watched_page
+from stud.testing.server import ServerProcess, ServerSpec
+from stud.web.browser import watched_page
 from stud.web.pseudo import PSEUDO, escaped_text, latin_words
 
 CATALOGS = Path(__file__).resolve().parent.parent / "src" / "stud" / "web" / "static" / "i18n"
@@ -36,16 +36,7 @@ KEPT_NAMES = frozenset({"Razz", "bring-in", "wheel", "scoop"})
 I18N = "import('/js/i18n.js')"
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    with sqlite_server(tmp_path_factory.mktemp("i18n-server"), ARGS) as proc:
-        yield proc
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as launched:
-        yield launched
+SERVER = ServerSpec(ARGS)
 
 
 class Tab:

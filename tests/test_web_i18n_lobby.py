@@ -16,17 +16,15 @@ from __future__ import annotations
 import json
 import os
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Page
 
-from stud.testing.server import ServerProcess, sqlite_server
-from stud.web.browser import chromium, watched_page
+from stud.testing.server import ServerProcess, ServerSpec
 from stud.web.pseudo import PSEUDO, escaped_text, latin_words
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -66,37 +64,20 @@ async ([good]) => {
 """
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    args = ("--no-default-tables", "--turn-seconds", "20", "--time-bank", "5")
-    with sqlite_server(tmp_path_factory.mktemp("i18n-lobby"), args) as proc:
-        owner = httpx.Client(base_url=proc.base, timeout=60)
-        made = owner.post("/api/register", json={"name": "lobbyist", "password": "secret-pass"})
-        assert made.status_code == 200, made.text
-        # Tables with a bot each (one player cannot deal: nothing runs) and an empty one.
-        for name, game, bots in (("Ada", "stud", 1), ("Curie", "stud8", 1), ("Euler", "razz", 0)):
-            opened = owner.post(
-                "/api/tables", json={**TABLE, "name": name, "game": game, "bots": bots}
-            )
-            assert opened.status_code == 201, opened.text
-        owner.close()
-        yield proc
+def lobby_tables(proc: ServerProcess) -> None:
+    """Tables with a bot each (one player cannot deal: nothing runs) and an empty one."""
+    owner = httpx.Client(base_url=proc.base, timeout=60)
+    made = owner.post("/api/register", json={"name": "lobbyist", "password": "secret-pass"})
+    assert made.status_code == 200, made.text
+    for name, game, bots in (("Ada", "stud", 1), ("Curie", "stud8", 1), ("Euler", "razz", 0)):
+        opened = owner.post("/api/tables", json={**TABLE, "name": name, "game": game, "bots": bots})
+        assert opened.status_code == 201, opened.text
+    owner.close()
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as launched:
-        yield launched
-
-
-@pytest.fixture
-def page(browser: Browser) -> Iterator[Page]:
-    context, made, errors = watched_page(
-        browser, TIMEOUT, locale="en-US", viewport={"width": 1200, "height": 900}
-    )
-    yield made
-    context.close()
-    assert errors == []
+SERVER = ServerSpec(
+    ("--no-default-tables", "--turn-seconds", "20", "--time-bank", "5"), setup=lobby_tables
+)
 
 
 def catalog(code: str) -> dict[str, str]:

@@ -24,18 +24,14 @@ from table_pages import (
     REPLAY_PARTS,
     TABLE_PARTS,
     Person,
-    browser,
     name_words,
     open_table,
     play_to_showdown,
     play_to_street,
     screenshot,
-    server,
     sit,
     sit_out_after_this_hand,
 )
-
-__all__ = ["browser", "server"]  # the module's fixtures, from table_pages
 
 LANGUAGES_AT_SHOWDOWN = ("zh-Hant", "zh-Hans", "en")
 # Words each language must show at the table mid-hand (5th street, our turn: check or bet).

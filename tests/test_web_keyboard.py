@@ -17,9 +17,7 @@ from typing import Any
 from playwright.sync_api import Browser
 
 from stud.testing.server import ServerProcess
-from table_pages import STATE, Person, browser, open_table, server
-
-__all__ = ["browser", "server"]  # the module's fixtures, from table_pages
+from table_pages import STATE, Person, open_table
 
 # Whether the focused element shows it: it matches :focus-visible and draws an outline.
 FOCUS = """() => {

@@ -15,27 +15,14 @@ bets, the showdown and the dealer button clear of the cards.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from playwright.sync_api import Browser
 
-from stud.testing.server import ServerProcess
+from stud.testing.server import ServerProcess, ServerSpec
 from table_pages import open_table
-from test_web_client import (
-    SERVER_ARGS,
-    TIMEOUT,
-    Tab,
-    browser,
-    passive,
-    play,
-    running_server,
-    shot,
-)
-
-__all__ = ["browser"]  # the Chromium fixture, shared with test_web_client
+from test_web_client import SERVER_ARGS, TIMEOUT, Tab, passive, play, shot
 
 # Heads-up Stud: the first player listed (the dealer's left) shows the 2c and brings in; the
 # other shows the Kh and has the high board on 4th and 5th street (acts first there).
@@ -59,9 +46,7 @@ localStorage.setItem('stud.prefs', JSON.stringify({sound: true, notify: true}));
 STATE = "t => window.studApp.models.get(t)?.state"
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    yield from running_server(tmp_path_factory, "web-play-ux", DECKS, SERVER_ARGS)
+SERVER = ServerSpec(SERVER_ARGS, decks=DECKS)
 
 
 def guest(tab: Tab) -> None:

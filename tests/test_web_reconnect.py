@@ -8,9 +8,8 @@ from __future__ import annotations
 from playwright.sync_api import Browser
 
 from stud.testing.server import ServerProcess
-from table_pages import Person, browser, open_table, server, sit, wait_turn
-
-__all__ = ["browser", "server"]  # the module's fixtures, from table_pages
+from table_pages import SERVER as SERVER  # the server the tests use: table_pages' stacked decks
+from table_pages import Person, open_table, sit, wait_turn
 
 LIVE_BUTTONS = ".action-bar.active .act-btn:not(:disabled)"
 RETRIES = "n => window.studApp.socket.retries >= n"

@@ -10,9 +10,8 @@ from pathlib import Path
 from playwright.sync_api import Browser
 
 from stud.testing.server import ServerProcess
-from table_pages import Person, browser, server
-
-__all__ = ["browser", "server"]  # the module's fixtures, from table_pages
+from table_pages import SERVER as SERVER  # the server the tests use: table_pages' stacked decks
+from table_pages import Person
 
 CATALOG = Path(__file__).resolve().parent.parent / "src/stud/web/static/i18n/zh-Hant.json"
 

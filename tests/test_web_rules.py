@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,8 +28,8 @@ from stud.evaluate import (
     showing_high_value,
     showing_razz_value,
 )
-from stud.testing.server import ServerProcess, sqlite_server
-from stud.web.browser import chromium, serious_problems, watched_page
+from stud.testing.server import ServerProcess, ServerSpec
+from stud.web.browser import serious_problems
 from stud.web.pseudo import PSEUDO, escaped_text
 
 LANGUAGES = ("en", "zh-Hant", "zh-Hans")
@@ -77,26 +76,7 @@ RANKING_JS = """
 """
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    with sqlite_server(tmp_path_factory.mktemp("rules-server"), ARGS) as proc:
-        yield proc
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as launched:
-        yield launched
-
-
-@pytest.fixture
-def page(browser: Browser) -> Iterator[Page]:
-    context, opened, errors = watched_page(
-        browser, TIMEOUT, locale="en-US", viewport={"width": 1200, "height": 900}
-    )
-    yield opened
-    context.close()
-    assert not errors, errors
+SERVER = ServerSpec(ARGS)
 
 
 def open_rules(page: Page, base: str, game: str, language: str = "en") -> None:

@@ -17,7 +17,7 @@ test's tmp dir (and to docs/ when ``STUD_WEB_SCREENSHOTS=1``).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -25,12 +25,10 @@ import httpx
 import pytest
 from playwright.sync_api import Browser
 
-from stud.testing.server import ServerProcess
+from stud.testing.server import ServerProcess, ServerSpec
 from stud.web.browser import serious_problems
 from stud.web.pseudo import PSEUDO, escaped_text, latin_words
-from test_web_client import Tab, browser, passive, play, register, running_server, shot
-
-__all__ = ["browser"]  # the Chromium fixture, shared with test_web_client
+from test_web_client import Tab, passive, play, register, shot
 
 SERVER_ARGS = (
     "--turn-seconds", "30", "--time-bank", "10", "--pause", "1.5", "--grace", "60",
@@ -46,15 +44,13 @@ KEPT_NAMES = frozenset({"Razz", "bring-in"})  # as the Chinese rules pages keep 
 TOURNEY_TABLE = re.compile(r"#/table/(t(\d+)\.(\d+))$")
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    """A room with its own tournaments (a Sit & Go per game and a scheduled one)."""
-    yield from running_server(tmp_path_factory, "web-tourney-server", {}, SERVER_ARGS)
+SERVER = ServerSpec(SERVER_ARGS, decks={})
+"""A room with its own tournaments (a Sit & Go per game and a scheduled one)."""
 
 
-@pytest.fixture(scope="module")
-def mtt_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    yield from running_server(tmp_path_factory, "web-tourney-mtt", {}, MTT_ARGS)
+@pytest.fixture
+def mtt_server(shared_server: Callable[[ServerSpec], ServerProcess]) -> ServerProcess:
+    return shared_server(ServerSpec(MTT_ARGS, decks={}))
 
 
 @pytest.fixture

@@ -17,8 +17,9 @@ import subprocess
 import sys
 import time
 import uuid
-from collections import deque
-from collections.abc import Callable, Iterator
+from collections import OrderedDict, deque
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -60,14 +61,22 @@ def fresh_database(backend: str, folder: Path) -> Iterator[str]:
         engine.dispose()
 
 
-def require_backend(backend: str) -> None:
-    """Skip a PostgreSQL variant, loudly, when no test server is set; fail in CI (it sets one)."""
+def require(what: str, present: bool) -> None:
+    """Skip the test, loudly, when a service it needs is missing; fail in CI (.ci/run starts
+    every one)."""
     import pytest
 
-    if backend == "postgres" and postgres_admin_url() is None:
-        if os.environ.get("CI"):
-            pytest.fail(f"{TEST_URL_VARIABLE} must be set in CI (.ci/run starts PostgreSQL)")
-        pytest.skip(f"PostgreSQL variant not run: {TEST_URL_VARIABLE} is not set")
+    if present:
+        return
+    if os.environ.get("CI"):
+        pytest.fail(f"{what} must be available in CI (.ci/run starts it)")
+    pytest.skip(f"not run: {what} is not available")
+
+
+def require_backend(backend: str) -> None:
+    """Skip a PostgreSQL variant, loudly, when no test server is set; fail in CI (it sets one)."""
+    if backend == "postgres":
+        require(TEST_URL_VARIABLE, postgres_admin_url() is not None)
 
 
 def hand_factory_args(fallback: str) -> tuple[str, ...]:
@@ -337,3 +346,100 @@ def sqlite_server(
         ServerProcess(url, folder, extra_args=extra_args, env=env) as proc,
     ):
         yield proc
+
+
+REPOSITORY = Path(__file__).resolve().parents[3]
+"""The checkout's root, on a test server's ``PYTHONPATH`` (for test doubles as ``tests.module``)."""
+
+
+@dataclass(frozen=True, eq=False)
+class ServerSpec:
+    """How a test's ``stud serve`` runs: its arguments, its environment, the hands it deals.
+
+    ``decks`` are :mod:`stud.testing.web`'s stacked hands; ``setup(server)`` runs once the
+    server answers (tables it should start with); ``clean_log`` asks that no traceback is
+    logged while a test uses it; ``fresh`` gives each test a server of its own (it kills it,
+    or counts what only it may have done). Specs with equal settings share a server.
+    """
+
+    args: tuple[str, ...] = ()
+    env: Mapping[str, str] = field(default_factory=dict)
+    decks: Mapping[str, Any] | None = None
+    setup: Callable[[ServerProcess], None] | None = None
+    clean_log: bool = False
+    fresh: bool = False
+    backend: str = "sqlite"
+
+    @property
+    def key(self) -> tuple[object, ...]:
+        """What makes two specs the same server."""
+        env = json.dumps(self.environment(), sort_keys=True)
+        return (self.args, env, self.setup, self.clean_log, self.backend)
+
+    def environment(self) -> dict[str, str]:
+        """The variables the process gets beside the test run's own."""
+        path = os.pathsep.join(p for p in (str(REPOSITORY), os.environ.get("PYTHONPATH")) if p)
+        env = {"PYTHONPATH": path, **self.env}
+        if self.decks is not None:
+            env["STUD_WEB_TEST_DECKS"] = json.dumps(self.decks)
+        return env
+
+
+class Servers:
+    """Starts ``stud serve`` processes, each on a fresh database in a folder of its own from
+    ``folders(name)``, and stops them all (and drops their databases) at :meth:`close`.
+
+    ``shared`` keeps at most that many servers running, one per spec, for whoever asks for the
+    same spec again (the least recently asked for is stopped first).
+    """
+
+    def __init__(self, folders: Callable[[str], Path], shared: int = 0) -> None:
+        self.folders = folders
+        self.shared = shared
+        self.running: OrderedDict[object, tuple[ServerProcess, contextlib.ExitStack]] = (
+            OrderedDict()
+        )
+        self.count = 0
+
+    def start(
+        self, spec: ServerSpec, database_url: str | None = None, data_dir: Path | None = None
+    ) -> ServerProcess:
+        """A new server for ``spec``: on ``database_url`` and in ``data_dir`` if given (a
+        restart of an earlier one), else on a fresh database in a folder of its own."""
+        self.count += 1
+        stack = contextlib.ExitStack()
+        try:
+            folder = data_dir or self.folders(f"server{self.count}")
+            url = database_url or stack.enter_context(fresh_database(spec.backend, folder))
+            server = ServerProcess(url, folder, extra_args=spec.args, env=spec.environment())
+            stack.callback(server.stop)
+            server.start()
+            if spec.setup is not None:
+                spec.setup(server)
+        except BaseException:
+            stack.close()
+            raise
+        self.running[self.count] = (server, stack)
+        return server
+
+    def get(self, spec: ServerSpec) -> ServerProcess:
+        """The running server for ``spec``, started the first time it is asked for."""
+        if spec.key in self.running:
+            self.running.move_to_end(spec.key)
+            return self.running[spec.key][0]
+        while self.running and len(self.running) >= self.shared:
+            _key, (_server, stack) = self.running.popitem(last=False)
+            stack.close()
+        server = self.start(spec)
+        self.running[spec.key] = self.running.pop(self.count)
+        return server
+
+    def close(self) -> None:
+        while self.running:
+            _key, (_server, stack) = self.running.popitem()
+            stack.close()
+
+
+def check_log(server: ServerProcess) -> None:
+    """No traceback in the server's log: no table fault, no step that failed."""
+    assert "Traceback" not in server.log_path.read_text(errors="replace"), server.log()

@@ -21,12 +21,16 @@ from __future__ import annotations
 import json
 import os
 from functools import cache
+from typing import TYPE_CHECKING
 
 from stud.fairness import Shuffle
 from stud.game import ScriptedCards
 from stud.table.engine import start_engine_hand
 from stud.table.events import HandEvent
 from stud.table.port import HandPort
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
 
 VARIABLE = "STUD_WEB_TEST_DECKS"
 
@@ -76,3 +80,13 @@ def stacked_hand(
         game, ante, bring_in, small_bet, big_bet, stacks, seats, seed,
         rake_percent=rake_percent, rake_cap=rake_cap, cards=cards, shuffle=shuffle,
     )  # fmt: skip
+
+
+SETTLED = """() => document.getAnimations().every((a) =>
+  a.playState !== 'running' || a.effect?.getComputedTiming().endTime === Infinity)"""
+"""True once no animation with an end (cards dealt, bets sliding in) is running."""
+
+
+def settle(page: Page) -> None:
+    """Until the page's finite animations and transitions have ended (before a screenshot)."""
+    page.wait_for_function(SETTLED)

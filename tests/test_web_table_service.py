@@ -13,28 +13,15 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 from playwright.sync_api import Browser
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from stud.testing.server import ServerProcess
-from test_web_client import (
-    TIMEOUT,
-    Tab,
-    passive,
-    play,
-    register,
-    running_server,
-    shot,
-)
-from test_web_client import (
-    browser as browser,  # the module's Chromium fixture, shared
-)
+from stud.testing.server import ServerProcess, ServerSpec
+from test_web_client import TIMEOUT, Tab, passive, play, register, shot
 
 ARGS = (
     "--turn-seconds", "40", "--time-bank", "20", "--pause", "1.5", "--grace", "60",
@@ -43,19 +30,19 @@ ARGS = (
 STATE = "t => window.studApp.models.get(t)?.state"
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    for proc in running_server(tmp_path_factory, "web-tablesvc", {}, ARGS):
-        # Bots alone at a table of their own: the room's hand ids run ahead of each table's count.
-        guest = httpx.post(proc.base + "/api/guest").cookies
-        response = httpx.post(
-            proc.base + "/api/tables",
-            json={"name": "Bots only", "game": "razz", "ante": 1, "bring_in": 2,
-                  "small_bet": 4, "big_bet": 8, "seats": 6, "bots": 4, "bot_kind": "station"},
-            cookies=guest,
-        )  # fmt: skip
-        assert response.status_code == 201, response.text
-        yield proc
+def bots_only_table(proc: ServerProcess) -> None:
+    """Bots alone at a table of their own: the room's hand ids run ahead of each table's count."""
+    guest = httpx.post(proc.base + "/api/guest").cookies
+    response = httpx.post(
+        proc.base + "/api/tables",
+        json={"name": "Bots only", "game": "razz", "ante": 1, "bring_in": 2,
+              "small_bet": 4, "big_bet": 8, "seats": 6, "bots": 4, "bot_kind": "station"},
+        cookies=guest,
+    )  # fmt: skip
+    assert response.status_code == 201, response.text
+
+
+SERVER = ServerSpec(ARGS, decks={}, setup=bots_only_table)
 
 
 def guest(tab: Tab) -> None:

@@ -8,8 +8,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import json
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from types import SimpleNamespace
 from typing import Any
 
@@ -17,7 +16,7 @@ import httpx
 import pytest
 
 from stud.server.storage import Database
-from stud.testing.server import Client, ServerProcess, fresh_database, hand_factory_args
+from stud.testing.server import Client, ServerProcess, ServerSpec, hand_factory_args
 
 ARGS = (
     "--turn-seconds", "30", "--time-bank", "30", "--pause", "0.3", "--grace", "30",
@@ -30,17 +29,9 @@ HTTP = SimpleNamespace(
 """Generous timeouts: registering hashes a password (Argon2), slow on a loaded machine."""
 
 
-@pytest.fixture(scope="module")
-def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ServerProcess, str]]:
-    folder = tmp_path_factory.mktemp("tablesvc")
-    args = ARGS + hand_factory_args("tests.test_table_double:start_double")
-    env = {"PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
-    with (
-        fresh_database("sqlite", folder) as url,
-        ServerProcess(url, folder, extra_args=args, env=env) as proc,
-    ):
-        yield proc, url
-        assert "Traceback" not in proc.log_path.read_text(errors="replace"), proc.log()
+SERVER = ServerSpec(
+    ARGS + hand_factory_args("tests.test_table_double:start_double"), clean_log=True
+)
 
 
 def make_table(server: ServerProcess, client: Client, **spec: Any) -> int:
@@ -102,8 +93,7 @@ async def play_passively(client: Client, table: int, hands: int) -> list[dict[st
     return finished
 
 
-def test_chat_is_text_rate_limited_and_length_capped(room: tuple[ServerProcess, str]) -> None:
-    server, _url = room
+def test_chat_is_text_rate_limited_and_length_capped(server: ServerProcess) -> None:
     alice, bob, anonymous = (
         Client.guest(server.base),
         Client.guest(server.base),
@@ -167,9 +157,9 @@ def test_chat_is_text_rate_limited_and_length_capped(room: tuple[ServerProcess, 
 
 
 def test_chips_are_conserved_through_buy_in_top_up_rebuy_and_leaving(
-    room: tuple[ServerProcess, str],
+    server: ServerProcess,
 ) -> None:
-    server, url = room
+    url = server.database_url
     alice = Client.guest(server.base)
     table = make_table(server, alice, name="chips", bots=2, max_buy_in=200)
     assert me(server, alice)["balance"] == START
@@ -219,9 +209,8 @@ def test_chips_are_conserved_through_buy_in_top_up_rebuy_and_leaving(
 
 
 def test_a_full_table_has_a_waiting_list_and_a_bot_makes_room(
-    room: tuple[ServerProcess, str],
+    server: ServerProcess,
 ) -> None:
-    server, _url = room
     alice = Client.guest(server.base)
     table = make_table(server, alice, name="full", seats=3, bots=3)
 
@@ -264,9 +253,8 @@ def test_a_full_table_has_a_waiting_list_and_a_bot_makes_room(
 
 
 def test_a_guest_registers_in_place_keeping_chips_seat_and_hands(
-    room: tuple[ServerProcess, str],
+    server: ServerProcess,
 ) -> None:
-    server, _url = room
     guest = Client.guest(server.base)
     cookies = {"stud_session": guest.cookie or ""}
     table = make_table(server, guest, name="upgrade", bots=1)
@@ -317,9 +305,8 @@ def test_a_guest_registers_in_place_keeping_chips_seat_and_hands(
 
 
 def test_one_number_for_a_hand_and_bots_keep_the_table_lively(
-    room: tuple[ServerProcess, str],
+    server: ServerProcess,
 ) -> None:
-    server, _url = room
     alice = Client.guest(server.base)
     table = make_table(server, alice, name="lively", seats=8, bots=6)
 

@@ -27,12 +27,12 @@ from sqlalchemy import Connection, select
 
 from stud.server.storage import Database, tourneys
 from stud.server.storage import schema as s
+from stud.testing import wait
 from stud.testing.server import (
     Client,
     ServerProcess,
-    fresh_database,
+    ServerSpec,
     hand_factory_args,
-    require_backend,
 )
 
 BOTS = 13
@@ -84,14 +84,17 @@ def elapsed(state: State) -> float:
 def wait_until(
     db: Database, tournament: int, done: Callable[[State], bool], what: str, limit: float = 240
 ) -> State:
-    deadline = time.monotonic() + limit
-    while True:
-        state = read_state(db, tournament)
-        if done(state):
-            return state
-        if time.monotonic() > deadline:
-            raise TimeoutError(f"never {what}: {state['snapshot']['state']}")
-        time.sleep(0.1)  # a light poll: the server under test needs the machine more
+    last: list[State] = []
+
+    def reached() -> State | None:
+        last[:] = [read_state(db, tournament)]
+        return last[0] if done(last[0]) else None
+
+    try:
+        # A light poll: the server under test needs the machine more.
+        return wait.wait_until(reached, f"never {what}", limit, 0.1)
+    except TimeoutError as error:
+        raise TimeoutError(f"never {what}: {last[0]['snapshot']['state']}") from error
 
 
 def start_now(conn: Connection, tournament: int) -> None:
@@ -137,26 +140,19 @@ def check_resumed(before: State, after: State, wall: float) -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("backend", ["sqlite", "postgres"])
-def test_kill_9_during_a_tournament_loses_nothing(backend: str, tmp_path: Path) -> None:
-    require_backend(backend)
-    env = {"PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
-    args = ARGS + hand_factory_args("tests.test_table_double:start_double")
-    with fresh_database(backend, tmp_path) as url:
-        db = Database(url)
-
-        started: list[ServerProcess] = []
-
-        def server() -> ServerProcess:
-            process = ServerProcess(url, tmp_path, extra_args=args, env=env)
-            started.append(process)
-            return process.start()
-
-        try:
-            play_and_crash(db, server)
-        finally:
-            for process in started:  # none left running, whatever failed
-                process.kill()
-            db.close()
+def test_kill_9_during_a_tournament_loses_nothing(
+    backend: str,
+    tmp_path: Path,
+    database_factory: Callable[[str], str],
+    server_factory: Callable[..., ServerProcess],
+) -> None:
+    spec = ServerSpec(ARGS + hand_factory_args("tests.test_table_double:start_double"))
+    url = database_factory(backend)
+    db = Database(url)
+    try:
+        play_and_crash(db, lambda: server_factory(spec, url, tmp_path))
+    finally:
+        db.close()
 
 
 def play_and_crash(db: Database, server: Callable[[], ServerProcess]) -> None:

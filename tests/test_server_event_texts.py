@@ -15,7 +15,7 @@ from typing import Any
 from stud.server.actors.channel import Channel
 from stud.server.wire import dumps
 from stud.table import Event
-from test_cpu22_step_delivery import ACCOUNTS, _next, _table
+from test_server_step_delivery import ACCOUNTS, _next, _table
 
 
 def _expected(channel: Channel, n: int, event: Event, account: int | None) -> str:

@@ -22,13 +22,11 @@ from sqlalchemy import Connection, event, func, text
 from sqlalchemy import select as sql_select
 from sqlalchemy.engine import make_url
 
-import test_cluster_fence
 from stud.server.storage import Database, fences
 from stud.server.storage import schema as s
 from test_cluster_fence import SPEC
 
 Write = Callable[[Connection], Any]
-pg_url = test_cluster_fence.pg_url
 """A fresh PostgreSQL database (the tests fail in CI without one, skip loudly elsewhere)."""
 
 
@@ -100,7 +98,7 @@ def relayed(pg_url: str) -> Iterator[tuple[str, Relay]]:
 
 
 @pytest.fixture
-def room(relayed: tuple[str, Relay]) -> Iterator[tuple[Database, dict[int, int], Relay]]:
+def relayed_db(relayed: tuple[str, Relay]) -> Iterator[tuple[Database, dict[int, int], Relay]]:
     """A process's database through the relay, its fence's tokens, and the relay."""
     url, relay = relayed
     tokens: dict[int, int] = {}
@@ -179,9 +177,9 @@ def books(db: Database, table: int) -> tuple[int, int, list[tuple[int, str]]]:
 
 
 def test_a_hand_s_end_is_one_round_trip_and_durable_when_its_write_returns(
-    room: tuple[Database, dict[int, int], Relay],
+    relayed_db: tuple[Database, dict[int, int], Relay],
 ) -> None:
-    db, tokens, relay = room
+    db, tokens, relay = relayed_db
     table, one, two = table_with_players(db, tokens)
     for number in (1, 2, 3):
         hand = start(db, table, number, one, two)
@@ -199,9 +197,9 @@ def test_a_hand_s_end_is_one_round_trip_and_durable_when_its_write_returns(
 
 
 def test_the_hands_ends_queued_together_are_one_transaction_and_one_round_trip(
-    room: tuple[Database, dict[int, int], Relay],
+    relayed_db: tuple[Database, dict[int, int], Relay],
 ) -> None:
-    db, tokens, relay = room
+    db, tokens, relay = relayed_db
     seated = [table_with_players(db, tokens) for _ in range(3)]
     hands = [start(db, table, 1, one, two) for table, one, two in seated]
     commits: list[str] = []

@@ -15,20 +15,18 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import httpx
-import pytest
 from sqlalchemy import func, select
 
 from stud.server.storage import Database
 from stud.server.storage import schema as s
+from stud.testing import wait
 from stud.testing.cluster import Cluster, health
-from stud.testing.server import Client, ServerProcess
-from test_cluster_room import cluster_of
-from test_tourney_crash import (
+from stud.testing.server import Client, ServerProcess, ServerSpec
+from test_server_tournament_crash import (
     BOTS,
     State,
     check_resumed,
@@ -45,11 +43,7 @@ ARGS = (
 )  # fmt: skip
 
 
-@pytest.fixture
-def cluster(tmp_path: Path) -> Iterator[Cluster]:
-    yield from cluster_of(
-        tmp_path, ARGS, {"PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
-    )
+CLUSTER = ServerSpec(ARGS)
 
 
 def tournaments_run_by(server: ServerProcess) -> set[int]:
@@ -102,10 +96,7 @@ def balance(server: ServerProcess, client: Client) -> int:
 
 def poll(condition: Callable[[], bool], what: str, timeout: float = 60.0) -> None:
     """Until ``condition`` holds (the timeout only bounds a hang)."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, what
-        time.sleep(0.1)
+    wait.wait_until(condition, what, timeout, 0.1)
 
 
 class Follower:

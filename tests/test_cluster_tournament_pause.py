@@ -20,7 +20,6 @@ import random
 import signal
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -30,10 +29,9 @@ from sqlalchemy.exc import OperationalError
 from stud.server.storage import Database, fences
 from stud.server.storage import schema as s
 from stud.testing.cluster import Cluster, health
-from stud.testing.server import Client, ServerProcess
-from test_cluster_room import cluster_of
-from test_cluster_tourney import ARGS, listing, poll, post, tournaments_run_by
-from test_tourney_crash import (
+from stud.testing.server import Client, ServerProcess, ServerSpec
+from test_cluster_tournament import ARGS, listing, poll, post, tournaments_run_by
+from test_server_tournament_crash import (
     BOTS,
     State,
     check_books,
@@ -43,12 +41,7 @@ from test_tourney_crash import (
     wait_until,
 )
 
-
-@pytest.fixture
-def cluster(tmp_path: Path) -> Iterator[Cluster]:
-    yield from cluster_of(
-        tmp_path, ARGS, {"PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
-    )
+CLUSTER = ServerSpec(ARGS)
 
 
 def lease_row(db: Database, tournament: int) -> tuple[str, int]:
@@ -145,7 +138,7 @@ def check_stale_token_fenced(db: Database, tournament: int, stale: int) -> None:
 
 
 @pytest.fixture
-def db(cluster: Cluster) -> Iterator[Database]:
+def room_db(cluster: Cluster) -> Iterator[Database]:
     """The room's database, as the test reads it."""
     database = Database(cluster.database_url)
     database.start()
@@ -154,9 +147,9 @@ def db(cluster: Cluster) -> Iterator[Database]:
 
 
 def test_a_paused_tournament_owner_is_fenced_out_and_gives_the_tournament_up(
-    cluster: Cluster, db: Database
+    cluster: Cluster, room_db: Database
 ) -> None:
-    run(db, cluster.add(), cluster.add())
+    run(room_db, cluster.add(), cluster.add())
 
 
 def run(db: Database, a: ServerProcess, b: ServerProcess) -> None:

@@ -11,17 +11,16 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 
 from stud.fairness import commitment_of
 from stud.history import read_phh, read_pokerstars
 from stud.history.verify import verify
-from stud.testing.server import Client, ServerProcess, fresh_database
+from stud.testing.server import Client, ServerProcess, ServerSpec
 
 ARGS = (
     "--turn-seconds", "30", "--time-bank", "30", "--pause", "1.0", "--bot-delay", "0.01", "0.03",
@@ -30,16 +29,7 @@ ARGS = (
 HANDS = 5
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    folder = tmp_path_factory.mktemp("fair-server")
-    env = {"PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
-    with (
-        fresh_database("sqlite", folder) as url,
-        ServerProcess(url, folder, extra_args=ARGS, env=env) as proc,
-    ):
-        yield proc
-        assert "Traceback" not in proc.log_path.read_text(errors="replace"), proc.log()
+SERVER = ServerSpec(ARGS, clean_log=True)
 
 
 def make_table(server: ServerProcess, client: Client, seats: int = 4, bots: int = 1) -> int:
@@ -234,7 +224,11 @@ def check_records(server: ServerProcess, player: Client, finished: list[dict[str
         assert json.dumps(replay).count(event["summary"]["shuffle"]["server_seed"]) == 1
 
 
-def test_hand_ids_in_shuffles_go_on_after_a_restart(tmp_path: Path) -> None:
+def test_hand_ids_in_shuffles_go_on_after_a_restart(
+    tmp_path: Path,
+    database_factory: Callable[[str], str],
+    server_factory: Callable[..., ServerProcess],
+) -> None:
     """A table's hand numbers (and so its shuffles' hand ids) never repeat across restarts."""
 
     async def one_hand(base: str, table: int) -> dict[str, Any]:
@@ -247,13 +241,14 @@ def test_hand_ids_in_shuffles_go_on_after_a_restart(tmp_path: Path) -> None:
         await spectator.close()
         return dict(event["event"])
 
-    with fresh_database("sqlite", tmp_path) as url:
-        with ServerProcess(url, tmp_path, extra_args=ARGS) as first:
-            owner = Client.guest(first.base)
-            table = make_table(first, owner, seats=2, bots=2)
-            before = asyncio.run(one_hand(first.base, table))
-        with ServerProcess(url, tmp_path, extra_args=ARGS) as second:
-            after = asyncio.run(one_hand(second.base, table))
+    url = database_factory("sqlite")
+    first = server_factory(SERVER, url, tmp_path)
+    owner = Client.guest(first.base)
+    table = make_table(first, owner, seats=2, bots=2)
+    before = asyncio.run(one_hand(first.base, table))
+    first.stop()
+    second = server_factory(SERVER, url, tmp_path)
+    after = asyncio.run(one_hand(second.base, table))
     assert after["number"] > before["number"]
     ids = (before["summary"]["shuffle"]["hand"], after["summary"]["shuffle"]["hand"])
     assert ids == (f"{table}-{before['number']}", f"{table}-{after['number']}")

@@ -12,12 +12,10 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 from sqlalchemy import Connection, func, select
 
 from stud.cli import main as cli_main
@@ -26,10 +24,11 @@ from stud.server.storage import schema as s
 from stud.testing.server import (
     Client,
     ServerProcess,
+    ServerSpec,
     check_no_foreign_down_cards,
-    fresh_database,
     hand_factory_args,
 )
+from stud.testing.wait import until
 
 ARGS = (
     "--turn-seconds", "30", "--time-bank", "30", "--pause", "0.05",
@@ -39,19 +38,9 @@ ARGS = (
 START_BALANCE = 10_000
 
 
-@pytest.fixture(scope="module")
-def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ServerProcess, Database]]:
-    folder = tmp_path_factory.mktemp("tourney")
-    env = {"PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
-    args = ARGS + hand_factory_args("tests.test_table_double:start_double")
-    with (
-        fresh_database("sqlite", folder) as url,
-        ServerProcess(url, folder, extra_args=args, env=env) as server,
-    ):
-        db = Database(url)
-        yield server, db
-        db.close()
-        assert "Traceback" not in server.log_path.read_text(errors="replace"), server.log()
+SERVER = ServerSpec(
+    ARGS + hand_factory_args("tests.test_table_double:start_double"), clean_log=True
+)
 
 
 def cookies(client: Client) -> dict[str, str]:
@@ -157,7 +146,13 @@ def test_sit_and_go_played_to_the_end(room: tuple[ServerProcess, Database], tmp_
             for k, c in enumerate((alice, bob))
         ]
         spectator = asyncio.create_task(spectate(watcher, tournament))
-        await asyncio.sleep(0.3)  # both watch the tournament before it starts
+        # Both players and the spectator watch the tournament before it starts.
+        await until(
+            lambda: all(
+                any(m["type"] == "tournament" for m in c.messages) for c in (alice, bob, watcher)
+            ),
+            "each watches the tournament",
+        )
         filled = await asyncio.to_thread(
             call, server, "POST", f"/api/tournaments/{tournament}/fill", alice
         )
