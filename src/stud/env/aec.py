@@ -18,7 +18,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from stud.cards import Card
-from stud.env.layout import Layout
+from stud.env.layout import Layout, MaskArray
 from stud.envcore import Core
 from stud.envcore.offsets import ACTION_COUNT
 from stud.envcore.protocol import AgentIterable, Protocol
@@ -79,6 +79,8 @@ class StudEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
     any table the engine accepts instead (stakes, stacks, burn cards, the
     heads-up cap, rake). ``observation="dict"`` gives named arrays,
     ``"flat"`` PettingZoo's ``{"observation": vector, "action_mask": mask}``.
+    ``perfect_recall=True`` adds every action of the hand, in order (the
+    ``history`` of docs/rl.md), so no two betting histories look alike.
     """
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -99,6 +101,7 @@ class StudEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         stacks: int | Sequence[int] = 4000,
         config: TableConfig | None = None,
         observation: str = "dict",
+        perfect_recall: bool = False,
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
@@ -119,10 +122,14 @@ class StudEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         self.config = config
         self.render_mode = render_mode
         self.observation_mode = observation
+        self.perfect_recall = bool(perfect_recall)
         n = config.seats
         self.possible_agents = [f"player_{s}" for s in range(n)]
+        self._core = Core(config, self.possible_agents, self.perfect_recall)
+        history = self._core.history
+        slots = 0 if history is None else history.slots
         total = sum(config.stacks)
-        layouts = {agent: Layout(total, config.big_bet) for agent in self.possible_agents}
+        layouts = {agent: Layout(total, config.big_bet, slots) for agent in self.possible_agents}
         self.observation_spaces = {
             agent: layout.dict_space
             if observation == "dict"
@@ -132,7 +139,6 @@ class StudEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         self.action_spaces = {
             agent: spaces.Discrete(ACTION_COUNT) for agent in self.possible_agents
         }
-        self._core = Core(config, self.possible_agents)
         self._rng: np.random.Generator | None = None
         self.hand: Hand | None = None
         """The hand being played (the engine's own object: read it, do not act on it)."""
@@ -199,6 +205,10 @@ class StudEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
     def last(self, observe: bool = True) -> tuple[Observation | None, float, bool, bool, Info]:
         """The selected agent's observation, reward so far, termination, truncation, info."""
         return self._protocol.last(observe)
+
+    def action_mask(self, agent: str) -> MaskArray:
+        """``agent``'s action mask now (shared and read-only: copy it to write to it)."""
+        return self._core.mask_of(self.possible_agents.index(agent))
 
     def legal_actions(self) -> list[tuple[int, Action]]:
         """The selected agent's legal indices with the engine action each stands for."""

@@ -85,8 +85,13 @@ class Protocol:
             self._end(hand)
 
     def _index(self, action: object) -> int:
-        """An action given as a NumPy integer as an int; IllegalActionError for anything else."""
+        """A NumPy integer, or a 0-d integer array (what a model's predict() returns), as an int.
+
+        IllegalActionError for anything else.
+        """
         if isinstance(action, np.integer):
+            return int(action)
+        if isinstance(action, np.ndarray) and action.ndim == 0 and action.dtype.kind in "iu":
             return int(action)
         raise IllegalActionError(
             f"{self._selected()} must act with an index 0 to {ACTION_COUNT - 1}, not {action!r}"
