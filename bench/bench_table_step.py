@@ -4,7 +4,7 @@ Runs hands at tables of three seated guests (and ``--spectators`` watchers),
 each step's events published and its states sent as :class:`TableActor` does,
 into watchers that only keep the texts: no sockets, no database, no other
 load. This is the event loop's share of bench_server's work that grows with
-what each action shows (docs/protocol.md, "Load"), measured without the
+what each action shows (docs/performance.md), measured without the
 machine's noise. It prints thread CPU time per action, with the cost of
 ``orjson.dumps`` of one state measured in the same run as an anchor; with
 ``--callgrind`` it runs itself under valgrind's callgrind (Debian's
@@ -57,7 +57,7 @@ def build(game: str, spectators: int, seed: int) -> tuple[Any, Any]:
         name="t", game=game, ante=1, bring_in=2, small_bet=4, big_bet=8, seats=6, bots=0,
         min_buy_in=0, max_buy_in=0, id=seed,
     )  # fmt: skip
-    actor = TableActor(types.SimpleNamespace(config=RoomConfig(seed=seed)), spec, table)  # type: ignore[arg-type]
+    actor = TableActor(types.SimpleNamespace(config=RoomConfig(seed=seed)), spec, table)
     for account in (11, 12, 13):
         actor.watchers[Watcher(account)] = None
         table.sit(account, f"p{account}", 10**9, 0.0)

@@ -1,8 +1,8 @@
 """The server's CPU instructions per action, counted by valgrind's callgrind, per thread.
 
 Wall-clock CPU per action on a shared machine moves with the machine's load
-(docs/protocol.md, "Load"); instructions do not. This runs a real
-``stud.server`` under ``valgrind --tool=callgrind`` (counting only while it
+(docs/performance.md); instructions do not. This runs a real
+``stud serve`` under ``valgrind --tool=callgrind`` (counting only while it
 measures), drives it with bench_server's websocket seats (``--tables`` tables
 of three guests that check or call at once), and prints the instructions per
 action of each server thread: the event loop (thread 1: tables, sockets,
@@ -103,7 +103,7 @@ def measure(
         out = f"{folder}/callgrind.out"
         cmd = [
             "valgrind", "--tool=callgrind", "--instr-atstart=no", "--separate-threads=yes",
-            f"--callgrind-out-file={out}", sys.executable, "-m", "stud.server",
+            f"--callgrind-out-file={out}", sys.executable, "-m", "stud", "serve",
             "--host", "127.0.0.1", "--port", str(port), "--data-dir", folder,
             "--no-default-tables", "--no-default-tournaments", "--pause", "0.5",
             "--turn-seconds", "600", "--signups", "1e9",

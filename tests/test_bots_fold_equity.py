@@ -4,7 +4,7 @@ The strong bot's chance that an opponent folds to its wager is the model's
 rate (his read rate applied to his range as his line narrowed it) moved
 towards how often he was seen folding in comparable spots (the same street, a
 board like the bettor's against his), by how many such spots were seen
-(:func:`stud.bots.estimate.fold_chance`). These tests check the reads that
+(:func:`stud.bots.shares.fold_chance`). These tests check the reads that
 feed it, the shrinkage, and what it does to a decision: a weak hand is bet
 into a player seen folding almost always, and checked into a calling station.
 """
@@ -18,9 +18,12 @@ import pytest
 
 from stud.bots import StrongBot, play_hand
 from stud.bots.boards import showing
-from stud.bots.estimate import FOLD_EVIDENCE, Estimator, Range, fold_chance
-from stud.bots.players import PlayerReads, PlayerStats, board_spot, visible_up
+from stud.bots.estimate import Estimator
+from stud.bots.player_stats import PlayerStats, board_spot
+from stud.bots.players import PlayerReads, visible_up
+from stud.bots.ranges import Range
 from stud.bots.seen import read_view
+from stud.bots.shares import FOLD_EVIDENCE, fold_chance
 from stud.cards import Deck
 from stud.game import Action, ActionKind, Hand, HandView, TableConfig, variant
 

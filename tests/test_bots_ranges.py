@@ -17,18 +17,11 @@ from collections.abc import Sequence
 import numpy as np
 import pytest
 
-from stud.bots.estimate import (
-    MIN_EFFECTIVE,
-    Estimator,
-    Paths,
-    Range,
-    _percentile,
-    _place,
-    _share_next,
-    _tempered,
-)
+from stud.bots.estimate import MIN_EFFECTIVE, Estimator, _place, _share_next, _tempered
 from stud.bots.players import PlayerReads
+from stud.bots.ranges import Range, _percentile
 from stud.bots.seen import read_view
+from stud.bots.shares import Paths
 from stud.cards import Deck
 from stud.game import Action, ActionKind, Hand, HandView, TableConfig, variant
 

@@ -4,7 +4,7 @@ After the next betting round the strong bot lets its showdown share stand for
 the rest of the hand: between sound players the fold equity and the bets still
 to come roughly even out. A player seen folding more often than a sound one on
 the streets after that gives the excess away, and only that excess is added
-(:meth:`stud.bots.strong.Ahead.rest_value`, :meth:`StrongBot._later_folds`):
+(:meth:`stud.bots.lookahead.Ahead.rest_value`, :meth:`StrongBot._later_folds`):
 against sound players and calling stations nothing changes.
 """
 
@@ -16,9 +16,9 @@ import numpy as np
 import pytest
 
 from stud.bots import StrongBot
-from stud.bots.players import PRIOR_FOLD_LATER, PlayerStats
+from stud.bots.lookahead import Ahead
+from stud.bots.player_stats import PRIOR_FOLD_LATER, PlayerStats
 from stud.bots.seen import read_view
-from stud.bots.strong import Ahead
 from stud.cards import Deck
 from stud.game import ActionKind, Hand, TableConfig, variant
 from test_bots_fold_equity import _first

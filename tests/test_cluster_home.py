@@ -45,7 +45,7 @@ def test_a_room_of_one_process_never_imports_redis(tmp_path: Path) -> None:
 
 def test_a_shared_room_on_sqlite_is_refused_with_a_reason(tmp_path: Path) -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "stud.server", "--data-dir", str(tmp_path),
+        [sys.executable, "-m", "stud", "serve", "--data-dir", str(tmp_path),
          "--redis-url", "redis://127.0.0.1:1/0"],
         cwd=ROOT, capture_output=True, text=True, timeout=300,
     )  # fmt: skip

@@ -65,7 +65,7 @@ def _table(game: str, seed: int) -> tuple[TableActor, Table]:
         min_buy_in=0, max_buy_in=0, id=7,
     )  # fmt: skip
     room = types.SimpleNamespace(config=RoomConfig(seed=seed))
-    return TableActor(room, spec, table), table  # type: ignore[arg-type]
+    return TableActor(room, spec, table), table
 
 
 def _next(table: Table, now: float, turn: int) -> list[Any]:

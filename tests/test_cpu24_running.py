@@ -30,7 +30,7 @@ from stud.evaluate.sofar import (
 from stud.game import Action, ActionKind
 from stud.table.engine import EngineHand, start_engine_hand
 from stud.table.errors import TableError
-from stud.table.port import HandEvent
+from stud.table.events import HandEvent
 from stud.table.readout import readout_running
 
 GAMES = ("stud", "stud8", "razz")

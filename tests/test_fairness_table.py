@@ -12,9 +12,10 @@ from stud.fairness import Shuffle, commitment_of
 from stud.game import ScriptedCards
 from stud.history import read_phh, read_pokerstars
 from stud.history.verify import verify
-from stud.table import Effect, Event, Out, Table, TableError, TableSettings
+from stud.table import Effect, Event, Heading, Out, Table, TableError, TableSettings
 from stud.table.engine import start_engine_hand
-from stud.table.port import HandEvent, HandPort
+from stud.table.events import HandEvent
+from stud.table.port import HandPort
 
 
 def settings(**changes: Any) -> TableSettings:
@@ -107,7 +108,7 @@ def test_players_seeds_go_in_dealing_order_and_the_deck_is_theirs() -> None:
         assert event.data["up"] == [str(Card(deck[2 * n + k]))]
     shuffle = table.shuffle
     finish = finished_effect(play_out(table, 6.0))
-    phh, pokerstars = finish.data["hand"].histories(77, "t", finish.data["names"])
+    phh, pokerstars = finish.data["hand"].histories(Heading(77, "t", finish.data["names"]))
     for record in (read_phh(phh), read_pokerstars(pokerstars).hands[0]):
         assert record.shuffle is not None
         assert record.shuffle.player_seeds == shuffle.player_seeds
@@ -182,5 +183,5 @@ def test_a_stacked_deck_claims_no_shuffle() -> None:
     assert any(isinstance(o, Event) and o.data.get("up") == ["9c"] for o in dealt)
     finish = finished_effect(play_out(table, 6.0))
     assert "shuffle" not in finish.data["summary"]
-    phh, _ = finish.data["hand"].histories(1, "t", finish.data["names"])
+    phh, _ = finish.data["hand"].histories(Heading(1, "t", finish.data["names"]))
     assert read_phh(phh).shuffle is None

@@ -35,12 +35,14 @@ from stud.history import (
     write_pokerstars_hand,
 )
 from stud.history.played import dump_played, load_played
-from stud.server.app import COOKIE, create_app
+from stud.server.app import create_app
+from stud.server.http.deps import COOKIE
 from stud.server.http.histories import for_viewer
 from stud.server.room.room import RoomConfig
 from stud.server.storage import Database, Store, TableSpec
 from stud.server.storage import schema as s
 from stud.table.engine import EngineHand, start_engine_hand
+from stud.table.heading import Heading
 from stud.table.histories import played_hand, write_histories
 from stud.testing.server import fresh_database, require_backend
 
@@ -61,13 +63,15 @@ class Played:
     def eager(self) -> tuple[str, str]:
         """The texts as the room wrote them when it stored the hand (the earlier version)."""
         return write_histories(
-            self.hand.hand, self.hand_id, self.table_name, self.names, self.hand.seats,
-            shuffle=self.hand.shuffle, **self.options,
-        )  # fmt: skip
+            self.hand.hand, self.heading(), self.hand.seats, shuffle=self.hand.shuffle
+        )
 
     def played(self) -> str:
         """The hand as the room stores it now."""
-        return self.hand.played(self.hand_id, self.table_name, self.names, **self.options)
+        return self.hand.played(self.heading())
+
+    def heading(self) -> Heading:
+        return Heading(self.hand_id, self.table_name, self.names, **self.options)
 
 
 def play_hand(game: str, rng: random.Random, hand_id: int) -> Played:
@@ -153,7 +157,7 @@ def test_a_hand_not_over_has_nothing_to_store() -> None:
     config = TableConfig(game=variant("stud"), ante=1, bring_in=2, small_bet=5, big_bet=10,
                          stacks=(100, 100))  # fmt: skip
     with pytest.raises(ValueError, match="not over"):
-        played_hand(Hand(config, deck=Deck(1)), 1, "t", ["a", "b"], [0, 1])
+        played_hand(Hand(config, deck=Deck(1)), Heading(1, "t", ["a", "b"]), [0, 1])
 
 
 @pytest.mark.parametrize(

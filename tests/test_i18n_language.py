@@ -12,8 +12,9 @@ import httpx
 import pytest
 from sqlalchemy import text
 
-from stud.server.http.language import account_language, languages, set_account_language
+from stud.server.http.language import languages
 from stud.server.storage import Database
+from stud.server.storage.accounts import account_language, set_account_language
 from stud.testing.server import (
     TEST_URL_VARIABLE,
     ServerProcess,

@@ -167,7 +167,7 @@ def _loop_actor() -> tuple[TableActor, Table, list[Any]]:
     config = RoomConfig(seed=5, grace_seconds=30, bot_delay=(1.0, 3.0))
     room = Refuses()
     room.__dict__["config"] = config  # the one thing of the room's a pass may read
-    actor = TableActor(room, spec, table)  # type: ignore[arg-type]
+    actor = TableActor(room, spec, table)
     watchers = [Watcher(11), Watcher(12), Watcher(None)]
     for watcher in watchers:
         actor.watchers[watcher] = None

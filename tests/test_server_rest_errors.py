@@ -20,7 +20,8 @@ from typing import Any
 import httpx
 import pytest
 
-from stud.server.errors import CODES, Refusal, RestError, internal_error
+from stud.server.errors import CODES, Refusal
+from stud.server.http.errors import RestError, internal_error
 from stud.testing.server import ServerProcess, sqlite_server
 
 ROOT = Path(__file__).resolve().parent.parent

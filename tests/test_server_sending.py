@@ -174,7 +174,7 @@ def _actor() -> tuple[TableActor, Table]:
         min_buy_in=0, max_buy_in=0, id=1,
     )  # fmt: skip
     room = types.SimpleNamespace(config=RoomConfig(seed=3))
-    return TableActor(room, spec, table), table  # type: ignore[arg-type]
+    return TableActor(room, spec, table), table
 
 
 def _next_step(table: Table, now: float) -> list[Any]:

@@ -8,14 +8,12 @@ port's contract: down cards go only to their owner (the private part).
 from __future__ import annotations
 
 import random
-from datetime import datetime
 from typing import Any
 
 import orjson
 
 from stud.fairness import Shuffle
-from stud.history import Tournament
-from stud.table import HandEvent, HandPort, Legal, Table, TableSettings
+from stud.table import HandEvent, HandPort, Heading, Legal, Table, TableSettings
 from stud.table.readout import board_readouts, own_readout
 
 
@@ -101,29 +99,11 @@ class DoubleHand:
     def summary(self) -> dict[str, Any]:
         return {"payouts": self.payouts()}
 
-    def histories(
-        self,
-        hand_id: int,
-        table_name: str,
-        names: list[str],
-        *,
-        max_seats: int | None = None,
-        time: datetime | None = None,
-        tournament: Tournament | None = None,
-    ) -> tuple[str, str]:
-        return f"hand {hand_id}", f"Hand #{hand_id}"
+    def histories(self, heading: Heading) -> tuple[str, str]:
+        return f"hand {heading.hand_id}", f"Hand #{heading.hand_id}"
 
-    def played(
-        self,
-        hand_id: int,
-        table_name: str,
-        names: list[str],
-        *,
-        max_seats: int | None = None,
-        time: datetime | None = None,
-        tournament: Tournament | None = None,
-    ) -> str:
-        return f"hand {hand_id}"
+    def played(self, heading: Heading) -> str:
+        return f"hand {heading.hand_id}"
 
 
 def start_double(

@@ -43,7 +43,7 @@ def _actor(game: str, seed: int, seats: int = 6) -> tuple[TableActor, Table]:
         min_buy_in=0, max_buy_in=0, id=seed + 1,
     )  # fmt: skip
     room = types.SimpleNamespace(config=RoomConfig(seed=seed))
-    return TableActor(room, spec, table), table  # type: ignore[arg-type]
+    return TableActor(room, spec, table), table
 
 
 def _fresh_text(actor: TableActor, watcher: Watcher) -> str:

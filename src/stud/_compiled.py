@@ -18,6 +18,7 @@ from pathlib import Path
 
 COMPILED_MODULES = (
     "stud.game.state",
+    "stud.game.betting",
     "stud.game.order",
     "stud.game.pots",
     "stud.game.showdown",
@@ -34,15 +35,18 @@ COMPILED_MODULES = (
     "stud.table.readout",
     "stud.table.port",
     "stud.table.engine",
+    "stud.table.events",
+    "stud.table.player",
+    "stud.table.views",
     "stud.table.table",
     "stud.server.actors.channel",
     "stud.server.actors.audience",
 )
 """The modules setup.py compiles with mypyc (when it can); setup.py reads this list.
 
-The last seven are the room's per-step work on the event loop (docs/protocol.md,
-"Load", third round): a table's step, its events and views, the words of new
-cards, the hand's events as the table takes them (the port, seventh round), each
+The ``stud.table`` and ``stud.server`` ones are the room's per-step work on the
+event loop (docs/performance.md): a table's step, its events, players and views,
+the words of new cards, the hand's events as the table takes them (the port), each
 watcher's texts, and who may see each text (called per watcher and event)."""
 
 ENGINE_MODULES = tuple(name for name in COMPILED_MODULES if name.startswith("stud.game."))

@@ -1,7 +1,7 @@
 """The opponents' answers to the strong bot's wagers, set against what its model expected.
 
 When the bot wagers it writes down, for every live opponent, the model's
-chance that he folds to it (:attr:`stud.bots.estimate.Versus.modelled`).
+chance that he folds to it (:attr:`stud.bots.shares.Versus.modelled`).
 His next action in the hand answers it: a fold, or a call or raise. The
 answer is counted in his :class:`stud.bots.calibrate.FoldCalibration` once
 a view shows it; an answer to a wager someone else raised first is not an
@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
-from stud.bots.estimate import Range
 from stud.bots.players import PlayerReads
+from stud.bots.ranges import Range
 from stud.bots.reads import hand_key
 from stud.bots.seen import Seen
 from stud.game import Acted, ActionKind, Event, HandView

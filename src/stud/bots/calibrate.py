@@ -1,11 +1,11 @@
 """How far the strong bot's model of one opponent's folds is off, read from his answers.
 
 The model maps a player's read fold rate to the spot at hand (his range as
-his line narrowed it, :meth:`stud.bots.estimate._Run.rate`). That mapping
+his line narrowed it, :meth:`stud.bots.shares.Run.rate`). That mapping
 can be off for a given player in a given way: a nit's later-street folds
 were counted over hands his calls had already narrowed, so cutting them
 again by this line's narrowing predicted 0.07-0.36 where he folded
-0.25-0.55 (docs/bots.md, ninth pass); another player's folds may follow his
+0.25-0.55; another player's folds may follow his
 hand more closely than his average says. Rather than pick one mapping for
 every player, the bot checks its own: each time it wagers, the model's fold
 chance for every opponent facing the wager is written down, and his answer

@@ -74,9 +74,17 @@ STYLES: dict[str, Style] = {
 class StyleBot:
     """A tight-aggressive player with one trait turned up (see :data:`STYLES`)."""
 
-    def __init__(self, style: str, seed: int | None = None, *, samples: int = SAMPLES) -> None:
+    def __init__(
+        self,
+        style: str,
+        seed: int | None = None,
+        *,
+        samples: int = SAMPLES,
+        traits: Style | None = None,
+    ) -> None:
         self.name = style
-        self.style = STYLES[style]
+        self.style = STYLES[style] if traits is None else traits
+        """The thresholds and trait it plays by: ``style``'s, or ``traits`` for one of its own."""
         self._rng = random.Random(seed)
         self._np = np.random.default_rng(self._rng.getrandbits(64))
         self._estimators: dict[str, Estimator] = {}

@@ -7,6 +7,7 @@ from functools import partial
 
 from stud.bots.base import Bot
 from stud.bots.gauntlet import STYLES, ManiacBot, StyleBot
+from stud.bots.gears import GearBot
 from stud.bots.simple import RandomBot, StationBot
 from stud.bots.strong import StrongBot
 from stud.bots.strong_v1 import StrongV1Bot
@@ -18,6 +19,7 @@ BOTS: dict[str, Callable[[int | None], Bot]] = {
     "strong-v1": StrongV1Bot,
     **{style: partial(StyleBot, style) for style in STYLES},
     "maniac": ManiacBot,
+    "shifter": GearBot,
 }
 """Each shipped bot's name and its maker, which takes a seed (None: unseeded)."""
 

@@ -17,8 +17,7 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
-FloatArray = npt.NDArray[np.float64]
-IntArray = npt.NDArray[np.int64]
+from stud.bots.arrays import FloatArray, IntArray
 
 
 def _sorted3(a: IntArray, b: IntArray, c: IntArray) -> tuple[IntArray, IntArray, IntArray]:

@@ -31,10 +31,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from stud.bots.boards import bricked, door_quality, liveness, showing
-from stud.bots.estimate import Estimate, Estimator
+from stud.bots.estimate import Estimator
 from stud.bots.options import Options
 from stud.bots.reads import Reads
 from stud.bots.seen import Opponent, Seen, read_view
+from stud.bots.shares import Estimate
 from stud.bots.starting import start_percentile
 from stud.game import Action, HandView
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from stud.cli._names import BOTS, GAMES, GAUNTLET, STAKES
+from stud.cli._workers import add_workers_arguments, workers_from
 
 
 def register(subparsers: Any) -> argparse.ArgumentParser:
@@ -29,7 +30,8 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
             "twice from the same deck, the players moved one seat on, heads-up and "
             "six-handed. Prints the bot's big bets per 100 hands per seat with 95% "
             "confidence intervals, raw and less the luck of the cards (unbiased, narrower). "
-            "Example: stud gauntlet razz --deals 5000 --out razz.jsonl --jobs 2"
+            "Example: stud gauntlet razz --deals 5000 --out razz.jsonl --jobs 2 "
+            "(or --ray to play on a Ray cluster)"
         ),
     )
     parser.add_argument("game", help=f"one of {', '.join(GAMES)}")
@@ -61,15 +63,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         "--bot's margin over each",
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the run (%(default)s)")
-    parser.add_argument(
-        "--jobs",
-        "--workers",
-        dest="workers",
-        metavar="N",
-        type=int,
-        default=1,
-        help="processes to use (%(default)s; the machine may be shared)",
-    )
+    add_workers_arguments(parser)
     parser.add_argument(
         "--out",
         type=Path,
@@ -154,8 +148,7 @@ def run(args: argparse.Namespace) -> int:
     reference = parse_bots(args.reference)
     seats = _sizes(args.seats)
     stakes = Stakes.parse(args.stakes)
-    if args.workers < 1:
-        raise ValueError(f"--jobs (--workers) must be at least 1, not {args.workers}")
+    workers = workers_from(args)
     game = MatchConfig(args.game, args.bot, args.bot, max(1, args.deals), 2, stakes=stakes).game
     bot = parse_bots(args.bot)[0]
     if args.out is not None:
@@ -174,7 +167,7 @@ def run(args: argparse.Namespace) -> int:
             seats=seats,
             seed=args.seed,
             stakes=stakes,
-            workers=args.workers,
+            workers=workers,
             reference=reference,
             progress=advance,
             out=args.out,
@@ -185,7 +178,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         data = gauntlet.to_dict()
         data["seconds"] = round(seconds, 2)
-        data["workers"] = args.workers
+        data |= workers.to_dict()
         data["seed"] = args.seed
         print(json.dumps(data, indent=2))
         return 0
@@ -193,7 +186,7 @@ def run(args: argparse.Namespace) -> int:
     speed = gauntlet.played / gauntlet.cpu if gauntlet.cpu > 0 else 0.0
     reused = f", {gauntlet.reused:,} hands reused from {args.out}" if gauntlet.reused else ""
     print(
-        f"\nstakes {stakes}, seed {args.seed}, {args.workers} job(s), {seconds:.1f} s wall; "
+        f"\nstakes {stakes}, seed {args.seed}, {workers.describe()}, {seconds:.1f} s wall; "
         f"played {gauntlet.played:,} hands in {gauntlet.cpu:.1f} CPU s "
         f"({speed:.0f} hands per CPU second){reused}"
     )
@@ -209,8 +202,7 @@ def _mixed_table(args: argparse.Namespace) -> int:
     for flag, used in (("--out", args.out is not None), ("--reference", bool(args.reference))):
         if used:
             raise ValueError(f"{flag} is for the gauntlet's matches, not a --table")
-    if args.workers < 1:
-        raise ValueError(f"--jobs (--workers) must be at least 1, not {args.workers}")
+    workers = workers_from(args)
     config = RingConfig(
         args.game,
         tuple(args.table.split(",")),
@@ -223,7 +215,7 @@ def _mixed_table(args: argparse.Namespace) -> int:
     result, seconds = timed_with_bar(
         f"{config.game} deals",
         config.deals,
-        lambda advance: play_ring(config, args.workers, advance),
+        lambda advance: play_ring(config, workers, advance),
         disable=args.quiet or args.json,
     )
     if args.json:
@@ -250,7 +242,7 @@ def _mixed_table(args: argparse.Namespace) -> int:
         return 0
     print(ring_table(result, hero))
     print(
-        f"\nstakes {config.stakes}, seed {config.seed}, {args.workers} job(s), "
+        f"\nstakes {config.stakes}, seed {config.seed}, {workers.describe()}, "
         f"{seconds:.1f} s wall; {result.hands:,} hands; chips conserved: "
         f"{'yes' if result.chips == 0 else f'no ({result.chips:+d})'}"
     )

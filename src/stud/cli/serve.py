@@ -104,8 +104,7 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from stud.server.app import create_app
-    from stud.server.room.desk import DEFAULT_TOURNAMENTS
-    from stud.server.room.room import DEFAULT_TABLES, RoomConfig
+    from stud.server.room.config import DEFAULT_TABLES, DEFAULT_TOURNAMENTS, RoomConfig
     from stud.server.storage import Database, resolve_url
     from stud.server.trust.limits import Limits
     from stud.server.trust.logins import LoginConfig

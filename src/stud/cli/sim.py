@@ -12,6 +12,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from stud.cli._names import BOTS, GAMES, SESSION, STAKES
+from stud.cli._workers import add_workers_arguments, workers_from
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -28,7 +29,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
             "big bets per 100 hands with a 95%% confidence interval. Seats rotate every "
             "hand; every hand starts from fresh stacks. "
             "Example: stud sim razz --bots strong,random,station,strong --hands 100000 "
-            "--workers 2 --chart razz.png"
+            "--jobs 2 --chart razz.png (or --ray to play on a Ray cluster)"
         ),
     )
     parser.add_argument("game", help=f"one of {', '.join(GAMES)}")
@@ -39,7 +40,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     )
     parser.add_argument("--hands", type=int, default=10_000, help="hands to play (%(default)s)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the run (%(default)s)")
-    parser.add_argument("--workers", type=int, default=1, help="processes to use (%(default)s)")
+    add_workers_arguments(parser)
     parser.add_argument(
         "--stakes",
         default=STAKES,
@@ -77,19 +78,18 @@ def run(args: argparse.Namespace) -> int:
         stack_big_bets=args.stack,
         session=args.session,
     )
-    if args.workers < 1:
-        raise ValueError(f"--workers must be at least 1, not {args.workers}")
+    workers = workers_from(args)
     result, seconds = timed_with_bar(
         f"{config.game} hands",
         config.hands,
-        lambda advance: simulate(config, args.workers, advance),
+        lambda advance: simulate(config, workers, advance),
         disable=args.quiet or args.json,
     )
     if args.chart:
         draw_chart(result, args.chart)
     data = summary(result)
     data["seconds"] = round(seconds, 2)
-    data["workers"] = args.workers
+    data |= workers.to_dict()
     if args.chart:
         data["chart"] = args.chart
     if args.json:
@@ -102,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
     rate = config.hands / seconds if seconds > 0 else float("inf")
     console.print(
         f"stakes {config.stakes} (ante/bring-in/small/big), seed {config.seed}, "
-        f"{args.workers} worker(s), {seconds:.1f} s ({rate:,.0f} hands/s)"
+        f"{workers.describe()}, {seconds:.1f} s ({rate:,.0f} hands/s)"
     )
     if args.chart:
         console.print(f"chart written to {args.chart}")

@@ -3,8 +3,10 @@
 :class:`Hand` takes actions, says which are legal, and appends
 :mod:`~stud.game.events` as the rules (rules.md R1–R18) play out. It does no
 I/O, reads no clock and uses no global random: its cards come from the deck
-(or the record) it is given. Betting state is a handful of ints and lists, so
-an action costs a few microseconds.
+(or the record) it is given. The betting itself (chips, legal actions,
+applying one) is :class:`~stud.game.betting.Betting`'s, which the hand extends
+with the dealing, the turn and the showdown. Its state is a handful of ints and
+lists, so an action costs a few microseconds.
 """
 
 from __future__ import annotations
@@ -15,15 +17,14 @@ from dataclasses import dataclass
 
 from stud.cards import DECK_SIZE, Deck
 from stud.game.actions import Action, ActionKind, IllegalActionError
-from stud.game.config import MAX_SEATS, RAISE_CAP, TableConfig
+from stud.game.betting import BETTING_FIELDS, Betting
+from stud.game.config import TableConfig
 from stud.game.ctor import fast_constructor as _fast
 from stud.game.ctor import shared_constructor as _shared
 from stud.game.dealing import CardSource, DeckCards
 from stud.game.events import (
-    Acted,
     ActorTrusted,
     AntePosted,
-    BettingCapped,
     CardBurned,
     CardsDealt,
     CommunityCard,
@@ -40,15 +41,6 @@ from stud.game.order import bring_in_seats, first_to_act_seats, open_pair_seats
 from stud.game.showdown import settle
 from stud.game.views import HandView, make_view
 
-FOLD = ActionKind.FOLD
-CHECK = ActionKind.CHECK
-CALL = ActionKind.CALL
-BRING_IN = ActionKind.BRING_IN
-COMPLETE = ActionKind.COMPLETE
-BET = ActionKind.BET
-RAISE = ActionKind.RAISE
-
-_ACTED = _shared(Acted)
 _ANTE = _shared(AntePosted)
 _DEALT = _shared(CardsDealt)
 _DEALT_THIRD = _fast(CardsDealt)  # two down cards and a door card rarely repeat
@@ -57,26 +49,6 @@ _ENDED = _fast(HandEnded)
 _STARTED = _shared(HandStarted)
 _BURNED = _shared(CardBurned)
 _RETURNED = _shared(UncalledBetReturned)
-
-# legal_actions() hands out shared immutable Actions instead of building new ones:
-# fold and check per seat, the others by kind, keyed by ``to * 8 + seat``.
-_FOLDS = tuple(Action(FOLD, 0, s) for s in range(MAX_SEATS))
-_CHECKS = tuple(Action(CHECK, 0, s) for s in range(MAX_SEATS))
-_SHARED: dict[ActionKind, dict[int, Action]] = {
-    kind: {} for kind in (CALL, BRING_IN, COMPLETE, BET, RAISE)
-}
-
-
-def _action(kind: ActionKind, to: int, seat: int) -> Action:
-    """The shared Action of this kind, amount and seat."""
-    shared = _SHARED[kind]
-    key = to * 8 + seat
-    action = shared.get(key)
-    if action is None:
-        if len(shared) > 20_000:
-            shared.clear()
-        action = shared[key] = Action(kind, to, seat)
-    return action
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,46 +69,27 @@ class HandResult:
 
 _RESULT = _fast(HandResult)
 
-_HAND_FIELDS: tuple[str, ...] = (
-    "_acted",
-    "_aggressor",
-    "_bets",
+HAND_FIELDS: tuple[str, ...] = (
     "_betting",
-    "_big_units",
-    "_bring_in",
-    "_capped",
-    "_committed",
     "_community",
-    "_cursor",
-    "_deal",
     "_dealt",
+    "_deal",
     "_down",
-    "_events",
     "_forced_rake",
-    "_full",
     "_has_community",
-    "_last_full",
-    "_legal_list",
-    "_legal_seat",
-    "_level",
-    "_live",
-    "_live_count",
-    "_n",
     "_over",
     "_possible",
     "_reason",
     "_result",
-    "_small_units",
     "_src",
-    "_stacks",
-    "_street",
     "_to_act",
-    "_units",
     "_up",
-    "config",
     "game",
 )
-"""Every field of a Hand (its ``__slots__``; a compiled Hand has no such attribute)."""
+"""The fields a Hand adds to its :class:`Betting` (its ``__slots__``)."""
+
+_ALL_FIELDS = BETTING_FIELDS + HAND_FIELDS
+"""Every field of a Hand: what an action that must be undone saves."""
 
 
 def _forced_rake(rake: object) -> int | tuple[int, ...]:
@@ -155,7 +108,7 @@ def _forced_rake(rake: object) -> int | tuple[int, ...]:
     )
 
 
-class Hand:
+class Hand(Betting):
     """One hand of Stud, Stud8 or Razz, played from a :class:`TableConfig`.
 
     ``Hand(config)`` shuffles with the CSPRNG; ``Hand(config, deck=Deck(7))``
@@ -169,7 +122,7 @@ class Hand:
     bring-in seat to act.
     """
 
-    __slots__ = _HAND_FIELDS
+    __slots__ = HAND_FIELDS
 
     def __init__(
         self,
@@ -183,10 +136,9 @@ class Hand:
             raise ValueError("give the hand a deck or its cards, not both")
         if rake is not None:
             rake = _forced_rake(rake)
-        self.config = config
+        super().__init__(config)
         self.game = config.game
-        n = len(config.stacks)
-        self._n = n
+        n = self._n
         if cards is not None:
             self._src: CardSource = cards
             self._deal: Callable[[], int] | None = None
@@ -197,36 +149,16 @@ class Hand:
             self._deal = source.next_card  # the hot path deals straight off the deck
             self._dealt = DECK_SIZE - source.remaining
         self._forced_rake = rake
-        self._stacks = list(config.stacks)
-        self._committed = [0] * n
-        self._bets = [0] * n
-        self._live = [True] * n
-        self._live_count = n
         self._down: list[list[int | None]] = [[] for _ in range(n)]
         self._up: list[list[int | None]] = [[] for _ in range(n)]
         self._community: int | None = None
         self._has_community = False
-        self._street = 3
-        self._events: list[Event] = []
-        self._acted = [-1] * n
-        self._level = 0
-        self._last_full = 0
-        self._small_units = (config.small_bet,)
-        self._big_units = (config.big_bet,)
-        self._units: tuple[int, ...] = self._small_units
-        self._full = 0
-        self._capped = False
-        self._bring_in = False
         self._betting = False
-        self._aggressor: int | None = None
-        self._cursor = 0
         self._to_act: int | None = None
         self._possible: tuple[int, ...] = ()
         self._reason = ""
         self._over = False
         self._result: HandResult | None = None
-        self._legal_seat = -1
-        self._legal_list: list[Action] = []
         self._start()
 
     # ------------------------------------------------------------------ reading
@@ -372,7 +304,7 @@ class Hand:
         keep: dict[int, object] = {id(self.config): self.config, id(self.game): self.game}
         keep.update((id(event), event) for event in self._events)  # immutable values
         keep.update((id(action), action) for action in self._legal_list)  # shared values
-        saved = copy.deepcopy({name: getattr(self, name) for name in _HAND_FIELDS}, keep)
+        saved = copy.deepcopy({name: getattr(self, name) for name in _ALL_FIELDS}, keep)
         try:
             return self._act(action, to, seat)
         except ValueError as error:
@@ -450,189 +382,6 @@ class Hand:
         if seat is not None and seat != actor:
             raise IllegalActionError(f"it is seat {actor}'s turn, not seat {seat}'s")
         return actor
-
-    def _check_action(self, seat: int, kind: ActionKind, to: int | None) -> int:
-        legal = self._legal(seat)
-        amounts = [a.to for a in legal if a.kind is kind]
-        if not amounts:
-            raise IllegalActionError(self._why_not(seat, kind, legal))
-        if to is None:
-            if len(amounts) > 1:
-                raise IllegalActionError(
-                    f"seat {seat} may {kind} to {' or '.join(map(str, amounts))}: say which"
-                )
-            return amounts[0]
-        if to not in amounts:
-            raise IllegalActionError(
-                f"seat {seat} cannot {kind} to {to}: the legal amount is "
-                f"{' or '.join(map(str, amounts))}"
-            )
-        return to
-
-    def _why_not(self, seat: int, kind: ActionKind, legal: list[Action]) -> str:
-        kinds = ", ".join(dict.fromkeys(a.kind.value for a in legal))
-        tail = f" (legal now: {kinds})"
-        if self._bring_in:
-            if kind is FOLD or kind is CHECK or kind is CALL:
-                return f"seat {seat} must post the bring-in or complete (R4){tail}"
-            return f"seat {seat} opens 3rd street: bring-in or complete only{tail}"
-        facing = self._level > self._bets[seat]
-        if kind is CHECK:
-            return (
-                f"seat {seat} cannot check: it faces {self._level - self._bets[seat]} to call{tail}"
-            )
-        if kind is CALL:
-            return f"seat {seat} has no bet to call{tail}"
-        if kind is BRING_IN:
-            return f"the bring-in is posted only to open 3rd street{tail}"
-        if kind.is_wager:
-            if self._stacks[seat] <= self._level - self._bets[seat]:
-                return f"seat {seat} has no chips to raise with beyond a call{tail}"
-            if self._full >= RAISE_CAP and not any(a.kind.is_wager for a in legal):
-                return f"betting is capped: a bet and three raises (R10){tail}"
-            acted = self._acted[seat]
-            if acted >= 0 and facing and not any(a.kind.is_wager for a in legal):
-                others = any(
-                    self._live[j] and self._stacks[j] and j != seat for j in range(self._n)
-                )
-                if not others:
-                    return f"every other player is all-in; seat {seat} can only call or fold{tail}"
-                return (
-                    f"the betting is not reopened to seat {seat}: it already acted and faces "
-                    f"less than a full raise (R11){tail}"
-                )
-            wagers = [a.kind.value for a in legal if a.kind.is_wager]
-            if wagers:
-                return f"seat {seat} cannot {kind} here; it may {wagers[0]}{tail}"
-            return f"seat {seat} cannot {kind} now{tail}"
-        return f"seat {seat} cannot {kind} now{tail}"
-
-    # ------------------------------------------------------------------ rules
-
-    def _legal(self, s: int) -> list[Action]:
-        """The legal actions of seat ``s`` (which must be able to act), cached until a change."""
-        if s == self._legal_seat:
-            return self._legal_list
-        bet = self._bets[s]
-        total = bet + self._stacks[s]
-        level = self._level
-        if self._bring_in:
-            config = self.config
-            bring_in = config.bring_in
-            small = config.small_bet
-            if bring_in < small:
-                out = [_action(BRING_IN, bring_in if bring_in < total else total, s)]
-                if total > bring_in:
-                    out.append(_action(COMPLETE, small if small < total else total, s))
-            else:
-                out = [_action(COMPLETE, small if small < total else total, s)]
-        else:
-            if bet >= level:
-                out = [_FOLDS[s], _CHECKS[s]]
-            else:
-                out = [_FOLDS[s], _action(CALL, level if level < total else total, s)]
-            if total > level and self._may_raise(s):
-                last_full = self._last_full
-                if self._street == 3 and last_full == 0:
-                    kind = COMPLETE
-                elif level == 0:
-                    kind = BET
-                else:
-                    kind = RAISE
-                last = level
-                for unit in self._units:
-                    target = last_full + unit
-                    if target > total:
-                        target = total
-                    if target > last:
-                        out.append(_action(kind, target, s))
-                        last = target
-        self._legal_seat = s
-        self._legal_list = out
-        return out
-
-    def _may_raise(self, s: int) -> bool:
-        """R10 cap, R11 reopening, and someone left who could call more than the level."""
-        if self._full >= RAISE_CAP and (
-            self._capped or not (self.config.lift_cap_heads_up and self._heads_up())
-        ):
-            return False
-        acted = self._acted[s]
-        if acted >= 0 and self._last_full <= acted:
-            faced = self._level - acted
-            if self.config.short_all_in_rule:
-                if 2 * faced < self._units[0]:
-                    return False
-            elif faced < self._units[0]:
-                return False
-        # Someone else must be able to put in more than the current level.
-        live = self._live
-        stacks = self._stacks
-        bets = self._bets
-        level = self._level
-        for j in range(self._n):
-            if j != s and live[j] and stacks[j] and bets[j] + stacks[j] > level:
-                return True
-        return False
-
-    def _heads_up(self) -> bool:
-        """R10: at most two players with chips still contest the pot."""
-        count = 0
-        for j in range(self._n):
-            if self._live[j] and self._stacks[j]:
-                count += 1
-        return count <= 2
-
-    def _apply(self, s: int, kind: ActionKind, to: int) -> None:
-        self._legal_seat = -1
-        events = self._events
-        self._cursor = s + 1 if s + 1 < self._n else 0
-        if kind is FOLD:
-            self._live[s] = False
-            self._live_count -= 1
-            events.append(_ACTED(s, FOLD, 0, self._bets[s], 0, False))
-            return
-        if kind is CHECK:
-            self._acted[s] = self._level
-            events.append(_ACTED(s, CHECK, 0, self._bets[s], 0, False))
-            return
-        add = to - self._bets[s]
-        stack = self._stacks[s] - add
-        self._stacks[s] = stack
-        self._committed[s] += add
-        self._bets[s] = to
-        if kind is CALL:
-            self._acted[s] = self._level
-            events.append(_ACTED(s, CALL, add, to, 0, stack == 0))
-            return
-        if kind is BRING_IN:
-            self._bring_in = False
-            self._level = to
-            self._acted[s] = to
-            events.append(_ACTED(s, BRING_IN, add, to, 0, stack == 0))
-            return
-        # complete, bet or raise
-        self._bring_in = False
-        previous = self._level
-        units = self._units
-        unit = units[0]
-        increment = to - self._last_full
-        if increment >= unit or (self.config.short_all_in_rule and 2 * increment >= unit):
-            self._last_full = to
-            self._full += 1
-            if len(units) > 1 and increment > unit:
-                self._units = (units[-1],)  # R7: after a big bet, every bet is big
-        self._level = to
-        self._acted[s] = to
-        self._aggressor = s
-        events.append(_ACTED(s, kind, add, to, to - previous, stack == 0))
-        if (
-            self._full == RAISE_CAP
-            and self._last_full == to
-            and not (self.config.lift_cap_heads_up and self._heads_up())
-        ):
-            self._capped = True
-            events.append(BettingCapped(self._street))
 
     # ------------------------------------------------------------------ flow
 

@@ -9,14 +9,12 @@ the engine's state on request, so a hidden card never reaches them.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from stud.cards import Card
 from stud.game.actions import Action
+from stud.game.config import TableConfig
 from stud.game.events import CardBurned, CardsDealt, Event, HandShown
-
-if TYPE_CHECKING:
-    from stud.game.state import Hand
 
 
 def _text(card: int | None) -> str | None:
@@ -107,7 +105,40 @@ def visible_events(events: tuple[Event, ...] | list[Event], viewer: int | None) 
     return out
 
 
-def make_view(hand: Hand, viewer: int | None) -> HandView:
+class Viewed(Protocol):
+    """What a view reads of a hand (:class:`stud.game.Hand` has it all): the hand builds
+    its views from here, so this module names no type of the hand's own."""
+
+    @property
+    def config(self) -> TableConfig: ...
+    @property
+    def events(self) -> tuple[Event, ...]: ...
+    @property
+    def stacks(self) -> tuple[int, ...]: ...
+    @property
+    def bets(self) -> tuple[int, ...]: ...
+    @property
+    def committed(self) -> tuple[int, ...]: ...
+    @property
+    def live(self) -> tuple[bool, ...]: ...
+    @property
+    def street(self) -> int: ...
+    @property
+    def to_act(self) -> int | None: ...
+    @property
+    def level(self) -> int: ...
+    @property
+    def pot(self) -> int: ...
+    @property
+    def community(self) -> int | None: ...
+    @property
+    def is_over(self) -> bool: ...
+    def down_cards(self, seat: int) -> tuple[int | None, ...]: ...
+    def up_cards(self, seat: int) -> tuple[int | None, ...]: ...
+    def legal_actions(self, seat: int | None = None) -> list[Action]: ...
+
+
+def make_view(hand: Viewed, viewer: int | None) -> HandView:
     """Build ``viewer``'s view of ``hand`` (see :meth:`Hand.view`)."""
     n = hand.config.seats
     if viewer is not None and not (

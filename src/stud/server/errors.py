@@ -1,4 +1,4 @@
-"""The REST API's errors: an HTTP status, a stable machine ``code`` and English words.
+"""The room's refusal codes: each a stable machine ``code`` with its HTTP status and words.
 
 Every error a REST endpoint answers is ``{"detail": "...", "code": "...", "params": {...}}``
 (``params`` only when the words need values). The browser client words the ``code`` in
@@ -6,22 +6,17 @@ the page's language from its message catalogs (``error.<code>``, docs/i18n.md) a
 shows the server's English, which stays in ``detail`` for people calling the API by hand
 and for logs. The codes share one namespace with the websocket's errors
 (``TableError``/``ProtocolError``): ``login_required`` and ``no_table`` mean the same on
-both. :data:`CODES` lists them all with their status (docs/protocol.md, "REST errors").
+both. :data:`CODES` lists them all with their status (docs/rest.md, "REST errors").
 
 :class:`Refusal` carries a code out of code that knows nothing of HTTP (a name's rules,
-an account's quota); :class:`RestError` is the HTTP answer. A code not in :data:`CODES`
-is a programming error, caught by the constructors.
+an account's quota); :class:`stud.server.http.errors.RestError` is the HTTP answer. A code
+not in :data:`CODES` is a programming error, caught by the constructors.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from typing import Final
-
-from fastapi import Request
-from fastapi.responses import JSONResponse
-from starlette.exceptions import HTTPException
 
 # code -> (HTTP status, what it means)
 CODES: Final[dict[str, tuple[int, str]]] = {
@@ -80,64 +75,9 @@ class Refusal(ValueError):
         self.params: dict[str, int | str] = dict(params or {})
 
 
-class RestError(HTTPException):
-    """An HTTP error answer with its code: ``RestError("no_table", "no such table")``; the
-    status is the code's (:data:`CODES`)."""
-
-    def __init__(
-        self,
-        code: str,
-        detail: str,
-        params: Params | None = None,
-        headers: Mapping[str, str] | None = None,
-    ) -> None:
-        if code not in CODES:
-            raise KeyError(f"unknown error code {code!r}: add it to stud.server.errors.CODES")
-        super().__init__(CODES[code][0], detail, dict(headers) if headers else None)
-        self.code = code
-        self.params: dict[str, int | str] = dict(params or {})
-
-    @classmethod
-    def of(cls, refusal: Refusal) -> RestError:
-        """The HTTP answer to a :class:`Refusal`."""
-        return cls(refusal.code, str(refusal), refusal.params)
-
-
-def retry_after(seconds: float) -> dict[str, str]:
-    """The Retry-After header of a 429 or 503: whole seconds, at least one."""
-    return {"Retry-After": str(max(1, math.ceil(seconds)))}
-
-
 def error_body(code: str, detail: object, params: Params | None = None) -> dict[str, object]:
     """The JSON of an error answer."""
     body: dict[str, object] = {"detail": detail, "code": code}
     if params:
         body["params"] = dict(params)
     return body
-
-
-def _http_code(status: int) -> RestError:
-    """The code of an error the HTTP layer raised itself (an unknown address, a wrong method)."""
-    if status == 404:
-        return RestError("not_found", "Not Found")
-    if status == 405:
-        return RestError("method_not_allowed", "Method Not Allowed")
-    return RestError("http_error", "the request was refused")
-
-
-async def internal_error(_request: Request, _error: Exception) -> JSONResponse:
-    """500 with a code, like every error (the exception itself is logged by the server)."""
-    return JSONResponse(error_body("internal", "internal server error"), status_code=500)
-
-
-async def http_error(_request: Request, error: Exception) -> JSONResponse:
-    """Every HTTPException answered with a code: a RestError's own, else one for its status."""
-    if not isinstance(error, HTTPException):  # pragma: no cover - registered for HTTPException
-        raise error
-    if isinstance(error, RestError):
-        code, params = error.code, error.params
-    else:
-        code, params = _http_code(error.status_code).code, {}
-    return JSONResponse(
-        error_body(code, error.detail, params), status_code=error.status_code, headers=error.headers
-    )

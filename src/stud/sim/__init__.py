@@ -9,6 +9,7 @@
 from stud.sim.chart import draw_chart
 from stud.sim.run import CHUNK, SESSION, SimConfig, SimResult, Stakes, play_session, simulate
 from stud.sim.stats import Rate, bot_rates, player_rates, summary
+from stud.sim.workers import Workers
 
 __all__ = [
     "CHUNK",
@@ -17,6 +18,7 @@ __all__ = [
     "SimConfig",
     "SimResult",
     "Stakes",
+    "Workers",
     "bot_rates",
     "draw_chart",
     "play_session",

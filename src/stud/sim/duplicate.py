@@ -33,16 +33,15 @@ from stud.sim.luck import hand_luck
 from stud.sim.run import (
     DEFAULT_STAKES,
     SESSION,
-    Progress,
     Stakes,
     by_player,
     make_players,
-    run_sessions,
     seated_hand,
     session_seeds,
     spans,
 )
 from stud.sim.stats import Moments, Rate
+from stud.sim.workers import Progress, Workers, run_sessions
 
 PLAYS = 2
 """Each deal is played this many times, the players moved one seat on each time."""
@@ -203,12 +202,12 @@ class MatchResult:
 
 def play_match(
     config: MatchConfig,
-    workers: int = 1,
+    workers: int | Workers = 1,
     progress: Progress | None = None,
     *,
     preload: tuple[str, ...] = (),
 ) -> MatchResult:
-    """Play the whole match on ``workers`` processes; the same result whatever their number.
+    """Play the whole match on ``workers`` processes or Ray; the same result wherever played.
 
     ``progress`` hears how many more deals are done.
     """

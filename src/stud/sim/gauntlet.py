@@ -14,7 +14,7 @@ each as it ends, so a run resumes, grows, or is reported later.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,10 +32,9 @@ from stud.sim.results import (
     play_session_record,
     pool,
 )
-from stud.sim.run import DEFAULT_STAKES, Stakes, run_tasks
+from stud.sim.run import DEFAULT_STAKES, Stakes
 from stud.sim.stats import Rate, rate_cell, variance_reduction
-
-Progress = Callable[[int], None]
+from stud.sim.workers import Progress, Workers, run_tasks
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +132,7 @@ def run_gauntlet(
     seats: Sequence[int] = (2, 6),
     seed: int = 0,
     stakes: Stakes = DEFAULT_STAKES,
-    workers: int = 1,
+    workers: int | Workers = 1,
     reference: Sequence[str] = (),
     progress: Progress | None = None,
     out: Path | None = None,
@@ -142,9 +141,10 @@ def run_gauntlet(
     """Play ``bot`` against every opponent at every table size; ``progress`` hears deals done.
 
     Every session of every match is one task for one pool of ``workers``
-    processes. With ``out``, each finished session is appended to that
-    results file (:mod:`stud.sim.results`) and sessions already there are
-    reused, not played again: a run resumes, or grows, where it stopped.
+    processes, or for Ray (:class:`stud.sim.workers.Workers`). With ``out``,
+    each finished session is appended to that results file
+    (:mod:`stud.sim.results`) and sessions already there are reused, not
+    played again: a run resumes, or grows, where it stopped.
     """
     rows, extra = gauntlet_matches(game, bot, opponents, deals, seats, seed, stakes,
                                    reference, luck)  # fmt: skip

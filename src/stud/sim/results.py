@@ -25,8 +25,8 @@ from typing import Any
 import numpy as np
 
 from stud.sim.duplicate import PLAYS, MatchConfig, play_match_session
-from stud.sim.run import Progress
 from stud.sim.stats import Moments, Rate
+from stud.sim.workers import Progress
 
 VERSION = 1
 LUCK_MODEL = "allin-v1"

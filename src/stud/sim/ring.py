@@ -24,8 +24,9 @@ import numpy.typing as npt
 from stud.bots import parse_bots
 from stud.game import TableConfig, variant
 from stud.sim.duplicate import LuckArray, NetArray, SessionPlay, play_rotations
-from stud.sim.run import DEFAULT_STAKES, SESSION, Progress, Stakes, run_sessions, spans
+from stud.sim.run import DEFAULT_STAKES, SESSION, Stakes, spans
 from stud.sim.stats import Moments, Rate, rate_cell
+from stud.sim.workers import Progress, Workers, run_sessions
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,8 +125,10 @@ class RingResult:
         return Moments.of(difference).rate(f"{bot} - {other}", bot, self.hands, total)
 
 
-def play_ring(config: RingConfig, workers: int = 1, progress: Progress | None = None) -> RingResult:
-    """Play the whole table on ``workers`` processes; the same result whatever their number.
+def play_ring(
+    config: RingConfig, workers: int | Workers = 1, progress: Progress | None = None
+) -> RingResult:
+    """Play the whole table on ``workers`` processes or Ray; the same result wherever played.
 
     ``progress`` hears how many more deals are done.
     """

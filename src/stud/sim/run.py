@@ -1,4 +1,4 @@
-"""Bots against bots, many hands: fixed chunks, seeded per chunk, spread over processes.
+"""Bots against bots, many hands: sessions seeded apart, spread over processes or Ray.
 
 Hands are cut into sessions of ``SimConfig.session`` hands (a sitting at one
 table): the bots of a session are made once and keep what they learn of
@@ -13,13 +13,10 @@ told who sits where, so their reads follow a player, not a seat.
 
 from __future__ import annotations
 
-import importlib
-import multiprocessing
 import random
-from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -27,6 +24,7 @@ import numpy.typing as npt
 from stud.bots import Bot, make_bot, parse_bots, play_hand
 from stud.cards import Deck
 from stud.game import Hand, TableConfig, variant
+from stud.sim.workers import Progress, Workers, run_sessions
 
 CHUNK = 250
 """Hands between two progress reports of a session played in this process."""
@@ -35,9 +33,6 @@ SESSION = 2000
 """Hands per session by default: long enough for reads to matter, short enough to spread."""
 
 NetArray = npt.NDArray[np.int64]
-
-Progress = Callable[[int], None]
-"""Told how many more hands are done."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,117 +194,15 @@ class SimResult:
 
 def simulate(
     config: SimConfig,
-    workers: int = 1,
+    workers: int | Workers = 1,
     progress: Progress | None = None,
     *,
     preload: Sequence[str] = (),
 ) -> SimResult:
-    """Play the whole run, on ``workers`` processes (1: in this one).
+    """Play the whole run, on ``workers`` processes (1: in this one) or on Ray (:class:`Workers`).
 
     ``preload`` names modules every worker imports first: a module that adds
     its bots to :data:`stud.bots.registry.BOTS` makes them playable there.
     """
     parts = run_sessions(play_session, config, config.sessions(), workers, progress, preload)
     return SimResult(config, np.concatenate(parts, axis=0))
-
-
-T = TypeVar("T")
-C = TypeVar("C")
-
-
-def run_sessions(
-    play: Callable[[C, int, int, Progress | None], T],
-    config: C,
-    sessions: Sequence[tuple[int, int]],
-    workers: int = 1,
-    progress: Progress | None = None,
-    preload: Sequence[str] = (),
-) -> list[T]:
-    """``play(config, start, count)`` for every session, on ``workers`` processes, in order.
-
-    ``progress`` hears how many more hands are done: every chunk in this
-    process, every session from worker processes.
-    """
-    tasks = [(config, start, count) for start, count in sessions]
-    return run_tasks(play, tasks, workers, progress, preload)
-
-
-def run_tasks(
-    play: Callable[[C, int, int, Progress | None], T],
-    tasks: Sequence[tuple[C, int, int]],
-    workers: int = 1,
-    progress: Progress | None = None,
-    preload: Sequence[str] = (),
-    done: Callable[[int, T], None] | None = None,
-) -> list[T]:
-    """``play(config, start, count)`` for every task, in order; the tasks may differ in config.
-
-    One pool serves every task (no pool started per match, no worker idle
-    while another finishes its last session). ``done(i, result)`` hears each
-    task as it finishes, in finishing order: a caller saves it there, so an
-    interrupted run keeps every finished task.
-    """
-    if workers < 1:
-        raise ValueError(f"workers must be at least 1, not {workers}")
-    parts: list[Any] = [None] * len(tasks)
-    if workers == 1 or len(tasks) == 1:
-        for i, (config, start, count) in enumerate(tasks):
-            parts[i] = play(config, start, count, progress)
-            if done is not None:
-                done(i, parts[i])
-    else:
-        with _pool(min(workers, len(tasks)), tuple(preload)) as pool:
-            futures: dict[Future[Any], int] = {
-                pool.submit(play, config, start, count, None): i
-                for i, (config, start, count) in enumerate(tasks)
-            }
-            _collect(futures, parts, [t[2] for t in tasks], progress, done)
-    return parts
-
-
-def _pool(workers: int, preload: tuple[str, ...]) -> ProcessPoolExecutor:
-    """Worker processes forked from a fresh server process that has imported the simulator.
-
-    Forking the caller itself would copy the locks its threads hold (a
-    progress bar's refresh thread, say) into every worker; a fork server
-    starts clean, loads this module once, and forks each worker from there.
-    """
-    if "forkserver" not in multiprocessing.get_all_start_methods():
-        spawn = multiprocessing.get_context("spawn")  # Windows: no fork at all
-        return ProcessPoolExecutor(
-            max_workers=workers, mp_context=spawn, initializer=_load, initargs=(preload,)
-        )
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload([__name__])
-    return ProcessPoolExecutor(
-        max_workers=workers, mp_context=context, initializer=_load, initargs=(preload,)
-    )
-
-
-def _load(modules: tuple[str, ...]) -> None:
-    """Worker start: import the modules that register extra bots."""
-    for module in modules:
-        importlib.import_module(module)
-
-
-def _collect(
-    futures: dict[Future[Any], int],
-    parts: list[Any],
-    counts: Sequence[int],
-    progress: Progress | None,
-    done: Callable[[int, Any], None] | None,
-) -> None:
-    from concurrent.futures import as_completed
-
-    try:
-        for future in as_completed(futures):
-            i = futures[future]
-            parts[i] = future.result()
-            if done is not None:
-                done(i, parts[i])
-            if progress is not None:
-                progress(counts[i])
-    except BaseException:
-        for future in futures:
-            future.cancel()
-        raise

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import fields
-from datetime import datetime
 from fractions import Fraction
 from typing import Any
 
@@ -40,10 +39,11 @@ from stud.game import (
     UncalledBetReturned,
     variant,
 )
-from stud.history import Tournament
 from stud.table.errors import TableError
+from stud.table.events import HandEvent
+from stud.table.heading import Heading
 from stud.table.histories import played_hand, write_histories
-from stud.table.port import HandEvent, HandPort, Legal
+from stud.table.port import HandPort, Legal
 from stud.table.readout import cards_to_come, readout_running
 
 CARD_TEXT: tuple[str, ...] = tuple(str(Card(index)) for index in range(52))
@@ -580,35 +580,11 @@ class EngineHand:
             summary["shuffle"] = self.shuffle.revealed()  # only ever of a finished hand
         return summary
 
-    def histories(
-        self,
-        hand_id: int,
-        table_name: str,
-        names: list[str],
-        *,
-        max_seats: int | None = None,
-        time: datetime | None = None,
-        tournament: Tournament | None = None,
-    ) -> tuple[str, str]:
-        return write_histories(
-            self.hand, hand_id, table_name, names, self.seats, max_seats=max_seats, time=time,
-            shuffle=self.shuffle, tournament=tournament,
-        )  # fmt: skip
+    def histories(self, heading: Heading) -> tuple[str, str]:
+        return write_histories(self.hand, heading, self.seats, shuffle=self.shuffle)
 
-    def played(
-        self,
-        hand_id: int,
-        table_name: str,
-        names: list[str],
-        *,
-        max_seats: int | None = None,
-        time: datetime | None = None,
-        tournament: Tournament | None = None,
-    ) -> str:
-        return played_hand(
-            self.hand, hand_id, table_name, names, self.seats, max_seats=max_seats, time=time,
-            shuffle=self.shuffle, tournament=tournament,
-        )  # fmt: skip
+    def played(self, heading: Heading) -> str:
+        return played_hand(self.hand, heading, self.seats, shuffle=self.shuffle)
 
 
 def start_engine_hand(

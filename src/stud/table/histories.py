@@ -9,77 +9,52 @@ from it by :mod:`stud.server.http.histories`. The room stores a hand as played
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
-from datetime import datetime
 from typing import Any
 
 from stud.fairness import Shuffle
 from stud.game import Hand
-from stud.history import Tournament, record_from_hand, write_phh, write_pokerstars_hand
+from stud.history import record_from_hand, write_phh, write_pokerstars_hand
 from stud.history.played import dump_played
+from stud.table.heading import Heading
 
 
-def _headings(
-    hand_id: int,
-    table_name: str,
-    names: list[str],
-    seats: list[int],
-    max_seats: int | None,
-    time: datetime | None,
-    tournament: Tournament | None,
-) -> dict[str, Any]:
+def _headings(heading: Heading, seats: Sequence[int]) -> dict[str, Any]:
     """What the record says besides the play: names, table seats (1-based), id, table, time."""
     return {
-        "names": names,
+        "names": list(heading.names),
         "seat_numbers": [s + 1 for s in seats],
-        "hand_id": str(hand_id),
-        "table": table_name,
-        "max_seats": max_seats,
-        "time": time,
-        "time_zone": None if time is None else "UTC",
-        "tournament": tournament,
+        "hand_id": str(heading.hand_id),
+        "table": heading.table_name,
+        "max_seats": heading.max_seats,
+        "time": heading.time,
+        "time_zone": None if heading.time is None else "UTC",
+        "tournament": heading.tournament,
     }
 
 
 def write_histories(
-    hand: Hand,
-    hand_id: int,
-    table_name: str,
-    names: list[str],
-    seats: list[int],
-    *,
-    max_seats: int | None = None,
-    time: datetime | None = None,
-    shuffle: Shuffle | None = None,
-    tournament: Tournament | None = None,
+    hand: Hand, heading: Heading, seats: Sequence[int], *, shuffle: Shuffle | None = None
 ) -> tuple[str, str]:
     """(PHH, PokerStars text) of the finished ``hand``; ``seats`` are the table's (0-based).
 
     ``shuffle`` is the committed shuffle the hand was dealt from, seeds and all;
-    ``tournament`` (id, buy-in, level) makes it a tournament hand, in chips.
+    a ``heading`` with a tournament's tag (id, buy-in, level) makes it a
+    tournament hand, in chips.
     """
-    headings = _headings(hand_id, table_name, names, seats, max_seats, time, tournament)
-    record = record_from_hand(hand, **headings)
+    record = record_from_hand(hand, **_headings(heading, seats))
     if shuffle is not None:
         record = replace(record, shuffle=shuffle)
     return write_phh(record), write_pokerstars_hand(record)
 
 
 def played_hand(
-    hand: Hand,
-    hand_id: int,
-    table_name: str,
-    names: list[str],
-    seats: list[int],
-    *,
-    max_seats: int | None = None,
-    time: datetime | None = None,
-    shuffle: Shuffle | None = None,
-    tournament: Tournament | None = None,
+    hand: Hand, heading: Heading, seats: Sequence[int], *, shuffle: Shuffle | None = None
 ) -> str:
     """The finished ``hand`` as :func:`stud.history.played.dump_played` keeps it: what
     :func:`write_histories` would write, made when asked for (``load_played``)."""
     if not hand.is_over:
         raise ValueError("the hand is not over yet")
-    headings = _headings(hand_id, table_name, names, seats, max_seats, time, tournament)
+    headings = _headings(heading, seats)
     return dump_played(hand.events, burn_cards=hand.config.burn_cards, shuffle=shuffle, **headings)

@@ -9,13 +9,11 @@ hand emits (events, views, summaries) names the table's seats instead.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
-from typing import TYPE_CHECKING, Any, Protocol
-
-if TYPE_CHECKING:
-    from stud.history import Tournament
+from typing import Any, Protocol
 
 from stud.fairness import Shuffle
+from stud.table.events import HandEvent
+from stud.table.heading import Heading
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,27 +26,6 @@ class Legal:
 
     def public(self) -> dict[str, Any]:
         return {"action": self.action, "to": self.to}
-
-
-@dataclass(slots=True, init=False)
-class HandEvent:
-    """Something that happened in a hand: ``data`` for everyone, ``private`` per table seat.
-
-    A player's private part (their own down cards) is merged into the event for
-    that player's eyes alone; nobody else ever sees it.
-    """
-
-    kind: str
-    data: dict[str, Any]
-    private: dict[int, dict[str, Any]]
-
-    def __init__(
-        self, kind: str, data: dict[str, Any], private: dict[int, dict[str, Any]] | None = None
-    ) -> None:
-        # Written out, so mypyc compiles it (as stud.table.Event's): three or so a step.
-        self.kind = kind
-        self.data = data
-        self.private = {} if private is None else private
 
 
 class HandPort(Protocol):
@@ -95,31 +72,14 @@ class HandPort(Protocol):
     def summary(self) -> dict[str, Any]:
         """When over: the public result (who showed what, who won which pot)."""
 
-    def histories(
-        self,
-        hand_id: int,
-        table_name: str,
-        names: list[str],
-        *,
-        max_seats: int | None = None,
-        time: datetime | None = None,
-        tournament: Tournament | None = None,
-    ) -> tuple[str, str]:
+    def histories(self, heading: Heading) -> tuple[str, str]:
         """When over: the hand's PHH and PokerStars text, every card in them (the house's copy).
 
-        ``tournament`` (id, buy-in, level) writes a tournament hand's header.
+        A ``heading`` with a tournament's tag (id, buy-in, level) writes a tournament
+        hand's header.
         """
 
-    def played(
-        self,
-        hand_id: int,
-        table_name: str,
-        names: list[str],
-        *,
-        max_seats: int | None = None,
-        time: datetime | None = None,
-        tournament: Tournament | None = None,
-    ) -> str:
+    def played(self, heading: Heading) -> str:
         """When over: the hand as stored, from which its :meth:`histories` are made when asked
         for (:func:`stud.history.played.load_played`); a tenth of the cost of writing them."""
 

@@ -301,7 +301,7 @@ async def play_room_tournament(
     ``RoomConfig``, ``template`` a ``TourneyTemplate``; ``observer(actor, outs)`` sees
     every stored step (the test checks chips and balance there, the bench counts).
     """
-    from stud.server.actors.table import Command
+    from stud.server.actors.mailbox import Command
     from stud.server.room.room import Room
     from stud.table.engine import start_engine_hand
 

@@ -25,7 +25,8 @@ from functools import cache
 from stud.fairness import Shuffle
 from stud.game import ScriptedCards
 from stud.table.engine import start_engine_hand
-from stud.table.port import HandEvent, HandPort
+from stud.table.events import HandEvent
+from stud.table.port import HandPort
 
 VARIABLE = "STUD_WEB_TEST_DECKS"
 

@@ -11,17 +11,17 @@ from stud.tournament.balance import Move, balanced, plan, table_to_break, tables
 from stud.tournament.payouts import paid_places, payout_weights, prizes
 from stud.tournament.places import Bust, Finish, Standings
 from stud.tournament.settings import TournamentError, TournamentSettings, buy_in_text
-from stud.tournament.structure import Level, Structure, level_from_small_bet
-from stud.tournament.tournament import (
+from stud.tournament.state import (
     CANCELLED,
     FINISHED,
     REGISTERING,
     RUNNING,
     Entrant,
     TableOut,
-    Tournament,
     TourneyOut,
 )
+from stud.tournament.structure import Level, Structure, level_from_small_bet
+from stud.tournament.tournament import Tournament
 
 __all__ = [
     "CANCELLED",

@@ -10,15 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
 
 from stud.history import Placing
 from stud.history import Tournament as HistoryTag
 from stud.history.phh import roman
-from stud.table import Effect
+from stud.table import Effect, Heading
 from stud.table.port import HandPort
 from stud.tournament.settings import TournamentSettings, buy_in_text
-from stud.tournament.tournament import TableOut
+from stud.tournament.state import TableOut
 
 
 def history_tag(
@@ -46,8 +45,8 @@ def hand_histories(
     (it follows the effect in the same call's outputs): who finished the
     tournament in it, written as PokerStars closes such a hand.
     """
-    hand, args, options = _written(settings, out, hand_id, time, placings)
-    return hand.histories(*args, **options)
+    hand, heading = _written(settings, out, hand_id, time, placings)
+    return hand.histories(heading)
 
 
 def hand_played(
@@ -60,8 +59,8 @@ def hand_played(
 ) -> str:
     """The hand as the room stores it (:meth:`stud.table.port.HandPort.played`), from which
     :func:`hand_histories`'s texts are written when asked for; arguments as there."""
-    hand, args, options = _written(settings, out, hand_id, time, placings)
-    return hand.played(*args, **options)
+    hand, heading = _written(settings, out, hand_id, time, placings)
+    return hand.played(heading)
 
 
 def _written(
@@ -70,16 +69,15 @@ def _written(
     hand_id: int,
     time: datetime | None,
     placings: Sequence[Sequence[int | None]],
-) -> tuple[HandPort, tuple[int, str, list[str]], dict[str, Any]]:
-    """The finished hand of a table's ``hand_finished`` effect, and what its histories are
-    written with (ValueError for any other output)."""
+) -> tuple[HandPort, Heading]:
+    """The finished hand of a table's ``hand_finished`` effect, and the heading its
+    histories are written with (ValueError for any other output)."""
     item = out.item
     if not isinstance(item, Effect) or item.kind != "hand_finished":
         raise ValueError("histories are written from a table's hand_finished effect")
     data = item.data
-    options = {
-        "max_seats": int(data["max_seats"]),
-        "time": time,
-        "tournament": history_tag(settings, out.level, placings),
-    }
-    return data["hand"], (hand_id, data["table_name"], data["names"]), options
+    heading = Heading(
+        hand_id, data["table_name"], data["names"], max_seats=int(data["max_seats"]), time=time,
+        tournament=history_tag(settings, out.level, placings),
+    )  # fmt: skip
+    return data["hand"], heading

@@ -21,8 +21,9 @@ from stud.table.engine import EngineHand
 from stud.tournament.histories import hand_histories
 from stud.tournament.places import Finish
 from stud.tournament.settings import Kind, TournamentSettings
+from stud.tournament.state import RUNNING, TableOut, TourneyOut
 from stud.tournament.structure import Structure
-from stud.tournament.tournament import RUNNING, TableOut, Tournament, TourneyOut
+from stud.tournament.tournament import Tournament
 
 CLOCK_ZERO: Final = datetime(2026, 1, 1, 12, 0, 0)
 """When an offline tournament's made-up clock starts, for the hands' time stamps."""

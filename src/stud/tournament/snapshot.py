@@ -15,15 +15,8 @@ from typing import Any, Final
 from stud.table import Event, HandFactory, TableError
 from stud.tournament.places import Bust, Standings
 from stud.tournament.settings import TournamentSettings
-from stud.tournament.tournament import (
-    CANCELLED,
-    FINISHED,
-    REGISTERING,
-    RUNNING,
-    Entrant,
-    Tournament,
-    TourneyOut,
-)
+from stud.tournament.state import CANCELLED, FINISHED, REGISTERING, RUNNING, Entrant, TourneyOut
+from stud.tournament.tournament import Tournament
 
 VERSION: Final = 1
 STATES: Final = (REGISTERING, RUNNING, FINISHED, CANCELLED)

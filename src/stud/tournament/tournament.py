@@ -18,50 +18,22 @@ from __future__ import annotations
 
 import random
 import secrets
-from dataclasses import dataclass
 from typing import Any, Final
 
-from stud.table import Effect, Event, HandFactory, Out, Player, Table, TableError, TableSettings
-from stud.tournament import balance
-from stud.tournament.payouts import paid_places, prizes
-from stud.tournament.places import Bust, Finish, Standings
+from stud.table import Effect, Event, HandFactory, Out, Table, TableError, TableSettings
+from stud.tournament import balance, placing, views
+from stud.tournament.places import Bust
 from stud.tournament.settings import TournamentError, TournamentSettings
-from stud.tournament.structure import Level
-
-REGISTERING = "registering"
-RUNNING = "running"
-FINISHED = "finished"
-CANCELLED = "cancelled"
-
-
-@dataclass(slots=True)
-class TableOut:
-    """A table's event or effect, with the table's number and the level of its hand."""
-
-    table: int
-    item: Out
-    level: int
-
-
-TourneyOut = TableOut | Event | Effect
-
-
-@dataclass(slots=True)
-class Entrant:
-    """A registered player (a person or a bot) and their money in the tournament."""
-
-    id: int
-    name: str
-    bot: bool
-    registered_at: float
-    buy_in: int
-    fee: int
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "id": self.id, "name": self.name, "bot": self.bot,
-            "registered_at": self.registered_at, "buy_in": self.buy_in, "fee": self.fee,
-        }  # fmt: skip
+from stud.tournament.state import (
+    CANCELLED,
+    FINISHED,
+    REGISTERING,
+    RUNNING,
+    Entrant,
+    TableOut,
+    TournamentState,
+    TourneyOut,
+)
 
 
 def table_seed(seed: int | None, table_id: int) -> int | None:
@@ -75,8 +47,12 @@ def default_hand_factory() -> HandFactory:
     return start_engine_hand
 
 
-class Tournament:
-    """A Sit & Go or a multi-table tournament, from registration to its winner."""
+class Tournament(TournamentState):
+    """A Sit & Go or a multi-table tournament, from registration to its winner.
+
+    What it is at a moment, and the questions about it, are
+    :class:`~stud.tournament.state.TournamentState`'s; this class changes it.
+    """
 
     def __init__(
         self,
@@ -85,129 +61,10 @@ class Tournament:
         seed: int | None = None,
         start_hand: HandFactory | None = None,
     ) -> None:
-        self.settings = settings
-        self.seed = seed
+        super().__init__(settings, seed=seed)
         self._start_hand = start_hand or default_hand_factory()
-        self.state = REGISTERING
-        self.entrants: dict[int, Entrant] = {}
-        self.standings = Standings()
-        self.tables: dict[int, Table] = {}
-        self.started_at: float | None = None
-        self.finished_at: float | None = None
-        self.level_shown = 0
-        self.registration_open = True
-        self.final_table = False
-        self.paid: set[int] = set()
-        self.next_table = 1
-        self.hand_levels: dict[int, int] = {}
-        self.round_active = False
-        """A hand-for-hand round is being played (see :meth:`hand_for_hand`)."""
-        self.rounds_played = 0
-        self.round_busts: list[tuple[int, int, list[dict[str, Any]], list[Bust]]] = []
-        """Busts of the round so far: (table, hand number, the hand's players, busts)."""
         self._hand_players: dict[int, list[dict[str, Any]]] = {}
         self._out: list[TourneyOut] = []
-
-    # -- queries ---------------------------------------------------------------------------
-
-    @property
-    def pool(self) -> int:
-        """The prize pool: every entrant's buy-in (the fees are the house's)."""
-        return sum(e.buy_in for e in self.entrants.values())
-
-    @property
-    def late_registration(self) -> bool:
-        return self.state == RUNNING and self.registration_open
-
-    def level_number(self, now: float) -> int:
-        if self.started_at is None:
-            return 1
-        return self.settings.structure.number_at(now - self.started_at)
-
-    def level(self, now: float) -> Level:
-        return self.settings.structure.level(self.level_number(now))
-
-    def level_ends_at(self, now: float) -> float | None:
-        if self.started_at is None:
-            return None
-        return self.started_at + self.settings.structure.ends_at(self.level_number(now))
-
-    def registration_closes_at(self) -> float | None:
-        """When late registration ends (None: it ends at the start, or the start is not set)."""
-        s = self.settings
-        if s.kind != "mtt" or s.late_levels == 0 or s.start_at is None:
-            return None
-        return (self.started_at or s.start_at) + s.structure.ends_at(s.late_levels)
-
-    def table_of(self, account_id: int) -> int | None:
-        for table_id, table in self.tables.items():
-            if table.seat_of(account_id) is not None:
-                return table_id
-        return None
-
-    def chips(self, account_id: int) -> int:
-        """A player's chips at the start of their hand in progress, else now (0 when out)."""
-        table_id = self.table_of(account_id)
-        if table_id is None:
-            if self.state == REGISTERING and account_id in self.entrants:
-                return self.settings.structure.starting_chips
-            return 0
-        table = self.tables[table_id]
-        seat = table.seat_of(account_id)
-        assert seat is not None
-        player = table.seats[seat]
-        assert player is not None
-        return _settled_stack(table, player)
-
-    def alive(self) -> list[int]:
-        """Entrants still in (seated), once the tournament runs."""
-        return [p.id for t in self.tables.values() for _, p in t.players()]
-
-    def chips_in_play(self) -> int:
-        """Every chip in the tournament: stacks and what is in the pots of hands in progress."""
-        total = 0
-        for table in self.tables.values():
-            committed = table.hand.committed() if table.hand is not None else []
-            for _, player in table.players():
-                total += player.stack
-                if player.index is not None:
-                    total += committed[player.index]
-        return total
-
-    def head_counts(self) -> dict[int, int]:
-        return {t: len(table.players()) for t, table in self.tables.items()}
-
-    def finishes(self) -> list[Finish]:
-        """The places decided so far (and their prizes), best first."""
-        if not self.entrants:
-            return []
-        return self.standings.finishes(len(self.entrants), self.pool)
-
-    def payouts(self) -> list[int]:
-        """The prize of each paid place for the field as it stands."""
-        return prizes(self.pool, max(1, len(self.entrants)))
-
-    def wakeup(self) -> float | None:
-        """The next time :meth:`tick` has something to do."""
-        times: list[float] = []
-        if self.state == REGISTERING and self.settings.start_at is not None:
-            times.append(self.settings.start_at)
-        if self.state == RUNNING:
-            holding = self.hand_for_hand()
-            busy = any(t.hand is not None for t in self.tables.values())
-            due = [t.next_hand_at for t in self.tables.values() if t.next_hand_at is not None]
-            for table in self.tables.values():
-                wake = table.wakeup()
-                if wake is not None and not (holding and table.hand is None):
-                    times.append(wake)
-            if holding and not busy and due:
-                times.append(max(due))  # hand for hand: the tables deal together
-            closes = self.registration_closes_at()
-            if self.registration_open and closes is not None:
-                times.append(closes)
-            if self.started_at is not None:  # the next level, to announce it on time
-                times.append(self.started_at + self.settings.structure.ends_at(self.level_shown))
-        return min(times) if times else None
 
     # -- registration ----------------------------------------------------------------------
 
@@ -318,7 +175,7 @@ class Tournament:
         number = self.level_number(now)
         if number > self.level_shown:
             self.level_shown = number
-            self._emit(Event("level", self._level_info(now)))
+            self._emit(Event("level", views.level_info(self, now)))
         holding = self.hand_for_hand()
         if holding:
             due = [t.next_hand_at for t in self.tables.values() if t.next_hand_at is not None]
@@ -365,21 +222,6 @@ class Tournament:
             bot=bool(player["bot"]), away=bool(player["away"]), seat=seat,
         )  # fmt: skip
 
-    def hand_for_hand(self) -> bool:
-        """Whether tables play hand for hand: on the money bubble (the next player out is
-        the last one unpaid) with more than one table, or while such a round finishes.
-
-        Then no table deals until every table has finished its hand, they deal together,
-        and the players who bust in one round are placed as if in one hand.
-        """
-        if self.state != RUNNING:
-            return False
-        if self.round_active:
-            return True
-        if self.registration_open or len(self.tables) < 2:
-            return False
-        return len(self.alive()) == paid_places(len(self.entrants)) + 1
-
     def drain(self) -> list[TourneyOut]:
         """What internal steps (a restore's seating) emitted, not yet returned."""
         return self._drain()
@@ -390,105 +232,19 @@ class Tournament:
             self._rebalance(now)
         return self._drain()
 
-    # -- views -----------------------------------------------------------------------------
-
-    def _level_info(self, now: float) -> dict[str, Any]:
-        number = self.level_number(now)
-        structure = self.settings.structure
-        return {
-            "level": structure.level(number).public(),
-            "next": structure.level(number + 1).public(),
-            "ends_at": self.level_ends_at(now),
-        }
+    # -- views (stud.tournament.views) -----------------------------------------------------
 
     def table_view(self, table_id: int, account_id: int | None, now: float) -> dict[str, Any]:
-        """A tournament table as ``account_id`` (None: a spectator) may see it, with the level
-        clock (this level, the next, when it ends) and the player's standing.
-
-        The account's own down cards appear only if that account sits at this table.
-        """
-        table = self.tables.get(table_id)
-        if table is None:
-            raise TournamentError("no_table", f"table {table_id} is not running")
-        seat = None if account_id is None else table.seat_of(account_id)
-        view = table.view(seat)
-        view["tournament"] = {
-            "id": self.settings.id,
-            "name": self.settings.name,
-            "table": table_id,
-            "state": self.state,
-            "level": self._level_info(now) if self.started_at is not None else None,
-            "players_left": len(self.alive()),
-            "entrants": len(self.entrants),
-            "final_table": self.final_table,
-        }
-        return view
+        """:func:`stud.tournament.views.table_view`: a table with the level clock."""
+        return views.table_view(self, table_id, account_id, now)
 
     def summary(self, now: float) -> dict[str, Any]:
-        """The tournament's line in the lobby: game, buy-in + fee, chips, level length,
-        entrants and seats, state (``late_registration`` while it runs and still takes
-        entrants), the level in play and the players left."""
-        s = self.settings
-        state = "late_registration" if self.late_registration else self.state
-        return {
-            "id": s.id,
-            "name": s.name,
-            "game": s.game,
-            "kind": s.kind,
-            "buy_in": s.buy_in,
-            "fee": s.fee,
-            "starting_chips": s.structure.starting_chips,
-            "level_seconds": s.structure.level_seconds,
-            "table_seats": s.table_seats,
-            "entrants": len(self.entrants),
-            "capacity": s.capacity,
-            "start_at": s.start_at,
-            "state": state,
-            "level": self.level_number(now) if self.state == RUNNING else None,
-            "players_left": len(self.alive()) if self.state != REGISTERING else None,
-            "prize_pool": self.pool,
-        }
+        """:func:`stud.tournament.views.summary`: the tournament's line in the lobby."""
+        return views.summary(self, now)
 
     def view(self, now: float) -> dict[str, Any]:
-        """The tournament's lobby page: settings, state, level, payouts, entrants, tables."""
-        places = {f.account_id: f for f in self.finishes()}
-        entrants: list[dict[str, Any]] = []
-        for entrant in self.entrants.values():
-            finish = places.get(entrant.id)
-            entrants.append(
-                {
-                    "id": entrant.id,
-                    "name": entrant.name,
-                    "bot": entrant.bot,
-                    "chips": self.chips(entrant.id),
-                    "table": self.table_of(entrant.id),
-                    "place": None if finish is None else finish.place,
-                    "prize": None if finish is None else finish.prize,
-                }
-            )
-        # Players still in by chips, then the placed ones by place.
-        entrants.sort(
-            key=lambda e: (e["place"] is not None, e["place"] or 0, -e["chips"], e["name"])
-        )
-        return {
-            "settings": self.settings.public(),
-            "state": self.state,
-            "late_registration": self.late_registration,
-            "registration_open": self.registration_open and self.state in (REGISTERING, RUNNING),
-            "registration_closes_at": self.registration_closes_at(),
-            "started_at": self.started_at,
-            "finished_at": self.finished_at,
-            "entrants": entrants,
-            "players_left": len(self.alive()) if self.state != REGISTERING else len(self.entrants),
-            "prize_pool": self.pool,
-            "payouts": self.payouts(),
-            "level": self._level_info(now) if self.state == RUNNING else None,
-            "tables": [
-                {"id": t, "players": len(table.players()), "hand_number": table.hand_number}
-                for t, table in sorted(self.tables.items())
-            ],
-            "final_table": self.final_table,
-        }
+        """:func:`stud.tournament.views.page`: the tournament's lobby page."""
+        return views.page(self, now)
 
     # -- internals: flow -------------------------------------------------------------------
 
@@ -667,12 +423,7 @@ class Tournament:
         order), then pay, and break and balance tables."""
         rounds, self.round_busts = self.round_busts, []
         self.round_active = False
-        busts: list[Bust] = []
-        for _, _, _, table_busts in sorted(rounds, key=lambda r: r[0]):
-            busts += [
-                Bust(b.account_id, b.start_stack, len(busts) + k) for k, b in enumerate(table_busts)
-            ]
-        self._place(None, [], busts, now, rounds=rounds)
+        self._place(None, [], placing.round_busts(rounds), now, rounds=rounds)
 
     def _place(
         self,
@@ -681,24 +432,18 @@ class Tournament:
         busts: list[Bust],
         now: float,
         *,
-        rounds: list[tuple[int, int, list[dict[str, Any]], list[Bust]]] | None = None,
+        rounds: list[placing.Round] | None = None,
     ) -> None:
         """Place the players who busted in one hand (or one hand-for-hand round)."""
-        tables = {b.account_id: table_id for b in busts}
-        for round_table, _, _, table_busts in rounds or []:
-            tables.update({b.account_id: round_table for b in table_busts})
+        tables = placing.bust_tables(table_id, busts, rounds)
         if busts:
             self.standings.add(busts)
             alive = len(self.alive())
             if alive == 1 and self.registration_open:
                 self._close_registration(now)
-            places = {f.account_id: f for f in self.finishes()}
-            for bust in busts:
-                name = self.entrants[bust.account_id].name
-                place = places[bust.account_id].place
-                busted = {"id": bust.account_id, "name": name, "table": tables[bust.account_id],
-                          "place": place, "players_left": alive}  # fmt: skip
-                self._emit(Event("busted", busted))
+            finishes = self.finishes()
+            for event in placing.busted_events(busts, tables, finishes, self.entrants, alive):
+                self._emit(event)
             if alive == 1:
                 self._finish(now)
             else:
@@ -716,40 +461,21 @@ class Tournament:
     def _emit_placings(
         self, table_id: int, players: list[dict[str, Any]], busts: list[Bust], hand: int
     ) -> None:
-        """The ``placings`` of the hand just played, for its history's closing lines: each
-        busted player (and the winner) by their index in the hand, place and prize (None
-        when out of the money). Left out while late registration can still change places."""
+        """The ``placings`` of the hand just played (:func:`placing.placings_event`), left
+        out while late registration can still change places."""
         if self.registration_open:
             return
-        finishes = {f.account_id: f for f in self.finishes()}
-        placed = [b.account_id for b in busts]
-        order = {p["account_id"]: index for index, p in enumerate(players)}
-        if self.standings.winner is not None and self.standings.winner in order:
-            placed.append(self.standings.winner)
-        if not placed:
-            return
-        placed = sorted((a for a in placed if a in order), key=lambda a: -finishes[a].place)
-        rows = [[order[a], finishes[a].place, finishes[a].prize or None] for a in placed]
-        self._emit(Event("placings", {"table": table_id, "hand": hand, "placings": rows}))
+        winner = self.standings.winner
+        event = placing.placings_event(table_id, players, busts, hand, self.finishes(), winner)
+        if event is not None:
+            self._emit(event)
 
     def _pay(self, now: float) -> None:
         """Credit the prizes of every place decided in the money (once the field is known)."""
         if self.registration_open:
             return
-        for finish in self.finishes():
-            if finish.prize > 0 and finish.account_id not in self.paid:
-                self.paid.add(finish.account_id)
-                self._emit(
-                    Effect(
-                        "prize",
-                        {
-                            "account_id": finish.account_id,
-                            "amount": finish.prize,
-                            "place": finish.place,
-                            "bot": self.entrants[finish.account_id].bot,
-                        },
-                    )
-                )
+        for effect in placing.prize_effects(self.finishes(), self.paid, self.entrants):
+            self._emit(effect)
 
     def _finish(self, now: float) -> None:
         """One player is left: they win. Their table stays, with every chip at it."""
@@ -838,13 +564,6 @@ def _check_name(name: str) -> None:
     bad = next((c for c in name if not (c == " " or c.isprintable())), None)
     if bad is not None:
         raise TournamentError("bad_name", f"a name cannot hold the character U+{ord(bad):04X}")
-
-
-def _settled_stack(table: Table, player: Player) -> int:
-    """A player's chips as of the last finished hand: the start of a hand in progress."""
-    if table.hand is not None and player.index is not None:
-        return player.start_stack
-    return player.stack
 
 
 __all__ = [

@@ -7,13 +7,44 @@ a refused request (too many chips, a short balance) changes nothing.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import Any, Protocol
 
+from stud.server.actors.channel import Watcher
+from stud.server.actors.host import Services
+from stud.server.actors.waitlist import WaitingList
 from stud.server.storage import LedgerError
-from stud.table import TableError
+from stud.table import Out, Table, TableError
 
-if TYPE_CHECKING:
-    from stud.server.actors.table import TableActor
+
+class TableActor(Protocol):
+    """What these steps use of a table's actor (:class:`stud.server.actors.table.TableActor`)."""
+
+    @property
+    def room(self) -> Services: ...
+
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def table(self) -> Table: ...
+
+    @property
+    def waiting(self) -> WaitingList: ...
+
+    @property
+    def gone(self) -> dict[int, float]: ...
+
+    @property
+    def watchers(self) -> Mapping[Watcher, Any]: ...
+
+    async def apply(self, outs: list[Out]) -> None: ...
+
+    async def sit(self, account: int, args: dict[str, Any], now: float) -> None: ...
+
+    def send_states(self) -> None: ...
+
+    def notify(self, account: int, error: TableError) -> None: ...
 
 
 async def take_from_balance(actor: TableActor, account: int, amount: int) -> None:

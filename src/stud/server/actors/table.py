@@ -10,15 +10,11 @@ an error back, an unexpected fault is logged and the table goes on.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import random
-import time
 from collections import deque
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from sqlalchemy import Connection
 
@@ -26,39 +22,19 @@ from stud.server.actors import seating
 from stud.server.actors.bots import Bot
 from stud.server.actors.channel import Channel, SendMany, Watcher
 from stud.server.actors.chat import ChatLimiter, clean_text
+from stud.server.actors.host import Services
+from stud.server.actors.mailbox import Command, Mailbox
 from stud.server.actors.thinking import think_seconds
 from stud.server.actors.waitlist import WaitingList
-from stud.server.storage import LedgerError, TableSpec
+from stud.server.storage import Account, LedgerError, TableSpec
 from stud.server.wire import dumps
-from stud.table import Effect, Event, Out, Table, TableError
-from stud.table.table import NEW_HAND
-
-if TYPE_CHECKING:
-    from stud.server.room.room import Room
+from stud.table import Effect, Event, Heading, Out, Table, TableError
+from stud.table.events import NEW_HAND
 
 log = logging.getLogger("stud.server")
 
-FAULT_BACKOFF = 0.25
-"""Seconds a table waits after a failed timer step before it tries again."""
-
 TABLE_SERVICES = frozenset({"top_up", "auto_rebuy", "chat", "wait", "unwait", "rename"})
 """Commands handled by :meth:`TableActor._service` rather than the table itself."""
-
-
-@dataclass(slots=True)
-class Command:
-    """A request to the actor; ``done`` carries the reply (or a TableError)."""
-
-    kind: str
-    account_id: int | None = None
-    args: dict[str, Any] = field(default_factory=dict)
-    watcher: Watcher | None = None
-    done: asyncio.Future[Any] | None = None
-
-
-ALARM = Command("alarm")
-"""Queued by an actor's own timer when something it runs by the clock is due (never handled
-as a command)."""
 
 
 def _show(shows: list[tuple[Bot, dict[str, Any]]], players: dict[int, int]) -> None:
@@ -66,38 +42,48 @@ def _show(shows: list[tuple[Bot, dict[str, Any]]], players: dict[int, int]) -> N
         brain.observe(view, players)
 
 
-class Mailbox:
-    """An actor's way in: commands queued for its one task, which alone touches its state.
-    Table and tournament actors share it."""
+class TableHost(Services, Protocol):
+    """What a table's actor needs of the room that runs it."""
 
-    queue: asyncio.Queue[Command]
-    task: asyncio.Task[None] | None
+    actors: dict[int, TableActor]
+    """The room's table actors: a closed table's leaves it."""
 
-    async def stop(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.task
+    def owns(self, table_id: int) -> bool:
+        """Whether this process may run the table now (asked before each step)."""
+        ...
 
-    async def call(self, command: Command) -> Any:
-        """Queue a command and wait for the actor's reply."""
-        command.done = asyncio.get_running_loop().create_future()
-        self.queue.put_nowait(command)
-        return await command.done
+    def lost(self, actor: TableActor) -> None:
+        """The actor stopped because this process no longer runs its table."""
+        ...
 
-    def tell(self, command: Command) -> None:
-        self.queue.put_nowait(command)
+    def seated(self, actor: TableActor, account_id: int) -> None:
+        """A person sat down at the actor's table."""
+        ...
+
+    async def lend_bot(self, actor: TableActor) -> tuple[Account, Bot, int] | None:
+        """A bot bought in at the actor's table: its account, player and stack."""
+        ...
+
+    async def return_bot(self, actor: TableActor, account_id: int, stack: int) -> None:
+        """A bot lent that could not sit: its stack cashed out, the bot idle again."""
+        ...
+
+    def release_bot(self, account_id: int) -> None:
+        """A bot left the table (its stack already cashed out): idle again."""
+        ...
 
 
 class TableActor(Mailbox):
     """The asyncio task that alone runs one table."""
 
-    def __init__(self, room: Room, spec: TableSpec, table: Table) -> None:
+    noun = "table"
+    moving = "this table is moving to another server: try again"
+
+    def __init__(self, room: TableHost, spec: TableSpec, table: Table) -> None:
+        super().__init__(spec.id)
         self.room = room
         self.spec = spec
         self.table = table
-        self.id = spec.id
-        self.queue: asyncio.Queue[Command] = asyncio.Queue()
         self.channel = Channel(spec.id)
         """The table's numbered events, kept for clients that reconnect, and its watchers."""
         self.bots: dict[int, Bot] = {}
@@ -110,21 +96,15 @@ class TableActor(Mailbox):
         self.hand_id: int | None = None
         self.pot: dict[int, int] = {}  # chips each account put into the hand in progress
         self.finished: deque[tuple[float, int]] = deque(maxlen=200)  # (time, pot) for the lobby
-        self.task: asyncio.Task[None] | None = None
         self.waiting = WaitingList()
         self.chat = ChatLimiter()
         seed = room.config.seed
         self.rng = random.Random(None if seed is None else seed * 31 + spec.id)
-        self._clock: Callable[[], float] = time.time
-        self.closed = False
         self.person_seen = self._clock()  # when a person (not a bot) was last seated here
         self.resumed: list[Out] = []
         """What seating again the people of a table taken over said (published first)."""
 
     # -- the loop --------------------------------------------------------------------------
-
-    def start(self) -> None:
-        self.task = asyncio.create_task(self._run(), name=f"table-{self.id}")
 
     def _idle_deadline(self) -> float | None:
         """When this table closes for want of a person, if an account made it."""
@@ -140,57 +120,17 @@ class TableActor(Mailbox):
         times = [t for t in (self.table.wakeup(), self.bot_due, idle, *self.gone.values()) if t]
         return min(times) if times else None
 
-    async def _run(self) -> None:
-        try:
-            await self._loop()
-        finally:
-            self._disarm()
+    def _owned(self) -> bool:
+        return self.room.owns(self.id)
 
-    async def _loop(self) -> None:
+    def _lost(self) -> None:
+        self.room.lost(self)
+
+    async def _opening(self) -> None:
         if self.resumed:
             outs, self.resumed = self.resumed, []
             await self._step(lambda _now: self.apply(outs))
         await self._step(self._fill_bots)
-        stepped = False  # the last round ran the timers (a round that will not wait yields first)
-        queue = self.queue
-        wake: float | None = None
-        known = False  # ``wake`` is the table's as it is now (nothing ran since it was found)
-        while not self.closed:
-            if not self.room.owns(self.id):
-                # A shared room's lease on this table lapsed: another process may run it now.
-                while not queue.empty():
-                    command = queue.get_nowait()
-                    if command is not ALARM:
-                        await self._handle(command)  # each refused: unavailable
-                self.room.lost(self)
-                return
-            now = self._clock()
-            if not known:
-                wake = self._wakeup()
-            known = False
-            if queue.empty() and (wake is None or wake > now):
-                self._arm(wake, now)
-                command = await queue.get()
-                if command is not ALARM:
-                    await self._handle(command)
-            elif stepped:
-                await asyncio.sleep(0)  # more to do at once: let the other tables run first
-            # Take whatever queued up before looking at the clock again.
-            while not queue.empty():
-                command = queue.get_nowait()
-                if command is not ALARM:
-                    await self._handle(command)
-            if not self.room.owns(self.id):
-                continue
-            wake = self._wakeup()
-            if self._nothing_due(self._clock(), wake):
-                stepped = True  # what the timer pass would have found: nothing to do
-                known = True
-                continue
-            stepped = await self._step(self._timers)
-            if not stepped:
-                # A step that keeps failing must not spin: back off, let the others run.
-                await asyncio.sleep(FAULT_BACKOFF)
 
     def _nothing_due(self, now: float, wake: float | None) -> bool:
         """Whether a timer pass now would find nothing to do (most commands: an action in a
@@ -211,66 +151,6 @@ class TableActor(Mailbox):
         player = None if seat is None else table.seats[seat]
         ours = player is not None and player.bot and player.id in self.bots
         return (self.bot_due is not None) == ours
-
-    _alarm: asyncio.TimerHandle | None = None
-    _alarm_at = 0.0
-
-    def _arm(self, wake: float | None, now: float) -> None:
-        """Have the queue woken (:data:`ALARM`) by ``wake`` (the clock's time), if it is set.
-
-        One timer per table, kept while it rings no later than needed: a turn's new
-        deadline is later than the last one, and a timer that rings early only wakes
-        the loop to find nothing due and set the timer again. (A deadline on every wait
-        made and cancelled a timer per command.)
-        """
-        if wake is None or (self._alarm is not None and self._alarm_at <= wake):
-            return
-        self._disarm()
-        self._alarm_at = wake
-        self._alarm = asyncio.get_running_loop().call_later(wake - now, self._ring)
-
-    def _ring(self) -> None:
-        self._alarm = None
-        self.queue.put_nowait(ALARM)
-
-    def _disarm(self) -> None:
-        if self._alarm is not None:
-            self._alarm.cancel()
-            self._alarm = None
-
-    async def _handle(self, command: Command) -> None:
-        try:
-            if not self.room.owns(self.id):
-                raise TableError("unavailable", "this table is moving to another server: try again")
-            result = await self._dispatch(command)
-        except TableError as error:
-            if command.done is not None and not command.done.done():
-                command.done.set_exception(error)
-            return
-        except Exception as error:  # a fault must not take the table down
-            if self.room.owns(self.id):
-                log.exception("table %s: %s failed", self.id, command.kind)
-            else:
-                log.warning("table %s: %s failed: the table moved", self.id, command.kind)
-            if command.done is not None and not command.done.done():
-                command.done.set_exception(TableError("internal", f"server fault: {error}"))
-            return
-        if command.done is not None and not command.done.done():
-            command.done.set_result(result)
-
-    async def _step(self, fn: Callable[[float], Any]) -> bool:
-        """Run a timer step; False (logged) if it failed."""
-        try:
-            result = fn(self._clock())
-            if asyncio.iscoroutine(result):
-                await result
-        except Exception:
-            if self.room.owns(self.id):
-                log.exception("table %s: timer step failed", self.id)
-            else:  # expected: a shared room's lease lapsed and its writes are refused
-                log.warning("table %s: a step failed after this process lost the table", self.id)
-            return False
-        return True
 
     # -- commands --------------------------------------------------------------------------
 
@@ -583,11 +463,13 @@ class TableActor(Mailbox):
                 assert hand_id is not None
                 # The hand as played: its histories are written when asked for.
                 played = data["hand"].played(
-                    hand_id,
-                    data["table_name"],
-                    data["names"],
-                    max_seats=int(data["max_seats"]),
-                    time=datetime.fromtimestamp(float(data["finished_at"]), UTC),
+                    Heading(
+                        hand_id,
+                        data["table_name"],
+                        data["names"],
+                        max_seats=int(data["max_seats"]),
+                        time=datetime.fromtimestamp(float(data["finished_at"]), UTC),
+                    )
                 )
                 rake = int(data["rake"])
                 store.finish_hand(

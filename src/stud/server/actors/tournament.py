@@ -19,35 +19,31 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-import time
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from sqlalchemy import Connection
 
 from stud.server.actors.bots import Bot
 from stud.server.actors.channel import Channel, Watcher
 from stud.server.actors.chat import ChatLimiter, clean_text
-from stud.server.actors.table import Command, Mailbox
+from stud.server.actors.host import Services
+from stud.server.actors.mailbox import Command, Mailbox
 from stud.server.actors.thinking import think_seconds
-from stud.server.storage import LedgerError
+from stud.server.storage import Account, LedgerError
 from stud.server.storage import tourneys as db_tourneys
 from stud.server.wire import dumps
 from stud.table import Effect, Event, Legal, TableError
-from stud.table.table import NEW_HAND
+from stud.table.events import NEW_HAND
 from stud.tournament import FINISHED, RUNNING, TableOut, Tournament, TournamentError, TourneyOut
 from stud.tournament.histories import hand_played
 from stud.tournament.snapshot import snapshot
-
-if TYPE_CHECKING:
-    from stud.server.room.desk import TournamentDesk
 
 log = logging.getLogger("stud.server")
 
 VIEW_INTERVAL = 0.3
 """Seconds between two ``tournament`` messages to the tournament's watchers (at most)."""
-FAULT_BACKOFF = 0.25
 RECENT_HANDS = 64
 """Finished hands kept to write again when their closing lines come later (hand for hand)."""
 
@@ -59,25 +55,76 @@ def table_key(tournament_id: int, table: int) -> str:
     return f"t{tournament_id}.{table}"
 
 
+class TournamentHost(Protocol):
+    """What a tournament's actor needs of the room's tournament desk."""
+
+    @property
+    def room(self) -> Services: ...
+
+    def owns(self, tournament_id: int) -> bool:
+        """Whether this process may run the tournament now (asked before each step)."""
+        ...
+
+    def lost(self, actor: TournamentActor) -> None:
+        """The actor stopped because this process no longer runs its tournament."""
+        ...
+
+    def fence(self, conn: Connection, tournament_id: int) -> None:
+        """Checked in every write of the tournament's (a shared room: its lease's token)."""
+        ...
+
+    def event_floor(self, tournament_id: int) -> int:
+        """Where the numbers of the tournament's tables' events start."""
+        ...
+
+    def viewed(self, actor: TournamentActor) -> None:
+        """The tournament's page changed."""
+        ...
+
+    def tell_account(self, account_id: int, text: str) -> None:
+        """A message to every connection of one account."""
+        ...
+
+    def brain(self, account_id: int) -> Bot:
+        """A bot's player."""
+        ...
+
+    async def take_bots(self, count: int) -> list[Account]:
+        """``count`` of the room's bot accounts not playing anywhere."""
+        ...
+
+    def release_bot(self, account_id: int) -> None: ...
+
+    def release_bots(self, actor: TournamentActor) -> None:
+        """The tournament is over: its bots go back to the room's pool."""
+        ...
+
+    def reopen(self) -> None:
+        """A default tournament started or was called off: its next copy opens."""
+        ...
+
+
 class TournamentActor(Mailbox):
     """The asyncio task that alone runs one tournament."""
 
+    noun = "tournament"
+    moving = "this tournament is moving to another server"
+
     def __init__(
         self,
-        desk: TournamentDesk,
+        desk: TournamentHost,
         tournament: Tournament,
         *,
         template: str | None = None,
         created_by: int | None = None,
     ) -> None:
+        super().__init__(tournament.settings.id)
         self.desk = desk
         self.room = desk.room
         self.t = tournament
-        self.id = tournament.settings.id
         self.template = template
         self.created_by = created_by
-        self.queue: asyncio.Queue[Command] = asyncio.Queue()
-        self.task: asyncio.Task[None] | None = None
+        self._first: list[TourneyOut] | None = None
         self.channels: dict[int, Channel] = {}
         self.watchers: dict[Watcher, None] = {}
         self.bots: dict[int, Bot | None] = {}
@@ -98,14 +145,25 @@ class TournamentActor(Mailbox):
         """Called after each stored step (tests check conservation and balance here)."""
         seed = self.room.config.seed
         self.rng = random.Random(None if seed is None else seed * 37 + self.id)
-        self._clock: Callable[[], float] = time.time
 
     # -- the loop --------------------------------------------------------------------------
 
     def start(self, outs: list[TourneyOut] | None = None) -> None:
         """Run; ``outs`` (a restore's outputs, maybe none) are stored and sent first, with the
         snapshot of the restored tournament (its clock restarted)."""
-        self.task = asyncio.create_task(self._run(outs), name=f"tournament-{self.id}")
+        self._first = outs
+        super().start()
+
+    async def _opening(self) -> None:
+        outs, self._first = self._first, None
+        if outs is not None:
+            await self._step(lambda _now: self.apply(outs, force=True))
+
+    def _owned(self) -> bool:
+        return self.desk.owns(self.id)
+
+    def _lost(self) -> None:
+        self.desk.lost(self)
 
     def _wakeup(self) -> float | None:
         times = [t for t in (self.t.wakeup(), *self.bot_due.values()) if t is not None]
@@ -117,67 +175,6 @@ class TournamentActor(Mailbox):
         if self.dirty:
             times.append(self.view_sent + VIEW_INTERVAL)
         return min(times) if times else None
-
-    async def _run(self, outs: list[TourneyOut] | None) -> None:
-        if outs is not None:
-            await self._step(lambda _now: self.apply(outs, force=True))
-        while True:
-            if not self.desk.owns(self.id):
-                # A shared room's lease on this tournament lapsed: another process runs it.
-                while not self.queue.empty():
-                    await self._handle(self.queue.get_nowait())  # each refused: unavailable
-                self.desk.lost(self)
-                return
-            wake = self._wakeup()
-            timeout = None if wake is None else max(0.0, wake - self._clock())
-            if self.queue.empty() and (timeout is None or timeout > 0):
-                try:
-                    command: Command | None = await asyncio.wait_for(self.queue.get(), timeout)
-                except TimeoutError:
-                    command = None
-                if command is not None:
-                    await self._handle(command)
-            while not self.queue.empty():
-                await self._handle(self.queue.get_nowait())
-            if not self.desk.owns(self.id):
-                continue
-            if not await self._step(self._timers):
-                await asyncio.sleep(FAULT_BACKOFF)
-            else:
-                await asyncio.sleep(0)
-
-    async def _step(self, fn: Callable[[float], Any]) -> bool:
-        try:
-            result = fn(self._clock())
-            if asyncio.iscoroutine(result):
-                await result
-        except Exception:
-            if self.desk.owns(self.id):
-                log.exception("tournament %s: timer step failed", self.id)
-            else:  # expected: a shared room's lease lapsed and its writes are refused
-                log.warning("tournament %s: a step failed after it moved", self.id)
-            return False
-        return True
-
-    async def _handle(self, command: Command) -> None:
-        try:
-            if not self.desk.owns(self.id):
-                raise TableError("unavailable", "this tournament is moving to another server")
-            result = await self._dispatch(command)
-        except TableError as error:
-            if command.done is not None and not command.done.done():
-                command.done.set_exception(error)
-            return
-        except Exception as error:
-            if self.desk.owns(self.id):
-                log.exception("tournament %s: %s failed", self.id, command.kind)
-            else:
-                log.warning("tournament %s: %s failed: it moved", self.id, command.kind)
-            if command.done is not None and not command.done.done():
-                command.done.set_exception(TableError("internal", f"server fault: {error}"))
-            return
-        if command.done is not None and not command.done.done():
-            command.done.set_result(result)
 
     # -- commands --------------------------------------------------------------------------
 

@@ -18,7 +18,7 @@ import time
 from collections.abc import Awaitable, Callable, Container, Mapping
 from typing import TypeVar
 
-from stud.server.actors.table import Command
+from stud.server.actors.mailbox import Command
 from stud.server.cluster.lease import Leases
 from stud.server.cluster.remote import Actor, Owner
 from stud.server.storage import fences

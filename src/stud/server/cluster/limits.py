@@ -9,10 +9,19 @@ it would be full again, so Redis keeps only the keys that failed lately.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
-if TYPE_CHECKING:
-    from stud.server.cluster.room import ClusterRoom
+
+class Keys(Protocol):
+    """Where the buckets are kept: the Redis client and the room's key prefix, read at each
+    use (it is known once the database is open, after the throttles are made)."""
+
+    @property
+    def redis(self) -> Any: ...
+
+    @property
+    def prefix(self) -> str: ...
+
 
 # KEYS[1]: the bucket. ARGV: burst, refill rate per second, 1 to spend one (else only look).
 # Returns the seconds to wait (as text: Lua numbers come back as integers otherwise).
@@ -39,15 +48,15 @@ return tostring((1 - tokens) / rate)
 class SharedBuckets:
     """One name's buckets (``login-name``, ``signups``…) for the whole room."""
 
-    def __init__(self, room: ClusterRoom, name: str, burst: float, refill_seconds: float) -> None:
-        self.room = room
+    def __init__(self, keys: Keys, name: str, burst: float, refill_seconds: float) -> None:
+        self.keys = keys
         self.name = name
         self.burst = burst
         self.rate = 1.0 / refill_seconds
-        self._script = room.redis.register_script(BUCKET)
+        self._script = keys.redis.register_script(BUCKET)
 
     def _key(self, key: str) -> str:
-        return f"{self.room.prefix}limit:{self.name}:{key}"
+        return f"{self.keys.prefix}limit:{self.name}:{key}"
 
     async def wait(self, key: str, now: float | None = None) -> float:
         """Seconds until ``key`` may have another event (Redis's clock; ``now`` is ignored)."""

@@ -18,18 +18,39 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from stud.server.actors.channel import Watcher
-from stud.server.actors.table import Command
-from stud.server.cluster.remote import Actor, Kind, Owner, Remote, RemoteWatcher, reply_message
-
-if TYPE_CHECKING:
-    from stud.server.cluster.lease import LeaseBook
-    from stud.server.cluster.room import ClusterRoom
+from stud.server.actors.mailbox import Command
+from stud.server.cluster.bus import Bus
+from stud.server.cluster.lease import LeaseBook
+from stud.server.cluster.remote import (
+    Actor,
+    Kind,
+    Owner,
+    Remote,
+    RemoteWatcher,
+    Replies,
+    reply_message,
+)
 
 Follows = dict[int, tuple[Watcher, set[int | None]]]
 """A followed item's local connections: key -> (connection, what of it each watches)."""
+
+
+class Links(Protocol):
+    """What a relay uses to reach the other processes (:class:`.links.Links`)."""
+
+    @property
+    def node(self) -> str: ...
+
+    @property
+    def bus(self) -> Bus: ...
+
+    @property
+    def replies(self) -> Replies: ...
+
+    def connection_key(self, watcher: Watcher) -> int: ...
 
 
 class Relay:
@@ -37,14 +58,14 @@ class Relay:
 
     def __init__(
         self,
-        room: ClusterRoom,
+        links: Links,
         kind: Kind,
         book: LeaseBook,
         actors: Mapping[int, Actor],
         owns: Callable[[int], bool],
         owners: Mapping[int, Owner],
     ) -> None:
-        self.room = room
+        self.links = links
         self.kind = kind
         self.book = book
         self.actors = actors
@@ -60,6 +81,11 @@ class Relay:
         self._newest_token: dict[int, int] = {}
         self._missing: set[str] = set()
 
+    @property
+    def replies(self) -> Replies:
+        """The futures of the commands this process sent and waits for."""
+        return self.links.replies
+
     def remote(self, item_id: int) -> Remote:
         """The stand-in for an item run elsewhere (or by nobody yet)."""
         owner = self.owners.get(item_id)
@@ -69,9 +95,9 @@ class Relay:
 
     def send_command(self, node: str, item_id: int, command: Command, request: int | None) -> None:
         watcher = command.watcher
-        key = None if watcher is None else self.room.connection_key(watcher)
-        self.room.bus.send(node, {
-            "k": self.kind.message_kind("cmd"), "from": self.room.node, "req": request,
+        key = None if watcher is None else self.links.connection_key(watcher)
+        self.links.bus.send(node, {
+            "k": self.kind.message_kind("cmd"), "from": self.links.node, "req": request,
             self.kind.id_key: item_id, "c": command.kind, "a": command.account_id,
             "args": command.args, "w": key, "wa": None if watcher is None else watcher.account_id,
         })  # fmt: skip
@@ -82,7 +108,7 @@ class Relay:
         watcher = command.watcher
         if watcher is None:
             return
-        key = self.room.connection_key(watcher)
+        key = self.links.connection_key(watcher)
         if command.kind in self.kind.watches:
             self.follow(item_id, watcher, self.kind.what(command))
             self._followed[item_id] = self.owners.get(item_id)
@@ -92,7 +118,7 @@ class Relay:
             self._unfollow(item_id, key, None, everything=True)
 
     def follow(self, item_id: int, watcher: Watcher, what: int | None) -> None:
-        key = self.room.connection_key(watcher)
+        key = self.links.connection_key(watcher)
         self._connections[key] = watcher
         follows = self._following.setdefault(item_id, {})
         follows.setdefault(key, (watcher, set()))[1].add(what)
@@ -126,7 +152,7 @@ class Relay:
             if owner is None or owner == self._followed.get(item_id):
                 continue
             self._followed[item_id] = owner
-            if owner[0] == self.room.node:
+            if owner[0] == self.links.node:
                 continue  # taken here: attach() watched them
             for watcher, watched in list(follows.values()):
                 for what in list(watched):
@@ -150,7 +176,7 @@ class Relay:
         them all: a table's spectators on another process cost one copy per step there.
         """
         token, kind = self.book.tokens.get(item_id, 0), self.kind.message_kind("out")
-        bus = self.room.bus
+        bus = self.links.bus
         last = bus.last_for(node)
         if (
             last is not None
@@ -205,7 +231,7 @@ class Relay:
 
     def _send_dropped(self, node: str, item_id: int) -> None:
         """Tell ``node`` to watch ``item_id`` again (this process dropped its watchers)."""
-        self.room.bus.send(
+        self.links.bus.send(
             node, {"k": self.kind.message_kind("dropped"), self.kind.id_key: item_id}
         )
 
@@ -241,7 +267,7 @@ class Relay:
         """A command from a connection of another process, for an item this one runs."""
         sender, request = str(item["from"]), item.get("req")
         item_id, kind = int(item[self.kind.id_key]), str(item["c"])
-        bus = self.room.bus
+        bus = self.links.bus
         actor = self.actors.get(item_id)
         if actor is None or not self.owns(item_id):
             if kind in self.kind.watches:  # taken, not open here yet: the sender watches again

@@ -18,14 +18,11 @@ import asyncio
 import itertools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from stud.server.actors.channel import Watcher
-from stud.server.actors.table import Command
+from stud.server.actors.mailbox import Command
 from stud.table import TableError
-
-if TYPE_CHECKING:
-    from stud.server.cluster.relay import Relay
 
 REPLY_SECONDS = 10.0
 """How long a command waits for the owner's reply before the client is told to try again."""
@@ -96,6 +93,24 @@ TOURNAMENTS = Kind(
 )  # fmt: skip
 
 
+class Relay(Protocol):
+    """What the stand-ins use of the relay that made them (:class:`.relay.Relay`)."""
+
+    @property
+    def kind(self) -> Kind: ...
+
+    @property
+    def replies(self) -> Replies: ...
+
+    def before_remote(self, item_id: int, command: Command) -> None: ...
+
+    def send_command(
+        self, node: str, item_id: int, command: Command, request: int | None
+    ) -> None: ...
+
+    def send_out(self, node: str, item_id: int, key: int, text: str) -> None: ...
+
+
 class RemoteWatcher:
     """A connection of another process, watching something this process runs."""
 
@@ -136,7 +151,7 @@ class Remote:
             if command.kind in relay.kind.watches | relay.kind.unwatches:
                 return None  # a watch goes to the new owner as soon as there is one
             raise TableError("unavailable", f"the {noun} is moving to another server: try again")
-        replies = relay.room.replies
+        replies = relay.replies
         request, future = replies.open()
         relay.send_command(self.owner, self.id, command, request)
         try:

@@ -17,7 +17,8 @@ come back to its process (each watcher sees its own account's view). The
 lobby's list is a Redis hash of each running tournament's line, kept by its
 owner; finished tournaments are read from PostgreSQL by every process and kept
 there to show (they never write again). The default tournaments are opened
-once per room, under a Redis lock, from what PostgreSQL says is open.
+once per room, under a Redis lock, from what PostgreSQL says is open (the
+room's desk, :mod:`stud.server.room.desk`, decides which).
 """
 
 from __future__ import annotations
@@ -26,31 +27,24 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import orjson
+from sqlalchemy import Connection
 
 from stud.server.actors.channel import Watcher
-from stud.server.actors.table import Command
 from stud.server.actors.tournament import TournamentActor
 from stud.server.cluster.claims import Claims, fewer_loaded
 from stud.server.cluster.lease import EVENT_EPOCH, LeaseBook, Leases
+from stud.server.cluster.links import Links, every
 from stud.server.cluster.relay import Relay
 from stud.server.cluster.remote import TOURNAMENTS, Remote
-from stud.server.room.desk import (
-    KEEP_FINISHED,
-    SNGS_PER_ACCOUNT,
-    TournamentDesk,
-    TourneyHandle,
-)
-from stud.server.storage import Account, fences
+from stud.server.room.config import KEEP_FINISHED
+from stud.server.room.coordination import RoomCore
+from stud.server.storage import fences
 from stud.server.storage import tourneys as db_tourneys
-from stud.table import TableError
-from stud.tournament import TournamentSettings
-
-if TYPE_CHECKING:
-    from stud.server.cluster.room import ClusterRoom
 
 log = logging.getLogger("stud.server.cluster")
 
@@ -60,50 +54,61 @@ REFRESH = 2.0
 """How often the room's tournaments are read again from PostgreSQL (and the defaults checked)."""
 
 
-class ClusterDesk(TournamentDesk):
-    """This process's share of the room's tournaments."""
+class TourneyShare:
+    """Which process runs each of the room's tournaments; this process's leases on its own.
 
-    def __init__(self, room: ClusterRoom) -> None:
-        super().__init__(room)
-        self.cluster = room
-        self.book = LeaseBook(room.node, room.times)
-        self.leases = Leases(room.redis, self.book, room.prefix + "tourney:")
+    ``loads`` gives each live process and how many tables it runs (the least loaded
+    takes a free tournament first, as a free table).
+    """
+
+    def __init__(self, room: RoomCore, links: Links, loads: Callable[[], dict[str, int]]) -> None:
+        self.room = room
+        self.desk = room.tournaments
+        self.links = links
+        self.book = LeaseBook(links.node, links.times)
+        self.leases = Leases(links.redis, self.book, links.prefix + "tourney:")
         self.known: dict[int, float] = {}
         """Every unfinished tournament of the room, and when this process first saw it."""
         self.owners: dict[int, tuple[str, int]] = {}
         self.archived: set[int] = set()
         """Finished tournaments shown here (read from PostgreSQL; they never write again)."""
-        self.relay = Relay(room, TOURNAMENTS, self.book, self.actors, self.owns, self.owners)
+        actors = self.desk.actors
+        self.relay = Relay(links, TOURNAMENTS, self.book, actors, self.owns, self.owners)
         """Commands for tournaments other processes run, and theirs for those run here."""
         self.claims = Claims("tournament", lambda: self.leases)
+        self._loads = loads
         self._changed: set[int] = set()
         self._loops: list[asyncio.Task[None]] = []
         self._refreshing = asyncio.Lock()
 
     @property
     def _list_key(self) -> str:
-        return LIST_KEY.format(self.cluster.prefix)
+        return LIST_KEY.format(self.links.prefix)
 
-    # -- life cycle ------------------------------------------------------------------------
+    def use_prefix(self) -> None:
+        """The room's prefix is known: the leases use it."""
+        self.leases = Leases(self.links.redis, self.book, self.links.prefix + "tourney:")
+
+    # -- life cycle --------------------------------------------------------------------------
 
     async def start(self) -> None:
         """Learn the room's tournaments, open the defaults (once per room), take free ones."""
-        self.leases = Leases(self.cluster.redis, self.book, self.cluster.prefix + "tourney:")
         await self._refresh(first=True)
-        await self.ensure_defaults()
+        await self.desk.ensure_defaults()
         await self._scan()
-        every, times = self.cluster.every, self.cluster.times
+        times = self.links.times
         self._loops = [
             asyncio.create_task(every(times.renew, self._renew), name="tourney-renew"),
             asyncio.create_task(every(times.scan, self._scan), name="tourney-scan"),
             asyncio.create_task(every(REFRESH, self._refresh_and_defaults), name="tourney-list"),
         ]
 
-    async def stop(self) -> None:
-        """A clean stop: the tournaments are given up at once, others take them in a scan."""
+    def stop_loops(self) -> None:
         for task in self._loops:
             task.cancel()
-        await super().stop()
+
+    async def give_up(self) -> None:
+        """A clean stop: the tournaments are given up at once, others take them in a scan."""
         with contextlib.suppress(Exception):
             for tournament_id in list(self.book.tokens):
                 await self.leases.release(tournament_id)
@@ -111,7 +116,7 @@ class ClusterDesk(TournamentDesk):
     async def _refresh_and_defaults(self) -> None:
         await self._refresh()
         try:
-            await self.ensure_defaults()
+            await self.desk.ensure_defaults()
         except TimeoutError:  # another process holds the lock (or died holding it): next round
             log.warning("the default tournaments' lock is busy: looked at next round")
 
@@ -132,20 +137,20 @@ class ClusterDesk(TournamentDesk):
                 self.owners.pop(tournament_id, None)
         done = await db.read(lambda c: db_tourneys.finished_ids(c, KEEP_FINISHED))
         for tournament_id in done:
-            if tournament_id in self.actors:
+            if tournament_id in self.desk.actors:
                 continue
             row = await db.read(partial(db_tourneys.stored_one, tournament_id=tournament_id))
             if row is not None:
                 self.archived.add(tournament_id)
-                await self._restore(row)
-        self._prune()
+                await self.desk.restore(row)
+        self.desk.prune()
 
-    # -- leases ----------------------------------------------------------------------------
+    # -- leases ------------------------------------------------------------------------------
 
     def owns(self, tournament_id: int) -> bool:
         return tournament_id in self.archived or self.book.holds(tournament_id)
 
-    def fence(self, conn: Any, tournament_id: int) -> None:
+    def fence(self, conn: Connection, tournament_id: int) -> None:
         fences.check_tournament(conn, tournament_id, self.book.tokens.get(tournament_id))
 
     def event_floor(self, tournament_id: int) -> int:
@@ -156,8 +161,8 @@ class ClusterDesk(TournamentDesk):
         stay reserved: they play on in the tournament wherever it runs."""
         tournament_id = actor.id
         log.warning("tournament %s: lease lost, no longer run here", tournament_id)
-        if self.actors.get(tournament_id) is actor:
-            del self.actors[tournament_id]
+        if self.desk.actors.get(tournament_id) is actor:
+            del self.desk.actors[tournament_id]
         self.book.drop(tournament_id)
         watching: list[tuple[Watcher, int | None]] = [(w, None) for w in actor.watchers]
         for number, channel in actor.channels.items():
@@ -166,26 +171,29 @@ class ClusterDesk(TournamentDesk):
         self.owners.pop(tournament_id, None)
 
     async def _renew(self) -> None:
-        await self.claims.renew(self.actors)
+        actors = self.desk.actors
+        await self.claims.renew(actors)
         # Tournaments over: nothing more to run; shown here, and read by the others.
-        for tournament_id, actor in list(self.actors.items()):
+        for tournament_id, actor in list(actors.items()):
             if actor.over and tournament_id in self.book.tokens:
                 self.archived.add(tournament_id)
                 await self.leases.release(tournament_id)
-                await self.cluster.redis.hdel(self._list_key, str(tournament_id))
+                await self.links.redis.hdel(self._list_key, str(tournament_id))
         await self._publish_lines(list(self.book.tokens))
 
     async def _publish_lines(self, tournaments: list[int]) -> None:
+        actors = self.desk.actors
         lines = {
-            str(t): orjson.dumps(self.actors[t].summary())
+            str(t): orjson.dumps(actors[t].summary())
             for t in tournaments
-            if t in self.actors and t in self.book.tokens
+            if t in actors and t in self.book.tokens
         }
         if lines:
-            await self.cluster.redis.hset(self._list_key, mapping=lines)
+            await self.links.redis.hset(self._list_key, mapping=lines)
 
-    def viewed(self, actor: TournamentActor) -> None:
-        self._changed.add(actor.id)
+    def changed(self, tournament_id: int) -> None:
+        """Its page changed: its lobby line is published at the next scan."""
+        self._changed.add(tournament_id)
 
     def dropped(self, tournament_id: int) -> None:
         self.archived.discard(tournament_id)
@@ -195,10 +203,10 @@ class ClusterDesk(TournamentDesk):
         changed, self._changed = self._changed, set()
         await self._publish_lines(sorted(changed))
         owners = await self.leases.owners(sorted(self.known))
-        loads, node = self.cluster.loads(), self.cluster.node
+        loads, node = self._loads(), self.links.node
         fewer = fewer_loaded(loads, node, loads.get(node, 0))
         now = time.monotonic()
-        for tournament_id in self.claims.free(owners, self.owners, self.actors):
+        for tournament_id in self.claims.free(owners, self.owners, self.desk.actors):
             if tournament_id in self.book.tokens:
                 continue
             if self.claims.due(tournament_id, self.known.get(tournament_id, 0.0), now, fewer):
@@ -212,7 +220,7 @@ class ClusterDesk(TournamentDesk):
         return await self.claims.once(tournament_id, lambda: self._take(tournament_id))
 
     async def _take(self, tournament_id: int) -> TournamentActor | None:
-        db, node = self.room.db, self.cluster.node
+        db, node, actors = self.room.db, self.links.node, self.desk.actors
         token = await self.claims.acquire(tournament_id)
         if token is None:
             return None
@@ -230,128 +238,72 @@ class ClusterDesk(TournamentDesk):
             await self.leases.release(tournament_id)
             self.known.pop(tournament_id, None)
             return None
-        stale = self.actors.pop(tournament_id, None)
+        stale = actors.pop(tournament_id, None)
         if stale is not None:
             await stale.stop()
         self.archived.discard(tournament_id)
-        await self._restore(row)
-        actor = self.actors[tournament_id]
+        await self.desk.restore(row)
+        actor = actors[tournament_id]
         self.owners[tournament_id] = (node, token)
         self.relay.took(tournament_id, token, actor)
         await self._publish_lines([tournament_id])
         return actor
 
-    # -- opening tournaments ---------------------------------------------------------------
-
-    async def create(
-        self,
-        proto: TournamentSettings,
-        *,
-        template: str | None = None,
-        created_by: int | None = None,
-        bots: int = 0,
-    ) -> TournamentActor:
-        """Store a new tournament and run it here (its lease taken before its first step)."""
-        tournament_id, _ = await self.insert(proto, template=template, created_by=created_by)
+    async def open_new(self, tournament_id: int) -> TournamentActor:
+        """Run a tournament just stored, here: its lease taken (and it restored from its
+        stored snapshot) before its first step; the others are told."""
         self.known[tournament_id] = time.monotonic()
         actor = await self._claim(tournament_id)
         if actor is None:
             raise RuntimeError(f"tournament {tournament_id} was made but could not be run here")
         token = self.book.tokens[tournament_id]
-        self.cluster.bus.broadcast(
-            {"k": "topened", "from": self.cluster.node, "T": tournament_id, "tok": token}
+        self.links.bus.broadcast(
+            {"k": "topened", "from": self.links.node, "T": tournament_id, "tok": token}
         )
-        await self.register_bots(actor, bots)
         return actor
 
-    async def create_sng(self, proto: TournamentSettings, creator: Account) -> TournamentActor:
-        """A player's Sit & Go; the limit counts what the account opened on every process."""
-        db = self.room.db
-        async with self.cluster.lock(f"sng:{creator.id}", 10.0):
-            mine = await db.read(partial(db_tourneys.registering, created_by=creator.id))
-            if len(mine) >= SNGS_PER_ACCOUNT:
-                raise TableError(
-                    "tournament_limit",
-                    f"you have {len(mine)} Sit & Gos waiting to start: at most {SNGS_PER_ACCOUNT}",
-                )
-            return await self.create(proto, created_by=creator.id)
+    # -- what connections and requests reach -------------------------------------------------
 
-    async def ensure_defaults(self) -> None:
-        """Open each default tournament that has no copy taking registrations in the room
-        (one process at a time decides, from PostgreSQL)."""
-        templates = self.room.config.default_tournaments
-        db = self.room.db
-        if {t.key for t in templates} <= await db.read(db_tourneys.open_templates):
-            return
-        async with self.cluster.lock("tourney-defaults", 30.0):
-            open_ = await db.read(db_tourneys.open_templates)
-            for template in templates:
-                if template.key in open_:
-                    continue
-                last = await db.read(partial(db_tourneys.latest_start, template=template.key))
-                proto = self.settings(template, time.time(), last_start=last)
-                await self.create(proto, template=template.key, bots=template.bots)
-
-    # -- what connections and requests reach -----------------------------------------------
-
-    def handle(self, tournament_id: int) -> TourneyHandle | None:
-        actor = self.actors.get(tournament_id)
-        if actor is not None and self.owns(tournament_id):
-            return actor
+    def remote(self, tournament_id: int) -> Remote | None:
+        """The stand-in for a tournament another process runs (None: no such tournament)."""
         if tournament_id not in self.known:
             return None
         return self.relay.remote(tournament_id)
 
-    def _handle_of(self, tournament_id: int) -> TourneyHandle:
-        handle = self.handle(tournament_id)
-        if handle is None:
-            raise TableError("no_tournament", f"there is no tournament {tournament_id}")
-        return handle
+    async def find(self, tournament_id: int) -> None:
+        """Asked for and run by nobody: it may have just finished (then it is shown here)."""
+        if tournament_id not in self.owners:
+            await self._refresh()
 
-    async def details(self, tournament_id: int, account: int | None) -> dict[str, Any]:
-        handle = self._handle_of(tournament_id)
-        if isinstance(handle, Remote) and handle.owner is None:
-            await self._refresh()  # it may have just finished: then it is shown from here
-            handle = self._handle_of(tournament_id)
-        if isinstance(handle, TournamentActor):
-            return handle.details(account)
-        page: dict[str, Any] = await handle.call(Command("details", account))
-        return page
-
-    async def command(self, tournament_id: int, kind: str, account: int) -> dict[str, Any]:
-        handle = self._handle_of(tournament_id)
-        await handle.call(Command(kind, account))
-        self._changed.add(tournament_id)
-        return await self.details(tournament_id, account)
-
-    async def listing_all(self) -> list[dict[str, Any]]:
-        """Every process's tournaments: the owners' lines in Redis, finished ones from here."""
-        raw = await self.cluster.redis.hgetall(self._list_key)
+    async def lines(self) -> dict[int, dict[str, Any]]:
+        """The owners' lobby lines in Redis, of the tournaments known unfinished."""
+        raw = await self.links.redis.hgetall(self._list_key)
         lines: dict[int, dict[str, Any]] = {}
         for key, value in raw.items():
             tournament_id = int(key)
             if tournament_id in self.known:
                 lines[tournament_id] = orjson.loads(value)
-        for tournament_id, actor in self.actors.items():
-            if self.owns(tournament_id):
-                lines[tournament_id] = actor.summary()
-        return self.ordered(list(lines.values()))
+        return lines
+
+    def runs(self) -> list[int]:
+        """The tournaments this process runs now."""
+        return sorted(t for t in self.book.tokens if self.book.holds(t))
 
     def tell_account(self, account_id: int, text: str) -> None:
-        super().tell_account(account_id, text)
-        self.cluster.bus.broadcast({"k": "tseat", "from": self.cluster.node, "a": account_id,
-                                    "m": text})  # fmt: skip
+        """A message for the account's connections to the other processes."""
+        self.links.bus.broadcast(
+            {"k": "tseat", "from": self.links.node, "a": account_id, "m": text}
+        )
 
-    # -- messages from the other processes -------------------------------------------------
+    # -- messages from the other processes ---------------------------------------------------
 
     def on_message(self, item: dict[str, Any]) -> bool:
         """Handle a tournament's bus message; False if it is not one."""
         if self.relay.on_message(item):
             return True
-        kind, mine = item.get("k"), item.get("from") == self.cluster.node
+        kind, mine = item.get("k"), item.get("from") == self.links.node
         if kind == "tseat" and not mine:
-            for connection in self.room.connections_of(int(item["a"])):
-                connection.send(str(item["m"]))
+            self.room.tell(int(item["a"]), str(item["m"]))
         elif kind == "topened" and not mine:
             tournament_id = int(item["T"])
             self.known.setdefault(tournament_id, time.monotonic())

@@ -1,1 +1,3 @@
-"""REST: one router per resource, the cookie-to-account dependency, one error type and handler."""
+"""REST: one router per resource (``accounts``, ``tables``, ``hands``, ``tournaments``,
+``language``, ``health``); what they are given in ``deps`` (the room, the database, the
+cookie → account step); one error type and its handlers in ``errors``."""

@@ -1,21 +1,88 @@
-"""The account a REST request speaks for, from its session cookie (for routers kept apart
-from :mod:`stud.server.app`: the replayer's data, the account's language)."""
+"""What a REST endpoint is given, as FastAPI dependencies: the room, its database and
+settings (from the app's state, set by :func:`stud.server.app.create_app`), the guards on
+passwords and sign-ups, the caller's address, and the account its session cookie speaks
+for (the one cookie → account step, which the websocket uses too)."""
 
-from __future__ import annotations
+# No ``from __future__ import annotations``: FastAPI reads these annotations at run time.
+# Every dependency here is ``async``: FastAPI runs a plain function's in a worker thread.
+from typing import Annotated
 
-from fastapi import Request
+from fastapi import Depends, Request
 
-from stud.server.storage import Account
+from stud.server.http.errors import RestError
+from stud.server.room.room import Room, RoomConfig
+from stud.server.storage import Account, Database
+from stud.server.trust.limits import SignupLimit
+from stud.server.trust.logins import PasswordGuard
 
-SESSION_COOKIE = "stud_session"
+COOKIE = "stud_session"
+"""The session cookie: a random token, stored hashed (stud.server.storage.accounts)."""
 MAX_TOKEN_LENGTH = 200
 
 
-async def request_account(request: Request) -> Account | None:
-    """The session's account, or None (no cookie, a forged or expired one)."""
-    token = request.cookies.get(SESSION_COOKIE)
+async def room_of(request: Request) -> Room:
+    room: Room = request.app.state.room
+    return room
+
+
+RoomDep = Annotated[Room, Depends(room_of)]
+
+
+async def database_of(room: RoomDep) -> Database:
+    return room.db
+
+
+async def config_of(room: RoomDep) -> RoomConfig:
+    return room.config
+
+
+async def passwords_of(request: Request) -> PasswordGuard:
+    passwords: PasswordGuard = request.app.state.passwords
+    return passwords
+
+
+async def signups_of(request: Request) -> SignupLimit:
+    signups: SignupLimit = request.app.state.signups
+    return signups
+
+
+async def client_address(request: Request) -> str:
+    return request.client.host if request.client else ""
+
+
+DatabaseDep = Annotated[Database, Depends(database_of)]
+ConfigDep = Annotated[RoomConfig, Depends(config_of)]
+PasswordsDep = Annotated[PasswordGuard, Depends(passwords_of)]
+SignupsDep = Annotated[SignupLimit, Depends(signups_of)]
+ClientAddress = Annotated[str, Depends(client_address)]
+
+
+async def session_account(db: Database, token: str | None) -> Account | None:
+    """The account of a session token, or None (no cookie, a forged or expired one)."""
     if not token or len(token) > MAX_TOKEN_LENGTH:
         return None
-    db = request.app.state.room.db
     account: Account | None = await db.read(lambda c: db.store.session_account(c, token))
     return account
+
+
+async def current_account(request: Request, db: DatabaseDep) -> Account | None:
+    """The account the request's session cookie speaks for, or None."""
+    return await session_account(db, request.cookies.get(COOKIE))
+
+
+CurrentAccount = Annotated[Account | None, Depends(current_account)]
+
+
+def require(account: Account | None) -> Account:
+    """``account``; 401 ``login_required`` without one."""
+    if account is None:
+        raise RestError("login_required", "log in or play as a guest first")
+    return account
+
+
+async def logged_in(account: CurrentAccount) -> Account:
+    """The session's account; 401 without one (before the body is read)."""
+    return require(account)
+
+
+LoggedIn = Annotated[Account, Depends(logged_in)]

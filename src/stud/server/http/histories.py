@@ -1,4 +1,4 @@
-"""A finished hand's history as one caller may download it: no card they may not see.
+"""A finished hand's history as one caller may download or replay it: no card they may not see.
 
 A hand is stored as played (:mod:`stud.history.played`: the house's copy, which
 knows every card); a row stored by an earlier version holds the house's PHH text
@@ -7,6 +7,11 @@ cards shown at the showdown, and (to a player of that hand) the player's own
 down cards; every other down card, mucked or folded, is unknown (PHH ``??``),
 and so are burnt cards. The texts are written when asked for, off the event loop
 (these functions run in the database read's worker thread).
+
+A replay (:func:`replay_data`) runs the record through the engine and keeps the events
+the caller may see: a spectator's view (no down card of anyone until shown) or, for a
+player of that hand, also that player's own down cards. Seats are the table's, as in the
+live events (docs/protocol.md), so the browser replays them with the reducer it uses live.
 """
 
 from __future__ import annotations
@@ -15,10 +20,21 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from stud.history import HandRecord, Show, read_phh, write_phh, write_pokerstars_hand
+from stud.game import visible_events
+from stud.history import (
+    HandRecord,
+    HistoryError,
+    Show,
+    read_phh,
+    replay,
+    write_phh,
+    write_pokerstars_hand,
+)
 from stud.history.model import is_up
 from stud.history.played import load_played
 from stud.server.actors.audience import hand_player
+from stud.server.http.errors import RestError
+from stud.table.engine import table_seats
 
 
 def house_record(row: Mapping[str, Any]) -> HandRecord | None:
@@ -64,3 +80,33 @@ def hand_as_seen(row: dict[str, Any] | None, account_id: int | None) -> dict[str
         row["phh"], row["pokerstars"] = texts_for(record, viewer)
     row["you"] = None if viewer is None else row["players"][viewer]["seat"]
     return row
+
+
+def replay_data(record: dict[str, Any], viewer_account: int | None) -> dict[str, Any]:
+    """The replay of one stored, finished hand as ``viewer_account`` may see it."""
+    players: list[dict[str, Any]] = record["players"]
+    seats = [int(p["seat"]) for p in players]
+    try:
+        played = house_record(record)
+        if played is None:
+            raise HistoryError("the hand has no history")
+        report = replay(played)
+    except (HistoryError, ValueError) as error:
+        raise RestError(
+            "replay_failed", f"the hand's history cannot be replayed: {error}"
+        ) from None
+    viewer = hand_player(players, viewer_account)
+    events = [table_seats(e.to_dict(), seats) for e in visible_events(report.events, viewer)]
+    started = events[0] if events else {}
+    return {
+        "id": record["id"],
+        "table_id": record["table_id"],
+        "number": record["number"],
+        "game": record["game"],
+        **{k: started.get(k) for k in ("ante", "bring_in", "small_bet", "big_bet")},
+        "players": [{"seat": p["seat"], "name": p["name"], "stack": p["stack"]} for p in players],
+        "you": None if viewer is None else seats[viewer],
+        "events": events,
+        # Published with the finished hand: the seeds redo every card (docs/fairness.md).
+        "shuffle": None if report.record.shuffle is None else report.record.shuffle.revealed(),
+    }

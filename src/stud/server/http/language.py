@@ -3,26 +3,22 @@
 The client keeps the choice in the browser too; this makes it follow the account to
 another browser (docs/i18n.md). The languages are the client's message catalogs
 (``web/static/i18n/LANG.json``): a catalog added there is a language accepted here.
-Kept apart from :mod:`stud.server.app`, which only includes :data:`router`.
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations``: FastAPI reads the annotations at run time.
 from functools import cache
 from pathlib import Path
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
 from pydantic import BaseModel, Field
-from sqlalchemy import Connection, select, update
 
-from stud.server.errors import RestError
-from stud.server.http.deps import request_account
-from stud.server.storage import Account
-from stud.server.storage import schema as s
+from stud.server.http.deps import CurrentAccount, DatabaseDep, LoggedIn, require
+from stud.server.http.errors import RestError
+from stud.server.storage.accounts import account_language, set_account_language
 
-router = APIRouter()
+router = APIRouter(tags=["accounts"])
 
-CATALOGS = Path(__file__).resolve().parent.parent / "web" / "static" / "i18n"
+CATALOGS = Path(__file__).resolve().parent.parent.parent / "web" / "static" / "i18n"
 
 
 @cache
@@ -39,42 +35,22 @@ class LanguageOut(BaseModel):
     language: str | None = Field(description="null: the account has not chosen one")
 
 
-def account_language(conn: Connection, account_id: int) -> str | None:
-    """The language stored for an account, if any."""
-    return conn.execute(
-        select(s.accounts.c.language).where(s.accounts.c.id == account_id)
-    ).scalar_one_or_none()
-
-
-def set_account_language(conn: Connection, account_id: int, language: str) -> None:
-    conn.execute(update(s.accounts).where(s.accounts.c.id == account_id).values(language=language))
-
-
-async def _account(request: Request) -> Account:
-    """The session's account; 401 without one."""
-    account = await request_account(request)
-    if account is None:
-        raise RestError("login_required", "log in or play as a guest first")
-    return account
-
-
-@router.get("/api/me/language", tags=["accounts"])
-async def get_language(request: Request) -> LanguageOut:
+@router.get("/api/me/language")
+async def get_language(account: LoggedIn, db: DatabaseDep) -> LanguageOut:
     """The language the account chose, or null."""
-    account = await _account(request)
-    db = request.app.state.room.db
     return LanguageOut(language=await db.read(lambda c: account_language(c, account.id)))
 
 
-@router.put("/api/me/language", tags=["accounts"])
-async def put_language(body: LanguageChoice, request: Request) -> LanguageOut:
+@router.put("/api/me/language")
+async def put_language(
+    body: LanguageChoice, session: CurrentAccount, db: DatabaseDep
+) -> LanguageOut:
     """Remember the account's language: one of the client's catalogs, else 422."""
-    account = await _account(request)
+    account = require(session)  # after the body's check: a malformed body is a 422 anyway
     if body.language not in languages():
         known = ", ".join(sorted(languages()))
         raise RestError(
             "unknown_language", f"unknown language {body.language!r}; the room speaks {known}"
         )
-    db = request.app.state.room.db
     await db.write(lambda c: set_account_language(c, account.id, body.language))
     return LanguageOut(language=body.language)

@@ -1,45 +1,27 @@
 """REST for tournaments: the lobby's list, a tournament's page, opening a Sit & Go,
-registering and unregistering, and bots to fill a Sit & Go (docs/protocol.md).
+registering and unregistering, and bots to fill a Sit & Go (docs/rest.md).
 
-A refusal is ``{"detail": ..., "code": ...}`` with the tournament's own error
-code (``already_registered``, ``insufficient_balance``, ``registration_closed``,
-``already_started``, ...), and changes nothing.
+A refusal carries the tournament's own error code (``already_registered``,
+``insufficient_balance``, ``registration_closed``, ``already_started``, ...) with the
+status :data:`~stud.server.http.errors.REFUSED_STATUS` gives, and changes nothing.
 """
 
 # No ``from __future__ import annotations``: FastAPI reads the annotations at run time.
-from collections.abc import Callable, Coroutine
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import Depends, FastAPI, Request
-from fastapi.responses import JSONResponse
+from fastapi import APIRouter
 from pydantic import BaseModel, Field
 
+from stud.server.http.deps import CurrentAccount, LoggedIn, RoomDep
+from stud.server.http.errors import RestError
 from stud.server.room.desk import TourneyTemplate
 from stud.server.room.room import Room
 from stud.server.storage import Account
 from stud.server.trust.names import table_name
 from stud.table import TableError
+from stud.tournament import TournamentError
 
-STATUS = {
-    "no_tournament": 404,
-    "no_table": 404,
-    "login_required": 401,
-    "bad_settings": 422,
-    "bad_name": 422,
-    "tournament_limit": 403,
-    "internal": 500,
-    "unavailable": 503,
-}
-"""HTTP status of a refusal by its code; any other refusal is a 409 (the state forbids it)."""
-
-
-class TournamentRefused(Exception):
-    """A refused request, answered as ``{"detail", "code"}``."""
-
-    def __init__(self, code: str, detail: str) -> None:
-        super().__init__(detail)
-        self.code = code
-        self.detail = detail
+router = APIRouter(tags=["tournaments"])
 
 
 class NewSitAndGo(BaseModel):
@@ -54,85 +36,64 @@ class NewSitAndGo(BaseModel):
     name: str | None = Field(default=None, max_length=200)
 
 
-async def refused_response(_request: Request, error: Exception) -> JSONResponse:
-    assert isinstance(error, TournamentRefused)
-    status = STATUS.get(error.code, 409)
-    return JSONResponse({"detail": error.detail, "code": error.code}, status_code=status)
+async def command(room: Room, tournament_id: int, kind: str, account: Account) -> dict[str, Any]:
+    """A player's command to a tournament (register, unregister, fill) and its answer."""
+    try:
+        return await room.tournaments.command(tournament_id, kind, account.id)
+    except TableError as error:
+        raise RestError.refused(error) from None
 
 
-def add_tournament_routes(
-    app: FastAPI,
-    room: Room,
-    current: Callable[..., Coroutine[Any, Any, Account | None]],
-) -> None:
-    """The ``/api/tournaments`` routes, on ``app``."""
+@router.get("/api/tournaments")
+async def tournaments(room: RoomDep) -> dict[str, Any]:
+    """Tournaments registering, in late registration, running and recently finished."""
+    return {"tournaments": await room.tournaments.listing_all()}
+
+
+@router.get("/api/tournaments/{tournament_id}")
+async def tournament(tournament_id: int, account: CurrentAccount, room: RoomDep) -> dict[str, Any]:
+    """A tournament's page: settings, structure, payouts, entrants, tables, and ``me``."""
+    try:
+        viewer = None if account is None else account.id
+        return await room.tournaments.details(tournament_id, viewer)
+    except TableError as error:
+        raise RestError.refused(error) from None
+
+
+@router.post("/api/tournaments", status_code=201)
+async def create_tournament(body: NewSitAndGo, account: LoggedIn, room: RoomDep) -> dict[str, Any]:
+    """Open a Sit & Go (an account may have two waiting to start)."""
     desk = room.tournaments
-    app.add_exception_handler(TournamentRefused, refused_response)
+    try:
+        name = table_name(body.name) if body.name else f"{body.game} Sit & Go"
+        template = TourneyTemplate(
+            key="", name=name, game=body.game, seats=body.seats, buy_in=body.buy_in,
+            fee=body.fee, starting_chips=body.starting_chips, level_seconds=body.level_seconds,
+        )  # fmt: skip
+        proto = desk.settings(template, 0.0)
+    except ValueError as error:
+        raise RestError.refused(TournamentError("bad_settings", str(error))) from None
+    try:
+        actor = await desk.create_sng(proto, account)
+    except TableError as error:
+        raise RestError.refused(error) from None
+    summary: dict[str, Any] = actor.summary()
+    return summary
 
-    async def required(account: Annotated[Account | None, Depends(current)]) -> Account:
-        if account is None:
-            raise TournamentRefused("login_required", "log in or play as a guest first")
-        return account
 
-    async def command(tournament_id: int, kind: str, account: Account) -> dict[str, Any]:
-        try:
-            return await desk.command(tournament_id, kind, account.id)
-        except TableError as error:
-            raise TournamentRefused(error.code, str(error)) from None
+@router.post("/api/tournaments/{tournament_id}/register")
+async def register(tournament_id: int, account: LoggedIn, room: RoomDep) -> dict[str, Any]:
+    """Register: buy-in + fee leave the balance (``insufficient_balance`` if short)."""
+    return await command(room, tournament_id, "register", account)
 
-    @app.get("/api/tournaments", tags=["tournaments"])
-    async def tournaments() -> dict[str, Any]:
-        """Tournaments registering, in late registration, running and recently finished."""
-        return {"tournaments": await desk.listing_all()}
 
-    @app.get("/api/tournaments/{tournament_id}", tags=["tournaments"])
-    async def tournament(
-        tournament_id: int, account: Annotated[Account | None, Depends(current)]
-    ) -> dict[str, Any]:
-        """A tournament's page: settings, structure, payouts, entrants, tables, and ``me``."""
-        try:
-            return await desk.details(tournament_id, None if account is None else account.id)
-        except TableError as error:
-            raise TournamentRefused(error.code, str(error)) from None
+@router.delete("/api/tournaments/{tournament_id}/register")
+async def unregister(tournament_id: int, account: LoggedIn, room: RoomDep) -> dict[str, Any]:
+    """Unregister before the start: buy-in and fee come back to the balance."""
+    return await command(room, tournament_id, "unregister", account)
 
-    @app.post("/api/tournaments", tags=["tournaments"], status_code=201)
-    async def create_tournament(
-        body: NewSitAndGo, account: Annotated[Account, Depends(required)]
-    ) -> dict[str, Any]:
-        """Open a Sit & Go (an account may have two waiting to start)."""
-        try:
-            name = table_name(body.name) if body.name else f"{body.game} Sit & Go"
-            template = TourneyTemplate(
-                key="", name=name, game=body.game, seats=body.seats, buy_in=body.buy_in,
-                fee=body.fee, starting_chips=body.starting_chips, level_seconds=body.level_seconds,
-            )  # fmt: skip
-            proto = desk.settings(template, 0.0)
-        except ValueError as error:
-            raise TournamentRefused("bad_settings", str(error)) from None
-        try:
-            actor = await desk.create_sng(proto, account)
-        except TableError as error:
-            raise TournamentRefused(error.code, str(error)) from None
-        summary: dict[str, Any] = actor.summary()
-        return summary
 
-    @app.post("/api/tournaments/{tournament_id}/register", tags=["tournaments"])
-    async def register(
-        tournament_id: int, account: Annotated[Account, Depends(required)]
-    ) -> dict[str, Any]:
-        """Register: buy-in + fee leave the balance (``insufficient_balance`` if short)."""
-        return await command(tournament_id, "register", account)
-
-    @app.delete("/api/tournaments/{tournament_id}/register", tags=["tournaments"])
-    async def unregister(
-        tournament_id: int, account: Annotated[Account, Depends(required)]
-    ) -> dict[str, Any]:
-        """Unregister before the start: buy-in and fee come back to the balance."""
-        return await command(tournament_id, "unregister", account)
-
-    @app.post("/api/tournaments/{tournament_id}/fill", tags=["tournaments"])
-    async def fill(
-        tournament_id: int, account: Annotated[Account, Depends(required)]
-    ) -> dict[str, Any]:
-        """A registered player of a Sit & Go: bots take the empty seats and it starts."""
-        return await command(tournament_id, "fill", account)
+@router.post("/api/tournaments/{tournament_id}/fill")
+async def fill(tournament_id: int, account: LoggedIn, room: RoomDep) -> dict[str, Any]:
+    """A registered player of a Sit & Go: bots take the empty seats and it starts."""
+    return await command(room, tournament_id, "fill", account)

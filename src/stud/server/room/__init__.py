@@ -1,1 +1,1 @@
-"""The room: its tables and tournament desk, the bots it lends, how it coordinates with others."""
+"""The room: its tables, its tournament desk, the bots it lends; its coordination runs them."""

@@ -8,6 +8,11 @@ Sit & Gos. After a stop or a crash, every unfinished tournament is restored
 from the snapshot stored with its last step (:mod:`stud.tournament.snapshot`):
 a hand in progress is void and its chips go back to the stacks, and a buy-in
 taken for a registration that was never stored is refunded.
+
+The desk is the same whether one process runs the room or several share it;
+what differs (which process runs each tournament, the lobby lines of those
+run elsewhere) goes through the room's
+:class:`~stud.server.room.coordination.Coordination`.
 """
 
 from __future__ import annotations
@@ -15,112 +20,89 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Final, Protocol
+from dataclasses import replace
+from functools import partial
+from typing import Any, Final, Protocol
 
 from sqlalchemy import Connection
 
 from stud.server.actors.bots import Bot, make_bot
-from stud.server.actors.table import Command
+from stud.server.actors.mailbox import Command
 from stud.server.actors.tournament import TournamentActor
-from stud.server.storage import Account
+from stud.server.room.config import DEFAULT_TOURNAMENTS, KEEP_FINISHED, RoomConfig, TourneyTemplate
+from stud.server.room.coordination import Coordination, Handle
+from stud.server.storage import Account, Database
 from stud.server.storage import tourneys as db_tourneys
-from stud.table import TableError
+from stud.table import HandFactory, TableError
 from stud.tournament import Structure, Tournament, TournamentSettings
-from stud.tournament.settings import Kind
 from stud.tournament.snapshot import restore, snapshot
 
-if TYPE_CHECKING:
-    from stud.server.room.room import Room
+__all__ = [
+    "DEFAULT_TOURNAMENTS",
+    "KEEP_FINISHED",
+    "SNGS_PER_ACCOUNT",
+    "TournamentDesk",
+    "TourneyHandle",
+    "TourneyTemplate",
+]
 
 log = logging.getLogger("stud.server")
 
-KEEP_FINISHED: Final = 20
-"""Finished or cancelled tournaments kept in the lobby's list (the latest)."""
 SNGS_PER_ACCOUNT: Final = 2
 """Sit & Gos an account may have opened that have not started yet."""
 
-
-@dataclass(frozen=True, slots=True)
-class TourneyTemplate:
-    """A tournament the room keeps open: a Sit & Go that reopens when it fills, or a
-    multi-table tournament every ``every`` seconds (registration opens ``lead`` before)."""
-
-    key: str
-    name: str
-    game: str
-    kind: Kind = "sng"
-    seats: int = 6
-    buy_in: int = 100
-    fee: int = 10
-    starting_chips: int = 1500
-    level_seconds: float = 300.0
-    bots: int = 0
-    """Bots the room registers when the tournament opens."""
-    every: float = 1800.0
-    lead: float = 300.0
-    late_levels: int = 0
+TourneyHandle = Handle
+"""What a connection calls a tournament through: its actor here, or a stand-in for a
+tournament another process of a shared room runs."""
 
 
-DEFAULT_TOURNAMENTS: tuple[TourneyTemplate, ...] = (
-    TourneyTemplate("sng-stud", "Stud Sit & Go", "stud"),
-    TourneyTemplate("sng-stud8", "Stud Hi/Lo Sit & Go", "stud8"),
-    TourneyTemplate("sng-razz", "Razz Sit & Go", "razz"),
-    TourneyTemplate(
-        "mtt-stud", "Stud Half-Hourly", "stud", kind="mtt", seats=8, buy_in=200, fee=20,
-        level_seconds=300.0, bots=12, every=1800.0, lead=300.0, late_levels=3,
-    ),
-)  # fmt: skip
-"""A 6-seat Sit & Go per game, and a stud tournament every half hour with 12 bots."""
-
-
-class TourneyHandle(Protocol):
-    """What a connection calls a tournament through: its actor here, or a stand-in for a
-    tournament another process of a shared room runs (stud.server.cluster.tourneys)."""
+class DeskRoom(Protocol):
+    """What the desk uses of its room (:class:`stud.server.room.room.Room`)."""
 
     @property
-    def id(self) -> int: ...
+    def db(self) -> Database: ...
 
-    async def call(self, command: Command) -> Any: ...
+    @property
+    def config(self) -> RoomConfig: ...
 
-    def tell(self, command: Command) -> None: ...
+    @property
+    def hand_factory(self) -> HandFactory: ...
+
+    @property
+    def coordination(self) -> Coordination: ...
+
+    async def account_name(self, account_id: int) -> str: ...
+
+    async def bot_accounts(self, count: int) -> list[Account]: ...
+
+    def reserve_bot(self, account_id: int, name: str) -> None: ...
+
+    def release_bot(self, account_id: int) -> None: ...
+
+    def tell(self, account_id: int, text: str) -> None: ...
 
 
 class TournamentDesk:
-    """Every tournament's actor, and what they share: bots, defaults, the lobby's list.
+    """Every tournament's actor, and what they share: bots, defaults, the lobby's list."""
 
-    A shared room (stud.server.cluster.tourneys) runs each tournament in one process
-    and overrides what a connection or a request reaches through the desk: ``handle``,
-    ``details``, ``command``, ``listing_all``, ``tell_account``, and the lease checks
-    (``owns``, ``fence``, ``lost``) its actors make.
-    """
-
-    def __init__(self, room: Room) -> None:
+    def __init__(self, room: DeskRoom) -> None:
         self.room = room
         self.actors: dict[int, TournamentActor] = {}
-        self._opening = asyncio.Lock()
         self._tasks: set[asyncio.Task[None]] = set()
 
-    # -- life cycle ------------------------------------------------------------------------
+    @property
+    def coordination(self) -> Coordination:
+        return self.room.coordination
 
-    async def start(self) -> None:
-        """Restore the unfinished tournaments (and list the last finished), then the defaults."""
-        db = self.room.db
-        rows = await db.read(lambda c: db_tourneys.stored(c, unfinished=True))
-        done = await db.read(lambda c: db_tourneys.stored(c, unfinished=False, limit=KEEP_FINISHED))
-        for row in [*done, *rows]:
-            try:
-                await self._restore(row)
-            except Exception:  # one damaged tournament must not keep the room closed
-                log.exception("tournament %s could not be restored", row["id"])
-        await self.ensure_defaults()
+    # -- life cycle: the room's coordination restores and runs the tournaments ---------------
 
     async def stop(self) -> None:
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*(actor.stop() for actor in self.actors.values()))
 
-    async def _restore(self, row: dict[str, Any]) -> None:
+    async def restore(self, row: dict[str, Any]) -> None:
+        """Run a stored tournament here from its last snapshot (a finished one: to show it)."""
         now = time.time()
         t, outs = restore(row["snapshot"], now, start_hand=self.room.hand_factory)
         if t.state in ("registering", "running"):
@@ -152,7 +134,7 @@ class TournamentDesk:
 
         await self.room.db.write(fix)
 
-    # -- opening tournaments ---------------------------------------------------------------
+    # -- opening tournaments -----------------------------------------------------------------
 
     def settings(
         self, template: TourneyTemplate, now: float, *, last_start: float | None = None
@@ -188,13 +170,23 @@ class TournamentDesk:
         created_by: int | None = None,
         bots: int = 0,
     ) -> TournamentActor:
-        """Store a new tournament (``proto``'s settings, numbered by the store) and run it."""
+        """Store a new tournament (``proto``'s settings, numbered by the store) and run it here
+        (a shared room: its lease taken before its first step)."""
         tournament_id, data = await self.insert(proto, template=template, created_by=created_by)
+        actor = await self.coordination.open_tournament(
+            tournament_id, data, template=template, created_by=created_by
+        )
+        await self.register_bots(actor, bots)
+        return actor
+
+    def run_new(
+        self, data: dict[str, Any], *, template: str | None, created_by: int | None
+    ) -> TournamentActor:
+        """Run a tournament just stored (``data``: its first snapshot) here."""
         t, _ = restore(data, time.time(), start_hand=self.room.hand_factory)
         actor = TournamentActor(self, t, template=template, created_by=created_by)
-        self.actors[tournament_id] = actor
+        self.actors[t.settings.id] = actor
         actor.start()
-        await self.register_bots(actor, bots)
         return actor
 
     async def register_bots(self, actor: TournamentActor, bots: int) -> None:
@@ -204,7 +196,7 @@ class TournamentDesk:
                 await actor.call(Command("add_bots", args={"count": bots}))
             except Exception:  # the tournament is open all the same, without its bots
                 log.exception("tournament %s: its bots could not be registered", actor.id)
-        self._prune()
+        self.prune()
 
     async def insert(
         self, proto: TournamentSettings, *, template: str | None, created_by: int | None
@@ -227,12 +219,10 @@ class TournamentDesk:
         return result
 
     async def create_sng(self, proto: TournamentSettings, creator: Account) -> TournamentActor:
-        """A player's Sit & Go (a few open at a time per account)."""
-        async with self._opening:
-            mine = [
-                a for a in self.actors.values()
-                if a.created_by == creator.id and a.t.state == "registering"
-            ]  # fmt: skip
+        """A player's Sit & Go (a few open at a time per account, wherever they run)."""
+        db = self.room.db
+        async with self.coordination.lock(f"sng:{creator.id}", 10.0):
+            mine = await db.read(partial(db_tourneys.registering, created_by=creator.id))
             if len(mine) >= SNGS_PER_ACCOUNT:
                 raise TableError(
                     "tournament_limit",
@@ -241,15 +231,20 @@ class TournamentDesk:
             return await self.create(proto, created_by=creator.id)
 
     async def ensure_defaults(self) -> None:
-        """Open each default tournament that has no copy taking registrations."""
-        async with self._opening:
-            now = time.time()
-            for template in self.room.config.default_tournaments:
-                copies = [a.t for a in self.actors.values() if a.template == template.key]
-                if not any(t.state == "registering" for t in copies):
-                    starts = [t.settings.start_at for t in copies if t.settings.start_at]
-                    proto = self.settings(template, now, last_start=max(starts, default=None))
-                    await self.create(proto, template=template.key, bots=template.bots)
+        """Open each default tournament that has no copy taking registrations in the room
+        (one process at a time decides, from the database)."""
+        templates = self.room.config.default_tournaments
+        db = self.room.db
+        if {t.key for t in templates} <= await db.read(db_tourneys.open_templates):
+            return
+        async with self.coordination.lock("tourney-defaults", 30.0):
+            open_ = await db.read(db_tourneys.open_templates)
+            for template in templates:
+                if template.key in open_:
+                    continue
+                last = await db.read(partial(db_tourneys.latest_start, template=template.key))
+                proto = self.settings(template, time.time(), last_start=last)
+                await self.create(proto, template=template.key, bots=template.bots)
 
     def reopen(self) -> None:
         """A default tournament started or was called off: open its next copy (in a task)."""
@@ -263,17 +258,17 @@ class TournamentDesk:
         except Exception:
             log.exception("the default tournaments could not be opened again")
 
-    def _prune(self) -> None:
+    def prune(self) -> None:
         """Keep the latest finished tournaments listed; stop the older ones' actors."""
         over = sorted(a.id for a in self.actors.values() if a.over)
         for tournament_id in over[:-KEEP_FINISHED] if len(over) > KEEP_FINISHED else []:
             actor = self.actors.pop(tournament_id)
-            self.dropped(tournament_id)
+            self.coordination.tournament_dropped(tournament_id)
             task = asyncio.create_task(actor.stop())
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
 
-    # -- bots ------------------------------------------------------------------------------
+    # -- bots --------------------------------------------------------------------------------
 
     def brain(self, account_id: int) -> Bot:
         """A bot's player (the room's kind, seeded for a reproducible room)."""
@@ -294,11 +289,7 @@ class TournamentDesk:
             del actor.bots[account_id]
             self.room.release_bot(account_id)
 
-    # -- the lobby -------------------------------------------------------------------------
-
-    def listing(self) -> list[dict[str, Any]]:
-        """Every tournament's line: registering first, then running, then the finished ones."""
-        return self.ordered([actor.summary() for actor in self.actors.values()])
+    # -- the lobby ---------------------------------------------------------------------------
 
     @staticmethod
     def ordered(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -311,56 +302,80 @@ class TournamentDesk:
 
         return sorted(rows, key=key)
 
+    async def listing_all(self) -> list[dict[str, Any]]:
+        """The lobby's list of every tournament of the room: registering first, then running,
+        then the finished ones."""
+        lines = await self.coordination.tournament_lines()
+        for tournament_id, actor in self.actors.items():
+            if self.owns(tournament_id):
+                lines[tournament_id] = actor.summary()
+        return self.ordered(list(lines.values()))
+
     def get(self, tournament_id: int) -> TournamentActor:
         actor = self.actors.get(tournament_id)
         if actor is None:
             raise TableError("no_tournament", f"there is no tournament {tournament_id}")
         return actor
 
-    # -- what connections and requests reach (a shared room: wherever the tournament runs) --
+    # -- what connections and requests reach, wherever the tournament runs -------------------
 
     def handle(self, tournament_id: int) -> TourneyHandle | None:
         """The tournament to send a command to (None: there is no such tournament)."""
-        return self.actors.get(tournament_id)
+        actor = self.actors.get(tournament_id)
+        if actor is not None and self.owns(tournament_id):
+            return actor
+        return self.coordination.remote_tournament(tournament_id)
 
-    async def listing_all(self) -> list[dict[str, Any]]:
-        """The lobby's list of every tournament of the room."""
-        return self.listing()
+    def _handle_of(self, tournament_id: int) -> TourneyHandle:
+        handle = self.handle(tournament_id)
+        if handle is None:
+            raise TableError("no_tournament", f"there is no tournament {tournament_id}")
+        return handle
 
     async def details(self, tournament_id: int, account: int | None) -> dict[str, Any]:
         """A tournament's page for ``account`` (TableError ``no_tournament``)."""
-        return self.get(tournament_id).details(account)
+        handle = self._handle_of(tournament_id)
+        if not isinstance(handle, TournamentActor):
+            await self.coordination.find_tournament(tournament_id)
+            handle = self._handle_of(tournament_id)
+        if isinstance(handle, TournamentActor):
+            return handle.details(account)
+        page: dict[str, Any] = await handle.call(Command("details", account))
+        return page
 
     async def command(self, tournament_id: int, kind: str, account: int) -> dict[str, Any]:
         """``register``, ``unregister`` or ``fill`` for ``account``; then its page."""
-        actor = self.get(tournament_id)
-        await actor.call(Command(kind, account))
-        return actor.details(account)
+        handle = self._handle_of(tournament_id)
+        await handle.call(Command(kind, account))
+        self.coordination.tournament_changed(tournament_id)
+        return await self.details(tournament_id, account)
+
+    # -- what a tournament's actor asks (stud.server.actors.tournament.TournamentHost) -------
 
     def tell_account(self, account_id: int, text: str) -> None:
         """A message to every connection of one account (where it sits in a tournament)."""
-        for connection in self.room.connections_of(account_id):
-            connection.send(text)
+        self.room.tell(account_id, text)
+        self.coordination.tell_account(account_id, text)
 
     def owns(self, tournament_id: int) -> bool:
         """Whether this process may run the tournament now (asked by its actor each step)."""
-        return True
+        return self.coordination.owns_tournament(tournament_id)
 
     def fence(self, conn: Connection, tournament_id: int) -> None:
         """Checked in every write of the tournament's (a shared room: its lease's token)."""
+        self.coordination.fence(conn, tournament_id)
 
     def lost(self, actor: TournamentActor) -> None:
         """The actor stopped because this process no longer runs its tournament."""
+        self.coordination.tournament_lost(actor)
 
     def event_floor(self, tournament_id: int) -> int:
         """Where the numbers of the tournament's tables' events start (above a predecessor's)."""
-        return 0
-
-    def dropped(self, tournament_id: int) -> None:
-        """A finished tournament no longer kept in the lobby's list."""
+        return self.coordination.event_floor(tournament_id)
 
     def viewed(self, actor: TournamentActor) -> None:
         """The tournament's page changed (a shared room publishes its lobby line)."""
+        self.coordination.tournament_changed(actor.id)
 
 
 def _seed(seed: int | None, tournament_id: int) -> int | None:

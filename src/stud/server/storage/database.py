@@ -31,7 +31,8 @@ from sqlalchemy.engine import ExecutionContext, make_url
 from sqlalchemy.exc import DBAPIError
 
 from stud.server.storage.schema import metadata
-from stud.server.storage.store import UNREAD, Store
+from stud.server.storage.store import Store
+from stud.server.storage.writes import UNREAD
 
 log = logging.getLogger("stud.server")
 

@@ -11,7 +11,8 @@ stored token is still the writer's: a paused owner that wakes up finds a newer
 token and its write is refused (:class:`Fenced`), so it cannot book anything
 for a table someone else now runs.
 
-No Redis here: this is plain SQLAlchemy, used by :mod:`stud.server.cluster.room`.
+No Redis here: this is plain SQLAlchemy, used by :mod:`stud.server.cluster.tables` and
+:mod:`stud.server.cluster.tourneys`.
 """
 
 from __future__ import annotations
@@ -37,9 +38,10 @@ from sqlalchemy import (
 from sqlalchemy import insert as sql_insert
 from sqlalchemy.exc import DBAPIError
 
-from stud.server.storage import Store, tourneys
 from stud.server.storage import schema as s
-from stud.server.storage.store import UNREAD
+from stud.server.storage import tourneys
+from stud.server.storage.store import Store
+from stud.server.storage.writes import UNREAD
 
 table_leases = Table(
     "table_leases",

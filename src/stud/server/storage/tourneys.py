@@ -24,7 +24,9 @@ from typing import Any
 from sqlalchemy import Connection, and_, func, insert, select, update
 
 from stud.server.storage import schema as s
-from stud.server.storage.store import Entry, LedgerError, Store, json_text
+from stud.server.storage.ledger import Entry, LedgerError
+from stud.server.storage.store import Store
+from stud.server.storage.writes import json_text
 
 POOL = "pool"
 """The house wallet that holds the prize pools (one per tournament, by ``tournament_id``)."""

@@ -18,7 +18,7 @@ from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from stud.server.actors.table import Command
+from stud.server.actors.mailbox import Command
 from stud.server.room.room import Room, TableHandle
 from stud.server.storage import Account
 from stud.server.trust.ratelimit import TokenBucket

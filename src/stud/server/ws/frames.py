@@ -3,7 +3,7 @@
 A client's message is almost always one small text frame, and a read from the
 socket almost always holds whole frames: websockets' sans-I/O parser (a chain of
 generators, a stream buffer, a frame object and its checks per frame) is most of
-the cost of receiving an action (docs/protocol.md, "Load"). :func:`whole_text_frames`
+the cost of receiving an action (docs/performance.md). :func:`whole_text_frames`
 reads such a read directly, and only when all of it is whole, final, masked text
 frames with no reserved bit (no extension is negotiated here) of at most 64 KiB; for
 anything else (a control frame, a fragment, a frame cut between reads, a bad header)

@@ -4,7 +4,7 @@ uvicorn writes each websocket frame to its socket as soon as it is sent, and
 uvloop makes that a ``write(2)`` of its own when nothing is queued. A table's
 step sends each client several messages at once (the step's events, then its
 state): one system call per message was the largest single cost of an action
-(docs/protocol.md, "Load"). Here the frames a connection is given during one
+(docs/performance.md). Here the frames a connection is given during one
 turn of the loop are joined and written together at the end of that turn.
 The bytes on the wire are the same frames in the same order, and every write
 of the connection (handshake, pings, close) goes through the same queue, so

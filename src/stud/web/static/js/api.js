@@ -1,5 +1,5 @@
 // The server's REST side: accounts, lobby, hand histories (see /docs on the server).
-// A refused request is an ApiError carrying the server's machine `code` (docs/protocol.md,
+// A refused request is an ApiError carrying the server's machine `code` (docs/rest.md,
 // "REST errors"), the values its words need (`params`) and, for a 422 on the request's
 // shape, the fields at fault: the page words them (errortext.js), never the server's English.
 

@@ -1,4 +1,4 @@
-// The tournament room's REST side (docs/protocol.md, Tournaments): the list, one
+// The tournament room's REST side (docs/rest.md, Tournaments): the list, one
 // tournament's page, creating a Sit & Go, registering, and filling one with bots.
 
 import { request } from './api.js';

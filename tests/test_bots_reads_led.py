@@ -1,9 +1,9 @@
-"""Eighth pass: 4th-street folds read by whether the player led the betting on 3rd street.
+"""Reads by line: 4th-street folds read by whether the player led the betting on 3rd street.
 
 A player who completed or re-raised on 3rd street holds the strong part of his
 range into 4th street and rarely gives it up to the next bet; the same player
 after only calling folds far more. The reads count the two apart (the spot
-"led the betting before this street" of :func:`stud.bots.players.led_before`),
+"led the betting before this street" of :func:`stud.bots.player_stats.led_before`),
 and the strong bot's look-ahead from 3rd street takes the rate of the spot the
 opponent is in: a re-raiser of my completion is not modelled as folding 4th
 street at his average rate.
@@ -16,7 +16,8 @@ from collections.abc import Sequence
 import pytest
 
 from stud.bots import StrongBot, play_hand
-from stud.bots.players import PlayerReads, PlayerStats, board_spot, led_before
+from stud.bots.player_stats import PlayerStats, board_spot, led_before
+from stud.bots.players import PlayerReads
 from stud.bots.seen import read_view
 from stud.cards import Deck
 from stud.game import Action, ActionKind, Hand, HandView

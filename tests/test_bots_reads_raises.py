@@ -1,7 +1,7 @@
-"""Ninth pass: later play read street by street, answers by how a hand looks, raises as seen.
+"""Later play read street by street, answers by how a hand looks, raises as seen.
 
 From 4th street an opponent's play is read by the place of his hand among the
-hands that show my board. Each street's play is now read on the hand he held
+hands that show my board. Each street's play is read on the hand he held
 on that street, against my board then (a 4th-street bet says what his first
 four cards were, not what a king on 5th made of them). His raise of my wager
 is read by the level of the raise he faces (re-raising a raise of his bet is
@@ -21,15 +21,16 @@ import numpy as np
 import pytest
 
 from stud.bots import play_hand
-from stud.bots.estimate import Estimator, Range
+from stud.bots.estimate import Estimator
+from stud.bots.narrowing import MAX_LATER_EXPONENT, range_exponent
 from stud.bots.players import PlayerReads
+from stud.bots.ranges import Range
 from stud.bots.seen import Line, Opponent, Seen, read_view
-from stud.bots.strong import MAX_LATER_EXPONENT, range_exponent
 from stud.cards import Deck
 from stud.game import Action, ActionKind, Hand, HandView
+from test_bots_estimate_board import _cards, _seen
 from test_bots_fold_equity import _config
 from test_bots_fold_equity import _first as _pick
-from test_bots_s22_board import _cards, _seen
 
 # My weak board against his strong one, a down pair of mine (4th street, he bet into me).
 SPOTS = {

@@ -1,12 +1,11 @@
-"""Thirteenth pass: a raising war valued to its end, and folds when raised read by level.
+"""A raising war valued to its end, and folds when raised read by level.
 
-When the bot weighs a raise, the branch where the opponent raises it back used
-to end in a call or a fold of mine. A raise of my own was left out, and so
-was a player who re-raises and then gives up when his re-raise is raised (the
-gauntlet's nit folds his 3rd-street re-raise to the cap). Folds when raised
-after wagering are now read apart by level (a raise of his first wager, or a
-re-raise of his raise), as his re-raises already were, and the raised branch
-takes the better of calling, folding and raising back.
+When the bot weighs a raise, the branch where the opponent raises it back
+takes the better of calling, folding and raising back: a player who
+re-raises and then gives up when his re-raise is raised (the gauntlet's nit
+folds his 3rd-street re-raise to the cap) makes the first raise worth more.
+Folds when raised after wagering are read apart by level (a raise of his
+first wager, or a re-raise of his raise), as his re-raises are.
 """
 
 from __future__ import annotations
@@ -22,7 +21,7 @@ from stud.cards import Deck
 from stud.game import Action, ActionKind, Hand, HandView
 from test_bots_fold_equity import _config
 from test_bots_fold_equity import _first as _pick
-from test_bots_s22_reads import _read
+from test_bots_reads_by_spot import _read
 
 
 class WarNit:

@@ -1,4 +1,4 @@
-"""Seventh pass reads: folds to a completion by the completer's door, folds when raised by street.
+"""Reads by spot: folds to a completion by the completer's door, folds when raised by street.
 
 A player who defends by how his hand stands against the completer's door folds
 more to a scary door than to a weak one; a player who gives up a raised bet on
@@ -14,7 +14,8 @@ import pytest
 
 from stud.bots import Bot, StrongBot, play_hand
 from stud.bots.boards import door_class
-from stud.bots.players import PlayerReads, third_spot
+from stud.bots.player_stats import third_spot
+from stud.bots.players import PlayerReads
 from stud.bots.seen import read_view
 from stud.cards import Deck, parse_cards
 from stud.game import Action, ActionKind, Hand, HandView

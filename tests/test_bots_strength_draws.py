@@ -1,8 +1,10 @@
-"""Fifteenth pass estimator: razz play read by hands ranked as draws while cards are to come.
+"""Razz play read by hands ranked as draws while cards are to come.
 
-On 5th street a razz hand of five cards was ranked by its fifth-best low: every
-hand with a king up alike, whatever its down cards. A bet then said nothing of
-the down cards, and the strong bot read a range as wide as before it.
+Ranked by its fifth-best low, every 5th-street razz hand with a king up is
+alike, whatever its down cards: a bet would say nothing of the down cards,
+and the strong bot would read a range as wide as before it. Ranked as draws
+(:func:`stud.bots.strength.low_draw_strength`), a bet behind a king narrows
+his down cards.
 """
 
 from __future__ import annotations
@@ -10,8 +12,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from stud.bots.estimate import Estimator, Range, low_draw_strength, low_strength, strength
+from stud.bots.estimate import Estimator
+from stud.bots.ranges import Range
 from stud.bots.seen import Line, Opponent, Seen
+from stud.bots.strength import low_draw_strength, low_strength, strength
 from stud.cards import parse_cards
 
 

@@ -1,22 +1,21 @@
-"""Thirteenth pass: on the look-ahead's next street, opponents answer by how their hand looks.
+"""On the look-ahead's next street, opponents answer by how their hand looks.
 
-The paths used to rank an opponent's hands half by how each run-out ends
-against mine. A run-out's share is 0, 1/2 or 1, so that ranking was the
-outcome's: he folded exactly the hands I beat and called with exactly the
-ones that beat me. Now he ranks by his hand's strength; the outcome only
-breaks ties.
+Ranking an opponent's hands half by how each run-out ends against mine would
+rank by the outcome (a run-out's share is 0, 1/2 or 1): he would fold exactly
+the hands I beat and call with exactly the ones that beat me. He ranks by his
+hand's strength; the outcome only breaks ties.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from stud.bots.estimate import _Run
+from stud.bots.shares import Run
 
 
-def _run(strengths: list[float], shares: list[float], groups: int = 2) -> _Run:
+def _run(strengths: list[float], shares: list[float], groups: int = 2) -> Run:
     n = len(shares)
-    return _Run(
+    return Run(
         share=np.asarray(shares, dtype=np.float64),
         weights=np.ones(n),
         strengths=np.asarray([strengths], dtype=np.float64),

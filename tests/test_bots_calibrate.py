@@ -1,4 +1,4 @@
-"""Tenth pass: the strong bot checks its model of each opponent's folds against his answers.
+"""The strong bot checks its model of each opponent's folds against his answers.
 
 Each time it wagers it writes down the model's chance that every live
 opponent folds, and sets his answer (fold, or call or raise) against it; the

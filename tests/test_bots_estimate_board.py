@@ -1,4 +1,4 @@
-"""Seventh pass estimator: who acts first along each path, later play read against my board.
+"""The estimator: who acts first along each path, later play read against my board.
 
 An opponent's later bets and calls are read by how his hand stands against the
 hands that show my board (a player who bets by what he sees bets more of his
@@ -11,7 +11,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from stud.bots.estimate import Estimator, Range, _against
+from stud.bots.estimate import Estimator
+from stud.bots.ranges import Range, _against
 from stud.bots.seen import Line, Opponent, Seen
 from stud.cards import parse_cards
 

@@ -1,0 +1,93 @@
+"""A room's settings, and what it opens by default: its first tables, its tournaments."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Final
+
+from stud.server.storage import TableSpec
+from stud.server.trust.limits import Limits
+from stud.server.trust.logins import LoginConfig
+from stud.tournament.settings import Kind
+
+DEFAULT_TABLES: tuple[TableSpec, ...] = tuple(
+    TableSpec(
+        name=name, game=game, ante=ante, bring_in=bring_in, small_bet=small, big_bet=big,
+        seats=seats, bots=bots, min_buy_in=small * 10, max_buy_in=small * 100,
+    )
+    for name, game, ante, bring_in, small, big, seats, bots in (
+        ("Ada", "stud", 1, 2, 5, 10, 8, 6),
+        ("Babbage", "stud", 5, 10, 20, 40, 6, 4),
+        ("Curie", "stud8", 1, 2, 5, 10, 8, 6),
+        ("Dirac", "stud8", 5, 10, 20, 40, 6, 4),
+        ("Euler", "razz", 1, 2, 5, 10, 8, 6),
+        ("Fermi", "razz", 5, 10, 20, 40, 6, 4),
+    )
+)  # fmt: skip
+"""The first tables; the last number is the players bots keep each at (5-7 of 8, 3-5 of 6)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TourneyTemplate:
+    """A tournament the room keeps open: a Sit & Go that reopens when it fills, or a
+    multi-table tournament every ``every`` seconds (registration opens ``lead`` before)."""
+
+    key: str
+    name: str
+    game: str
+    kind: Kind = "sng"
+    seats: int = 6
+    buy_in: int = 100
+    fee: int = 10
+    starting_chips: int = 1500
+    level_seconds: float = 300.0
+    bots: int = 0
+    """Bots the room registers when the tournament opens."""
+    every: float = 1800.0
+    lead: float = 300.0
+    late_levels: int = 0
+
+
+DEFAULT_TOURNAMENTS: tuple[TourneyTemplate, ...] = (
+    TourneyTemplate("sng-stud", "Stud Sit & Go", "stud"),
+    TourneyTemplate("sng-stud8", "Stud Hi/Lo Sit & Go", "stud8"),
+    TourneyTemplate("sng-razz", "Razz Sit & Go", "razz"),
+    TourneyTemplate(
+        "mtt-stud", "Stud Half-Hourly", "stud", kind="mtt", seats=8, buy_in=200, fee=20,
+        level_seconds=300.0, bots=12, every=1800.0, lead=300.0, late_levels=3,
+    ),
+)  # fmt: skip
+"""A 6-seat Sit & Go per game, and a stud tournament every half hour with 12 bots."""
+
+KEEP_FINISHED: Final = 20
+"""Finished or cancelled tournaments kept in the lobby's list (the latest)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RoomConfig:
+    """Settings for a room; tests and the bench shorten the clocks."""
+
+    turn_seconds: float = 20.0
+    time_bank: float = 30.0
+    timeouts_to_sit_out: int = 2
+    pause_between_hands: float = 3.0
+    grace_seconds: float = 60.0
+    bot_delay: tuple[float, float] = (0.7, 7.0)
+    """Bounds of a bot's think time (drawn as :mod:`stud.server.actors.thinking` says)."""
+    bot_kind: str | None = None
+    """Every table's bots are of this kind when set (the bench, tests); else each table's own."""
+    starting_balance: int = 10_000
+    default_tables: tuple[TableSpec, ...] = DEFAULT_TABLES
+    default_tournaments: tuple[TourneyTemplate, ...] = DEFAULT_TOURNAMENTS
+    """The tournaments the room keeps open (a Sit & Go per game, a scheduled one)."""
+    seed: int | None = None
+    message_rate: float = 20.0
+    message_burst: float = 40.0
+    flood_strikes: int = 60
+    session_seconds: float = 30 * 24 * 3600.0
+    logins: LoginConfig = field(default_factory=LoginConfig)
+    """How password hashing is bounded and failed logins throttled."""
+    allowed_origins: tuple[str, ...] = ()
+    """Origins besides the server's own whose pages may change state (e.g. behind a proxy)."""
+    limits: Limits = field(default_factory=Limits)
+    """What one account may open: tables, bots; when an idle table closes."""
