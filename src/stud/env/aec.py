@@ -10,6 +10,7 @@ raises :class:`~stud.game.IllegalActionError` and changes nothing.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from typing import Any, ClassVar, Literal, overload
 
@@ -147,6 +148,37 @@ class StudEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
             self.__dict__, self._core, self.possible_agents, observation == "flat"
         )
         self._bind_compiled_methods()
+
+    # ------------------------------------------------------------------ cloning
+
+    def __getstate__(self) -> dict[str, Any]:
+        """What pickle and copy.deepcopy keep: the options, the hand, the decks' generator, the
+        AEC state; the clone rebuilds its observation buffers from the hand's events."""
+        return {
+            "config": self.config,
+            "observation": self.observation_mode,
+            "perfect_recall": self.perfect_recall,
+            "render_mode": self.render_mode,
+            "rng": self._rng,
+            "hand": self.hand,
+            "protocol": self._protocol.snapshot(),
+        }
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        StudEnv.__init__(
+            self,
+            config=state["config"],
+            observation=state["observation"],
+            perfect_recall=state["perfect_recall"],
+            render_mode=state["render_mode"],
+        )
+        self._rng = state["rng"]
+        self.hand = state["hand"]
+        self._protocol.resume(self.hand, state["protocol"])
+
+    def __copy__(self) -> StudEnv:
+        """A clone that plays on alone (two environments never share a hand): a deep copy."""
+        return copy.deepcopy(self)
 
     def _bind_compiled_methods(self) -> None:
         """Let ``env.step`` and ``env.last`` be the compiled methods themselves.

@@ -14,6 +14,7 @@ actions (Gymnasium's and Stable-Baselines3's ``check_env``) need.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from typing import Any
 
@@ -172,6 +173,10 @@ class SingleSeatEnv(gymnasium.Env[Observation, np.int64]):
         if self._forfeited:
             mask[:] = 0
         return mask
+
+    def __copy__(self) -> SingleSeatEnv:
+        """A clone that plays on alone (it never shares the table's hand): a deep copy."""
+        return copy.deepcopy(self)
 
     def render(self) -> str | None:
         """The table as everyone sees it (``ansi``: returned as text)."""

@@ -69,6 +69,21 @@ class Core:
 
     def start(self, hand: Hand) -> int:
         """Follow a new hand of this table from its first events; the seat to act, or OVER."""
+        if self.history is not None:
+            for event in hand.events:
+                if type(event) is _ACTED:
+                    raise ValueError(
+                        "perfect recall follows a hand from its deal: this one has actions"
+                    )
+        return self.resume(hand, [])
+
+    def resume(self, hand: Hand, records: list[int]) -> int:
+        """Follow ``hand`` from where it stands (all its events so far): the seat to act, or OVER.
+
+        What a clone of an environment does; ``records`` are the perfect-recall
+        history's actions (:meth:`History.records` of the core that played
+        them; ignored without perfect recall).
+        """
         config = hand.config
         if config is not self.config and config != self.config:
             raise ValueError("the hand is not played at this table: its TableConfig differs")
@@ -76,13 +91,13 @@ class Core:
         self.encoder.start(hand)
         history = self.history
         if history is not None:
-            history.clear()
-            for event in hand.events:
-                if type(event) is _ACTED:
-                    raise ValueError(
-                        "perfect recall follows a hand from its deal: this one has actions"
-                    )
+            history.replay(records)
         return self._next_turn(hand)
+
+    def records(self) -> list[int]:
+        """The perfect-recall history's actions so far (empty without perfect recall)."""
+        history = self.history
+        return [] if history is None else history.records()
 
     def play(self, index: int) -> int:
         """Play ``index`` for the seat to act: the next seat to act, or OVER.

@@ -73,6 +73,8 @@ class History:
             buffer[seat * length : (seat + 1) * length] for seat in range(seats)
         ]
         """Each seat's history as bytes: one copy writes it out."""
+        self._records = vec[i64]([0] * (3 * slots))
+        """Each recorded action's seat, index and street: what a clone replays."""
         self.count: i64 = 0
         """The actions recorded this hand (the slots used)."""
 
@@ -94,6 +96,10 @@ class History:
         slot = self.count
         if slot >= self.slots:
             raise OverflowError(f"more than {self.slots} actions in one hand")
+        records = self._records
+        records[3 * slot] = seat
+        records[3 * slot + 1] = index
+        records[3 * slot + 2] = street
         data = self._data
         n = self._n
         base = slot * SLOT
@@ -112,6 +118,17 @@ class History:
             street_at += self._length
             observer += 1
         self.count = slot + 1
+
+    def records(self) -> list[int]:
+        """The actions recorded this hand: seat, index and street of each, one after the other."""
+        records = self._records
+        return [records[i] for i in range(3 * self.count)]
+
+    def replay(self, records: list[int]) -> None:
+        """Record again the actions of :meth:`records` (of another history of this table)."""
+        self.clear()
+        for start in range(0, len(records) - 2, 3):
+            self.record(records[start], records[start + 1], records[start + 2])
 
     def write(self, seat: int, memory: memoryview[int]) -> None:
         """Write ``seat``'s history over ``memory`` (the bytes of the history part, all of it)."""
