@@ -1,14 +1,13 @@
 """What cloning costs against one step: ``Hand.copy()`` beside ``Hand.act()``, and the envs.
 
 Six-handed hands of each game dealt from seeded decks and played at random
-to a random point; then, on the same hands, the time of one ``act()`` (a
-random legal action, the hand rebuilt by ``copy()`` before each so every
-act starts from the same point: the act's time is the pair's less the
-copy's), of ``copy()``, ``copy.deepcopy`` and a ``pickle`` round trip of
-the hand, and a deep copy and a pickle round trip of a ``StudEnv`` in the
-middle of a hand beside one of its steps. Times are CPU medians of several
-repeats (``time.process_time``), so other load on the machine hits them
-alike.
+to a random point; then, on the same hands, the time of one ``act()`` (on
+clones made outside the time, so every act starts from the same point), of
+``copy()``, ``copy.deepcopy`` and a ``pickle`` round trip of the hand, and a
+deep copy and a pickle round trip of a ``StudEnv`` in the middle of a hand
+beside one of its steps (whole hands played, time over steps). Times are
+CPU medians of several repeats (``time.process_time``), so other load on
+the machine hits them alike.
 
     python bench/bench_clone.py [--repeats 5] [--hands 300]
 """
@@ -64,19 +63,30 @@ def _median(values: list[float]) -> float:
 def hand_costs(game: str, hands: list[Hand], repeats: int) -> dict[str, float]:
     """Microseconds per act, copy, deepcopy and pickle round trip, medians over ``repeats``."""
     picks = [h.legal_actions()[0] for h in hands]
+
+    def act() -> None:  # on clones made beforehand, outside the time
+        clones = [h.copy() for h in hands]
+        clock = time.process_time
+        start = clock()
+        for clone, action in zip(clones, picks, strict=True):
+            clone.act(action)
+        acted.append(clock() - start)
+
+    acted: list[float] = []
     cases: dict[str, Callable[[], object]] = {
         "copy": lambda: [h.copy() for h in hands],
-        "copy+act": lambda: [h.copy().act(a) for h, a in zip(hands, picks, strict=True)],
         "deepcopy": lambda: [copy.deepcopy(h) for h in hands],
         "pickle": lambda: [pickle.loads(pickle.dumps(h)) for h in hands],
     }
-    results: dict[str, list[float]] = {name: [] for name in cases}
+    results: dict[str, list[float]] = {name: [] for name in ("act", *cases)}
     for _ in range(repeats):
+        acted.clear()
+        for _ in range(5):
+            act()
+        results["act"].append(sum(acted) / 5 / len(hands) * 1e6)
         for name, work in cases.items():
             results[name].append(_time(work, 5) / len(hands) * 1e6)
-    out = {name: _median(values) for name, values in results.items()}
-    out["act"] = out.pop("copy+act") - out["copy"]
-    return out
+    return {name: _median(values) for name, values in results.items()}
 
 
 def env_costs(game: str, repeats: int) -> dict[str, float]:
@@ -86,9 +96,11 @@ def env_costs(game: str, repeats: int) -> dict[str, float]:
     observation, *_ = env.last()
     env.step(int(np.flatnonzero(observation["action_mask"])[0]))
 
+    other = StudEnv(game, players=PLAYERS)
+    other.reset(seed=3)
+
     def steps() -> None:
-        other = StudEnv(game, players=PLAYERS)
-        other.reset(seed=3)
+        other.reset()
         count = 0
         for _ in other.agent_iter():
             observation, _, terminated, _, _ = other.last()
