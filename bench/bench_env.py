@@ -31,7 +31,7 @@ same load; the range of those ratios shows the noise); the issue's target
 is at most 2x. ``bench/callgrind_env.py`` counts instructions of the same
 loops, which the machine's load does not move.
 
-    python bench/bench_env.py [--seconds 0.8] [--repeats 5] [--games razz]
+    python bench/bench_env.py [--seconds 0.8] [--repeats 5] [--games razz] [--perfect-recall]
 """
 
 from __future__ import annotations
@@ -99,11 +99,11 @@ def viewed_hands(game: str, seed: int) -> Callable[[], int]:
     return play
 
 
-def core_hands(game: str, seed: int) -> Callable[[], int]:
+def core_hands(game: str, seed: int, recall: bool = False) -> Callable[[], int]:
     """The environment's compiled core without PettingZoo: play, then observe, each decision."""
     env = StudEnv(game, players=PLAYERS)
     config: TableConfig = env.config
-    core = Core(config)
+    core = Core(config, perfect_recall=recall)
     generator = np.random.default_rng(seed)
     pick = random.Random(seed).random
     choices: dict[bytes, tuple[int, ...]] = {}
@@ -129,9 +129,9 @@ def core_hands(game: str, seed: int) -> Callable[[], int]:
     return play
 
 
-def env_hands(game: str, seed: int, observation: str) -> Callable[[], int]:
+def env_hands(game: str, seed: int, observation: str, recall: bool = False) -> Callable[[], int]:
     """One episode (hand) of the environment per call; returns the actions played."""
-    env = StudEnv(game, players=PLAYERS, observation=observation)
+    env = StudEnv(game, players=PLAYERS, observation=observation, perfect_recall=recall)
     pick = random.Random(seed).random
     choices: dict[bytes, tuple[int, ...]] = {}  # the policy's own cache: mask -> legal indices
     seeded = [seed]  # the first hand seeds the environment's decks (reset(seed=...))
@@ -160,23 +160,27 @@ def env_hands(game: str, seed: int, observation: str) -> Callable[[], int]:
     return play
 
 
-def loops(game: str, seed: int, observation: str) -> tuple[Callable[[], int], ...]:
+def loops(
+    game: str, seed: int, observation: str, recall: bool = False
+) -> tuple[Callable[[], int], ...]:
     """The four loops on the same hands: engine, engine with views, core, environment."""
     return (
         engine_hands(game, seed),
         viewed_hands(game, seed),
-        core_hands(game, seed),
-        env_hands(game, seed, observation),
+        core_hands(game, seed, recall),
+        env_hands(game, seed, observation, recall),
     )
 
 
-def same_hands(game: str, observation: str, hands: int = 200, seed: int = 7) -> bool:
+def same_hands(
+    game: str, observation: str, hands: int = 200, seed: int = 7, recall: bool = False
+) -> bool:
     """Whether every loop plays the same number of actions in each of ``hands`` hands.
 
     The loops share no state, so equal counts hand after hand mean that they
     dealt the same decks and drew the same actions.
     """
-    counts = [[play() for _ in range(hands)] for play in loops(game, seed, observation)]
+    counts = [[play() for _ in range(hands)] for play in loops(game, seed, observation, recall)]
     return all(played == counts[0] for played in counts)
 
 
@@ -231,10 +235,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--games", default="stud,stud8,razz", help="comma-separated games (default: all three)"
     )
+    parser.add_argument(
+        "--perfect-recall",
+        action="store_true",
+        help="the core and the environment with the perfect-recall observation",
+    )
     args = parser.parse_args(argv)
+    recall = args.perfect_recall
     worst = 0.0
     print(
-        f"{PLAYERS} players, uniform random legal actions; medians of {args.repeats} repeats "
+        f"{PLAYERS} players, uniform random legal actions"
+        f"{', perfect recall' if recall else ''}; medians of {args.repeats} repeats "
         "(ratios: the median of each repeat's ratio, then its range)"
     )
     print(
@@ -244,11 +255,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     for game in args.games.split(","):
         for observation in ("dict", "flat"):
-            if not same_hands(game, observation):
+            if not same_hands(game, observation, recall=recall):
                 print(f"{game} {observation}: the loops did not play the same hands")
                 return 1
             engine, viewed, core, env = measure(
-                loops(game, 7, observation), args.repeats, args.slices, args.seconds
+                loops(game, 7, observation, recall), args.repeats, args.slices, args.seconds
             )
             core_costs = [e / c for e, c in zip(engine, core, strict=True)]
             env_costs = [e / v for e, v in zip(engine, env, strict=True)]

@@ -26,6 +26,7 @@ COMPILED_MODULES = (
     "stud.envcore.offsets",
     "stud.envcore.encoder",
     "stud.envcore.turns",
+    "stud.envcore.history",
     "stud.envcore.core",
     "stud.envcore.views",
     "stud.envcore.recycle",

@@ -1,6 +1,7 @@
 """Stud for reinforcement learning: a PettingZoo AEC environment and a Gymnasium wrapper.
 
-An optional extra (``pip install 'stud[rl]'``): nothing else in Stud imports it.
+An optional extra (from a checkout, ``pip install -e '.[rl]'``): nothing else in Stud
+imports it.
 
 >>> from stud.env import StudEnv
 >>> env = StudEnv("razz", players=3)
@@ -20,7 +21,8 @@ try:
     import pettingzoo  # noqa: F401
 except ImportError as error:  # pragma: no cover - depends on the install
     raise ImportError(
-        "stud.env needs the reinforcement-learning extra: pip install 'stud[rl]'"
+        "stud.env needs the reinforcement-learning extra: "
+        "pip install -e '.[rl]' from a checkout (see docs/rl.md)"
     ) from error
 
 from stud.env.actions import (

@@ -10,6 +10,7 @@ raises :class:`~stud.game.IllegalActionError` and changes nothing.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from typing import Any, ClassVar, Literal, overload
 
@@ -18,7 +19,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from stud.cards import Card
-from stud.env.layout import Layout
+from stud.env.layout import Layout, MaskArray
 from stud.envcore import Core
 from stud.envcore.offsets import ACTION_COUNT
 from stud.envcore.protocol import AgentIterable, Protocol
@@ -79,6 +80,8 @@ class StudEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
     any table the engine accepts instead (stakes, stacks, burn cards, the
     heads-up cap, rake). ``observation="dict"`` gives named arrays,
     ``"flat"`` PettingZoo's ``{"observation": vector, "action_mask": mask}``.
+    ``perfect_recall=True`` adds every action of the hand, in order (the
+    ``history`` of docs/rl.md), so no two betting histories look alike.
     """
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -99,6 +102,7 @@ class StudEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         stacks: int | Sequence[int] = 4000,
         config: TableConfig | None = None,
         observation: str = "dict",
+        perfect_recall: bool = False,
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
@@ -119,10 +123,14 @@ class StudEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         self.config = config
         self.render_mode = render_mode
         self.observation_mode = observation
+        self.perfect_recall = bool(perfect_recall)
         n = config.seats
         self.possible_agents = [f"player_{s}" for s in range(n)]
+        self._core = Core(config, self.possible_agents, self.perfect_recall)
+        history = self._core.history
+        slots = 0 if history is None else history.slots
         total = sum(config.stacks)
-        layouts = {agent: Layout(total, config.big_bet) for agent in self.possible_agents}
+        layouts = {agent: Layout(total, config.big_bet, slots) for agent in self.possible_agents}
         self.observation_spaces = {
             agent: layout.dict_space
             if observation == "dict"
@@ -132,7 +140,6 @@ class StudEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         self.action_spaces = {
             agent: spaces.Discrete(ACTION_COUNT) for agent in self.possible_agents
         }
-        self._core = Core(config, self.possible_agents)
         self._rng: np.random.Generator | None = None
         self.hand: Hand | None = None
         """The hand being played (the engine's own object: read it, do not act on it)."""
@@ -141,6 +148,37 @@ class StudEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
             self.__dict__, self._core, self.possible_agents, observation == "flat"
         )
         self._bind_compiled_methods()
+
+    # ------------------------------------------------------------------ cloning
+
+    def __getstate__(self) -> dict[str, Any]:
+        """What pickle and copy.deepcopy keep: the options, the hand, the decks' generator, the
+        AEC state; the clone rebuilds its observation buffers from the hand's events."""
+        return {
+            "config": self.config,
+            "observation": self.observation_mode,
+            "perfect_recall": self.perfect_recall,
+            "render_mode": self.render_mode,
+            "rng": self._rng,
+            "hand": self.hand,
+            "protocol": self._protocol.snapshot(),
+        }
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        StudEnv.__init__(
+            self,
+            config=state["config"],
+            observation=state["observation"],
+            perfect_recall=state["perfect_recall"],
+            render_mode=state["render_mode"],
+        )
+        self._rng = state["rng"]
+        self.hand = state["hand"]
+        self._protocol.resume(self.hand, state["protocol"])
+
+    def __copy__(self) -> StudEnv:
+        """A clone that plays on alone (two environments never share a hand): a deep copy."""
+        return copy.deepcopy(self)
 
     def _bind_compiled_methods(self) -> None:
         """Let ``env.step`` and ``env.last`` be the compiled methods themselves.
@@ -199,6 +237,10 @@ class StudEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
     def last(self, observe: bool = True) -> tuple[Observation | None, float, bool, bool, Info]:
         """The selected agent's observation, reward so far, termination, truncation, info."""
         return self._protocol.last(observe)
+
+    def action_mask(self, agent: str) -> MaskArray:
+        """``agent``'s action mask now (shared and read-only: copy it to write to it)."""
+        return self._core.mask_of(self.possible_agents.index(agent))
 
     def legal_actions(self) -> list[tuple[int, Action]]:
         """The selected agent's legal indices with the engine action each stands for."""

@@ -36,6 +36,7 @@ from stud.envcore.offsets import (
     SEAT_FEATURES,
     SEATS,
     SIZE,
+    SLOT,
     STACK,
     STREET,
     STREETS,
@@ -45,7 +46,7 @@ from stud.envcore.offsets import (
     UP,
     WAGERS,
 )
-from stud.envcore.views import views
+from stud.envcore.views import recall_views, views
 from stud.game import MAX_SEATS
 
 FloatArray = npt.NDArray[np.float32]
@@ -103,16 +104,25 @@ def _bounds(total_chips: int, big_bet: int) -> FloatArray:
 
 
 class Layout:
-    """The spaces of one table (its chips bound the values) and the flat-to-dict views."""
+    """The spaces of one table (its chips bound the values) and the flat-to-dict views.
 
-    def __init__(self, total_chips: int, big_bet: int) -> None:
-        self.high = _bounds(total_chips, big_bet)
+    ``history_slots`` (perfect recall) adds that many action slots after the
+    compact vector, each 0/1 (see :mod:`stud.envcore.history`).
+    """
+
+    def __init__(self, total_chips: int, big_bet: int, history_slots: int = 0) -> None:
+        self.history_slots = history_slots
+        self.high = np.concatenate(
+            [_bounds(total_chips, big_bet), np.ones(history_slots * SLOT, dtype=np.float32)]
+        )
         self.flat_space = spaces.Box(0.0, self.high, dtype=np.float32)
         self.mask_space = spaces.Box(0, 1, shape=(ACTION_COUNT,), dtype=np.int8)
         parts: dict[str, spaces.Space[Any]] = {}
         for segment in SEGMENTS:
             high = self.view(self.high, segment)
             parts[segment.name] = spaces.Box(0.0, np.ascontiguousarray(high), dtype=np.float32)
+        if history_slots:
+            parts["history"] = spaces.Box(0.0, 1.0, (history_slots, SLOT), dtype=np.float32)
         parts["action_mask"] = self.mask_space
         self.dict_space = spaces.Dict(parts)
 
@@ -130,15 +140,25 @@ class Layout:
 
 
 def unflatten(flat: FloatArray) -> dict[str, FloatArray]:
-    """The dict form of a flat observation (views into ``flat``), without the mask."""
-    if flat.shape != (SIZE,):
-        raise ValueError(f"a flat observation has {SIZE} values, not shape {flat.shape}")
-    return views(flat)
+    """The dict form of a flat observation (views into ``flat``), without the mask.
+
+    A perfect-recall vector (longer, by whole history slots) gets its ``history`` too.
+    """
+    if flat.ndim != 1 or flat.shape[0] < SIZE or (flat.shape[0] - SIZE) % SLOT:
+        raise ValueError(
+            f"a flat observation has {SIZE} values, plus {SLOT} per history slot, "
+            f"not shape {flat.shape}"
+        )
+    return views(flat) if flat.shape[0] == SIZE else recall_views(flat)
 
 
 def flatten(observation: dict[str, Any]) -> FloatArray:
     """The flat vector of a dict observation (a new array; the mask is left out)."""
-    flat = np.zeros(SIZE, dtype=np.float32)
+    history = observation.get("history")
+    slots = 0 if history is None else len(history)
+    flat = np.zeros(SIZE + slots * SLOT, dtype=np.float32)
     for segment in SEGMENTS:
         Layout.view(flat, segment)[...] = observation[segment.name]
+    if history is not None:
+        flat[SIZE:] = np.reshape(history, -1)
     return flat

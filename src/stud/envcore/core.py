@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from stud.envcore.encoder import Encoder, FloatArray
-from stud.envcore.offsets import ACTION_COUNT
+from stud.envcore.history import History, history_slots
+from stud.envcore.offsets import ACTION_COUNT, SIZE, SLOT
 from stud.envcore.recycle import FLAT, NAMED, PAIRED, Ring, Slot
 from stud.envcore.turns import EMPTY, NO_MASK, MaskArray, Turn, Turns, describe
 from stud.game import Acted, Action, Hand, IllegalActionError, TableConfig
@@ -30,9 +31,16 @@ class Core:
     ``Core(config)`` follows hands of that table (``start``), each seat's
     observation kept up to date as indices are played (``play``); ``names``
     (``player_0``, … in the environment) name the seats in error messages.
+    ``perfect_recall=True`` adds every action of the hand, in order, after
+    the compact observation (:mod:`stud.envcore.history`).
     """
 
-    def __init__(self, config: TableConfig, names: Sequence[str] | None = None) -> None:
+    def __init__(
+        self,
+        config: TableConfig,
+        names: Sequence[str] | None = None,
+        perfect_recall: bool = False,
+    ) -> None:
         seats = config.seats
         self.config = config
         self.seats = seats
@@ -40,6 +48,12 @@ class Core:
         if len(self._names) != seats:
             raise ValueError(f"{len(self._names)} names for {seats} seats")
         self.encoder = Encoder(seats, config.big_bet)
+        self.history: History | None = (
+            History(seats, history_slots(config)) if perfect_recall else None
+        )
+        """The perfect-recall history (None for the compact observation alone)."""
+        self.size = SIZE if self.history is None else SIZE + self.history.slots * SLOT
+        """The length of an observation vector."""
         self._turns = Turns()
         self.hand: Hand | None = None
         self.by_index: tuple[Action | None, ...] = EMPTY
@@ -55,12 +69,35 @@ class Core:
 
     def start(self, hand: Hand) -> int:
         """Follow a new hand of this table from its first events; the seat to act, or OVER."""
+        if self.history is not None:
+            for event in hand.events:
+                if type(event) is _ACTED:
+                    raise ValueError(
+                        "perfect recall follows a hand from its deal: this one has actions"
+                    )
+        return self.resume(hand, [])
+
+    def resume(self, hand: Hand, records: list[int]) -> int:
+        """Follow ``hand`` from where it stands (all its events so far): the seat to act, or OVER.
+
+        What a clone of an environment does; ``records`` are the perfect-recall
+        history's actions (:meth:`History.records` of the core that played
+        them; ignored without perfect recall).
+        """
         config = hand.config
         if config is not self.config and config != self.config:
             raise ValueError("the hand is not played at this table: its TableConfig differs")
         self.hand = hand
         self.encoder.start(hand)
+        history = self.history
+        if history is not None:
+            history.replay(records)
         return self._next_turn(hand)
+
+    def records(self) -> list[int]:
+        """The perfect-recall history's actions so far (empty without perfect recall)."""
+        history = self.history
+        return [] if history is None else history.records()
 
     def play(self, index: int) -> int:
         """Play ``index`` for the seat to act: the next seat to act, or OVER.
@@ -79,6 +116,9 @@ class Core:
         chosen = self.by_index[index]
         if chosen is None:
             raise self._illegal(index)
+        history = self.history
+        if history is not None:
+            history.record(self.acting, index, self.encoder.street())
         events = hand.act(chosen)
         if len(events) == 1 and type(events[0]) is _ACTED:  # the usual case: no card dealt
             turn = self._turn
@@ -130,17 +170,22 @@ class Core:
         """A free slot of the ``kind`` ring with ``seat``'s observation written over it."""
         ring = self._rings[kind]
         if ring is None:
-            ring = self._rings[kind] = Ring(kind)
+            ring = self._rings[kind] = Ring(kind, self.size)
         slot = ring.take()
-        self._write(seat, slot.memory)
+        self._write(seat, slot)
         return slot
 
-    def _write(self, seat: int, memory: memoryview[int]) -> None:
+    def _write(self, seat: int, slot: Slot) -> None:
         if not 0 <= seat < self.seats:
             raise ValueError(
                 f"seat {seat!r} does not exist: this table has seats 0 to {self.seats - 1}"
             )
-        self.encoder.write(seat, memory)
+        history = self.history
+        if history is None:
+            self.encoder.write(seat, slot.memory)
+        else:
+            self.encoder.write(seat, slot.head)
+            history.write(seat, slot.tail)
 
     def mask_of(self, seat: int) -> MaskArray:
         """``seat``'s action mask (shared, read-only): all 0 unless it is its turn."""

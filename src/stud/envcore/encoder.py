@@ -448,6 +448,10 @@ class Encoder:
 
     # ------------------------------------------------------------------ reading
 
+    def street(self) -> int:
+        """The street being played (3 to 7)."""
+        return self._street
+
     def bet(self, seat: int) -> int:
         """``seat``'s wager on this street (what it has toward a call)."""
         return self._bet[seat]

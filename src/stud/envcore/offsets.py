@@ -70,3 +70,23 @@ PUBLIC: Final = SIZE - TABLE
 # The literal counts above are the feature names' (and the engine's seat limit).
 assert (len(SEAT_FEATURES), STREETS * len(BETTING_FEATURES)) == (BETTING - PLAYER, ROW - BETTING)
 assert (MAX_SEATS * ROW, len(TABLE_FEATURES)) == (TABLE - SEATS, SIZE - SCALARS)
+
+# The perfect-recall history (an option, see stud.envcore.history): after the
+# vector above, one fixed-size slot per action of the hand, in the order played.
+HISTORY_FEATURES = (
+    *(f"seat_{k}" for k in range(8)),
+    "fold",
+    "check_call",
+    "bring_in",
+    "wager",
+    "double_wager",
+    *(f"street_{street}" for street in range(3, 8)),
+)
+"""Per action slot: who acted (one-hot, relative: 0 is the observer, k the seat k places to its
+left), which of the five action indices it played (one-hot), and on which street (one-hot)."""
+
+SLOT: Final = 18  # len(HISTORY_FEATURES)
+SLOT_SEAT: Final = 0
+SLOT_ACTION: Final = 8  # MAX_SEATS
+SLOT_STREET: Final = SLOT_ACTION + ACTION_COUNT
+assert (len(HISTORY_FEATURES), SLOT_STREET + STREETS) == (SLOT, SLOT)

@@ -69,6 +69,37 @@ class Protocol:
         else:
             state["agent_selection"] = names[seat]
 
+    def snapshot(self) -> dict[str, Any]:
+        """The AEC state a clone needs besides the hand (see :meth:`resume`)."""
+        return {
+            "agents": self.agents[:],
+            "rewards": self.rewards.copy(),
+            "cumulative": self.cumulative.copy(),
+            "terminations": self.terminations.copy(),
+            "truncations": self.truncations.copy(),
+            "infos": {agent: dict(info) for agent, info in self.infos.items()},
+            "agent_selection": self._state.get("agent_selection"),
+            "rewards_given": self._rewards_given,
+            "dealt": self._dealt,
+            "records": self._core.records(),
+        }
+
+    def resume(self, hand: Hand | None, snapshot: dict[str, Any]) -> None:
+        """Take up ``hand`` where another environment's :meth:`snapshot` left it."""
+        state = self._state
+        self.agents = state["agents"] = list(snapshot["agents"])
+        self.rewards = state["rewards"] = dict(snapshot["rewards"])
+        self.cumulative = state["_cumulative_rewards"] = dict(snapshot["cumulative"])
+        self.terminations = state["terminations"] = dict(snapshot["terminations"])
+        self.truncations = state["truncations"] = dict(snapshot["truncations"])
+        self.infos = state["infos"] = {a: dict(i) for a, i in snapshot["infos"].items()}
+        if snapshot["agent_selection"] is not None:
+            state["agent_selection"] = snapshot["agent_selection"]
+        self._rewards_given = bool(snapshot["rewards_given"])
+        self._dealt = bool(snapshot["dealt"])
+        if hand is not None:
+            self._core.resume(hand, list(snapshot["records"]))
+
     def step(self, action: object) -> None:
         """Play ``action`` (an index the mask allows) for ``agent_selection``."""
         core = self._core
@@ -85,8 +116,13 @@ class Protocol:
             self._end(hand)
 
     def _index(self, action: object) -> int:
-        """An action given as a NumPy integer as an int; IllegalActionError for anything else."""
+        """A NumPy integer, or a 0-d integer array (what a model's predict() returns), as an int.
+
+        IllegalActionError for anything else.
+        """
         if isinstance(action, np.integer):
+            return int(action)
+        if isinstance(action, np.ndarray) and action.ndim == 0 and action.dtype.kind in "iu":
             return int(action)
         raise IllegalActionError(
             f"{self._selected()} must act with an index 0 to {ACTION_COUNT - 1}, not {action!r}"

@@ -35,7 +35,7 @@ import numpy as np
 from stud.envcore.encoder import FloatArray
 from stud.envcore.offsets import SIZE
 from stud.envcore.turns import NO_MASK
-from stud.envcore.views import views
+from stud.envcore.views import recall_views, views
 
 RING: Final = 4
 """Observations of one kind kept for reuse: the caller may hold the last few."""
@@ -52,12 +52,18 @@ PAIRED: Final = 2
 class Slot:
     """One observation's arrays: the vector (it owns its memory), its dict views or its pair."""
 
-    def __init__(self, kind: int, count: Callable[[Any], int]) -> None:
+    def __init__(self, kind: int, count: Callable[[Any], int], size: int = SIZE) -> None:
         named = kind == NAMED
-        self.flat: FloatArray = np.zeros(SIZE, dtype=np.float32)
+        self.flat: FloatArray = np.zeros(size, dtype=np.float32)
         self.memory: memoryview[int] = self.flat.data.cast("B")
         """The vector's bytes: every observation is written here in one copy."""
-        self.named: dict[str, Any] = views(self.flat) if named else {}
+        self.head: memoryview[int] = self.memory[: SIZE * 4]
+        """The compact part's bytes (all of ``memory`` but a perfect-recall history)."""
+        self.tail: memoryview[int] = self.memory[SIZE * 4 :]
+        """The perfect-recall history's bytes (empty without one)."""
+        self.named: dict[str, Any] = (
+            (views(self.flat) if size == SIZE else recall_views(self.flat)) if named else {}
+        )
         """The dict form's views (without the mask); a copy of it is handed out."""
         self.pair: dict[str, Any] = (
             {"observation": self.flat, "action_mask": NO_MASK} if kind == PAIRED else {}
@@ -96,10 +102,11 @@ class Slot:
 class Ring:
     """The slots of one observation kind, taken in turn; a held slot is replaced, never written."""
 
-    def __init__(self, kind: int) -> None:
+    def __init__(self, kind: int, size: int = SIZE) -> None:
         self._kind = kind
+        self._size = size
         self._count: Callable[[Any], int] = sys.getrefcount
-        self._slots = [Slot(kind, self._count) for _ in range(RING)]
+        self._slots = [Slot(kind, self._count, size) for _ in range(RING)]
         self._next = 0
 
     def take(self) -> Slot:
@@ -108,5 +115,5 @@ class Ring:
         self._next = index + 1 if index + 1 < RING else 0
         slot = self._slots[index]
         if not slot.free():  # the caller kept some of it: it is theirs now
-            slot = self._slots[index] = Slot(self._kind, self._count)
+            slot = self._slots[index] = Slot(self._kind, self._count, self._size)
         return slot

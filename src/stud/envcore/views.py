@@ -23,6 +23,7 @@ from stud.envcore.offsets import (
     SCALARS,
     SEATS,
     SIZE,
+    SLOT,
     STREET,
     STREETS,
     TABLE,
@@ -64,3 +65,10 @@ def views(flat: FloatArray) -> dict[str, FloatArray]:
         "street": flat[_STREET],
         "table": flat[_TABLE],
     }
+
+
+def recall_views(flat: FloatArray) -> dict[str, FloatArray]:
+    """:func:`views` of a perfect-recall vector, with its ``history`` (one row per action slot)."""
+    named = views(flat)
+    named["history"] = flat[SIZE:].reshape(-1, SLOT)
+    return named

@@ -8,6 +8,7 @@ names for each seat, ``None`` where the record hides a card (``??``).
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
@@ -58,6 +59,20 @@ class DeckCards:
             raise ValueError("a deck given as cards must be the 52 card ints 0..51, each once")
         self.next_card = iter(order).__next__
         self.remaining = DECK_SIZE
+
+    def copy(self) -> DeckCards:
+        """A copy at the same place in the same deck (the deck copied: each deals on alone)."""
+        clone = DeckCards.__new__(DeckCards)
+        clone.remaining = self.remaining
+        dealer = self.next_card.__self__  # type: ignore[attr-defined]
+        if isinstance(dealer, Deck):
+            clone.next_card = copy.copy(dealer).deal
+        else:  # an iterator over the deck's bytes, rebuilt at the same place
+            _, (order,), place = dealer.__reduce__()
+            cards = iter(order)
+            cards.__setstate__(place)
+            clone.next_card = cards.__next__
+        return clone
 
     def for_seat(self, seat: int) -> int | None:
         return self.next_card()

@@ -14,6 +14,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Final, cast
 
 from stud.cards import DECK_SIZE, Deck
 from stud.game.actions import Action, ActionKind, IllegalActionError
@@ -53,7 +54,7 @@ _RETURNED = _shared(UncalledBetReturned)
 
 @dataclass(frozen=True, slots=True)
 class HandResult:
-    """How a finished hand left the table."""
+    """How a finished hand left the table (immutable: a copy is the result itself)."""
 
     stacks: tuple[int, ...]
     """Every seat's chips after the hand."""
@@ -65,6 +66,15 @@ class HandResult:
     """Who won each pot or half, how much, and with which hand."""
     rake: int
     """Total rake taken."""
+
+    def __copy__(self) -> HandResult:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> HandResult:
+        return self
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (HandResult, (self.stacks, self.net, self.pots, self.awards, self.rake))
 
 
 _RESULT = _fast(HandResult)
@@ -106,6 +116,22 @@ def _forced_rake(rake: object) -> int | tuple[int, ...]:
         "a forced rake must be a whole number of chips, or one for each pot "
         f"(main pot first): {rake!r}"
     )
+
+
+class _Undealt:
+    """The card source of a blank hand, whose fields :meth:`Hand.copy` fills: it deals nothing."""
+
+    def for_seat(self, seat: int) -> int | None:
+        return None
+
+    def burn(self) -> int | None:
+        return None
+
+    def community(self) -> int | None:
+        return None
+
+
+_UNDEALT: Final = _Undealt()
 
 
 class Hand(Betting):
@@ -159,7 +185,8 @@ class Hand(Betting):
         self._reason = ""
         self._over = False
         self._result: HandResult | None = None
-        self._start()
+        if cards is not _UNDEALT:  # a blank hand for copy(), which sets every field
+            self._start()
 
     # ------------------------------------------------------------------ reading
 
@@ -271,6 +298,73 @@ class Hand(Betting):
     def view(self, seat: int | None = None) -> HandView:
         """What ``seat`` may see (its own down cards, all up cards); None for a spectator."""
         return make_view(self, seat)
+
+    # ------------------------------------------------------------------ cloning
+
+    def copy(self) -> Hand:
+        """An independent clone: acting on either changes nothing in the other.
+
+        What tree search and counterfactual walks need (docs/rl.md, *Cloning*):
+        the lists a hand changes are copied, its immutable values (the
+        config, events, legal actions, result) shared, and its card source
+        copied at the same place, so both deal the same next cards.
+        ``copy.copy``, ``copy.deepcopy`` and ``pickle`` give the same clone.
+        """
+        clone = Hand(self.config, cards=_UNDEALT)  # a compiled class: no bare __new__
+        clone._n = self._n
+        clone._stacks = self._stacks[:]
+        clone._committed = self._committed[:]
+        clone._bets = self._bets[:]
+        clone._live = self._live[:]
+        clone._live_count = self._live_count
+        clone._street = self._street
+        clone._events = self._events[:]
+        clone._acted = self._acted[:]
+        clone._level = self._level
+        clone._last_full = self._last_full
+        clone._small_units = self._small_units
+        clone._big_units = self._big_units
+        clone._units = self._units
+        clone._full = self._full
+        clone._capped = self._capped
+        clone._bring_in = self._bring_in
+        clone._aggressor = self._aggressor
+        clone._cursor = self._cursor
+        clone._legal_seat = self._legal_seat
+        clone._legal_list = self._legal_list[:]
+        clone.game = self.game
+        source = self._src
+        clone._src = source.copy() if type(source) is DeckCards else copy.deepcopy(source)
+        clone._deal = None if self._deal is None else clone._src.next_card  # type: ignore[attr-defined]
+        clone._dealt = self._dealt
+        clone._forced_rake = self._forced_rake
+        clone._down = [cards[:] for cards in self._down]
+        clone._up = [cards[:] for cards in self._up]
+        clone._community = self._community
+        clone._has_community = self._has_community
+        clone._betting = self._betting
+        clone._to_act = self._to_act
+        clone._possible = self._possible
+        clone._reason = self._reason
+        clone._over = self._over
+        clone._result = self._result
+        return clone
+
+    def __copy__(self) -> Hand:
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Hand:
+        clone = self.copy()
+        memo[id(self)] = clone
+        return clone
+
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickle as the fields of a :meth:`copy` (a compiled class has no default way)."""
+        clone = self.copy()
+        fields = {name: getattr(clone, name) for name in _ALL_FIELDS if name != "_deal"}
+        fields["_legal_seat"] = -1  # the unpickled hand lists its legal actions afresh
+        fields["_legal_list"] = []
+        return (_unpickled_hand, (fields, self._deal is not None))
 
     # ------------------------------------------------------------------ acting
 
@@ -629,6 +723,15 @@ class Hand(Betting):
         for pot in pots:
             rake += pot.rake
         self._result = _RESULT(final, tuple(net), pots, settlement.awards, rake)
+
+
+def _unpickled_hand(fields: dict[str, object], deals: bool) -> Hand:
+    """The hand :meth:`Hand.__reduce__` pickled: its fields set on a blank hand."""
+    hand = Hand(cast(TableConfig, fields["config"]), cards=_UNDEALT)
+    for name, value in fields.items():
+        setattr(hand, name, value)
+    hand._deal = cast(DeckCards, fields["_src"]).next_card if deals else None
+    return hand
 
 
 def play_out(hand: Hand, actions: Sequence[Action | ActionKind | str]) -> list[Event]:
