@@ -65,19 +65,23 @@ def _fresh_venv(where: Path) -> Path:
 
 @pytest.mark.slow
 def test_the_wheel_and_the_sdist_install_in_a_fresh_venv_and_deal_a_hand(tmp_path: Path) -> None:
+    # The pure-Python build (STUD_NO_MYPYC=1) keeps this test short: what it checks is the
+    # packaging (modules, data files, metadata); the compiled build is the same source.
+    environment = {**os.environ, "STUD_NO_MYPYC": "1"}
     dist = tmp_path / "dist"
-    _run(sys.executable, "-m", "build", "--no-isolation", "--outdir", dist, ROOT, cwd=tmp_path)
+    _run(
+        sys.executable, "-m", "build", "--no-isolation", "--outdir", dist, ROOT,
+        cwd=tmp_path, env=environment,
+    )  # fmt: skip
     (wheel,) = dist.glob("stud-*.whl")
     (sdist,) = dist.glob("stud-*.tar.gz")
 
     python = _fresh_venv(tmp_path / "from-wheel")
     _run(python, "-m", "pip", "install", "--no-deps", "--no-index", wheel)
-    compiled = _run(python, "-c", SMOKE, cwd=tmp_path).split()
-    assert "stud.game.state" in compiled  # the wheel carries the mypyc-compiled engine
+    assert _run(python, "-c", SMOKE, cwd=tmp_path).split() == []
 
-    # The sdist builds again on install; the pure-Python build keeps this test short.
+    # The sdist builds again on install.
     python = _fresh_venv(tmp_path / "from-sdist")
-    environment = {**os.environ, "STUD_NO_MYPYC": "1"}
     _run(
         python,
         "-m",
