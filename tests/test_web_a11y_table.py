@@ -27,6 +27,7 @@ from table_pages import (
     sit,
     sit_out_after_this_hand,
 )
+from table_pages import SERVER as SERVER  # the server the tests use: table_pages' stacked decks
 
 # Everything the log's lines go through: lines added, lines taken away, text changed in place.
 LOG_WATCH = """() => {
