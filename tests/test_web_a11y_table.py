@@ -27,6 +27,7 @@ from table_pages import (
     sit,
     sit_out_after_this_hand,
 )
+from table_pages import SERVER as SERVER  # the room the server fixture starts
 
 # Everything the log's lines go through: lines added, lines taken away, text changed in place.
 LOG_WATCH = """() => {

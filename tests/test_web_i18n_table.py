@@ -32,6 +32,7 @@ from table_pages import (
     sit,
     sit_out_after_this_hand,
 )
+from table_pages import SERVER as SERVER  # the room the server fixture starts
 
 LANGUAGES_AT_SHOWDOWN = ("zh-Hant", "zh-Hans", "en")
 # Words each language must show at the table mid-hand (5th street, our turn: check or bet).

@@ -17,6 +17,7 @@ from typing import Any
 from playwright.sync_api import Browser
 
 from stud.testing.server import ServerProcess
+from table_pages import SERVER as SERVER  # the room the server fixture starts
 from table_pages import STATE, Person, open_table
 
 # Whether the focused element shows it: it matches :focus-visible and draws an outline.
