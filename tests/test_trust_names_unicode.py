@@ -191,3 +191,13 @@ def test_a_han_name_goes_through_downloads_convert_and_replay(
     assert [seat.name for seat in again_stars.seats] == names
     assert [seat.name for seat in again_phh.seats] == names
     assert again_phh.actions == read_phh(phh.text).actions
+
+
+def test_look_alikes_are_joined_one_step_only() -> None:
+    """Digits that look like no letter stay themselves: p0…p9 are ten names but for p0/po
+    and p1/pl, which do look alike; chains of look-alikes do not join 6 and o."""
+    from stud.server.trust.names import name_key
+
+    keys = [name_key(f"p{digit}") for digit in range(10)]
+    assert keys[0] == name_key("po") and keys[1] == name_key("pl")
+    assert len(set(keys[2:])) == 8 and name_key("p6") != name_key("po")

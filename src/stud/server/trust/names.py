@@ -78,46 +78,34 @@ def printable(text: str, what: str) -> str:
 
 
 @cache
-def _prototypes() -> dict[str, str]:
-    """Each confusable character's stand-in: one per class of characters that look alike.
-
-    The classes join every character with its look-alikes (the package's data, taken
-    both ways) and with its case-folded form, so that the key ignores case without
-    losing a capital's look-alikes (Cyrillic ``В`` is ``B``, so ``b``). The price: ``I``
-    looks like ``l`` and folds to ``i``, so ``i`` and ``l`` are one. The stand-in is the
-    class's lower-case ASCII letter if it has one, else its smallest code point.
-    """
-    parent: dict[str, str] = {}
-
-    def root(ch: str) -> str:
-        while parent.get(ch, ch) != ch:
-            ch = parent[ch]
-        return ch
-
-    def join(a: str, b: str) -> None:
-        ra, rb = root(a), root(b)
-        if ra != rb:
-            first, second = sorted((ra, rb), key=_preference)
-            parent[second] = first
-            parent.setdefault(first, first)
-
+def _homoglyphs() -> dict[str, tuple[str, ...]]:
+    """Each character's single-character look-alikes, from the package's data."""
     data: dict[str, list[dict[str, str]]] = confusables.confusables_data
+    found: dict[str, tuple[str, ...]] = {}
     for source, targets in data.items():
-        if len(source) != 1:
-            continue
-        for target in targets:
-            glyph = target["c"].replace("\u200e", "")
-            if len(glyph) == 1:
-                join(source, glyph)
-    for ch in list(parent):
-        for other in (ch.casefold(), ch.upper()):
-            if len(other) == 1:
-                join(ch, other)
-    return {ch: root(ch) for ch in parent}
+        if len(source) == 1:
+            glyphs = (target["c"].replace("\u200e", "") for target in targets)
+            found[source] = tuple(glyph for glyph in glyphs if len(glyph) == 1)
+    return found
 
 
 def _preference(ch: str) -> tuple[bool, str]:
     return (not (ch.isascii() and ch.islower()), ch)
+
+
+@cache
+def _stand_in(ch: str) -> str:
+    """The character that stands for ``ch`` and its direct look-alikes (those of its capital
+    too, case-folded: Cyrillic ``в`` is ``В``, which looks like ``B``, so ``b``): a lower-case
+    ASCII letter if one is among them, else the smallest code point.
+
+    One step only: look-alikes of look-alikes are not joined, since chains of them link
+    characters nobody would confuse (``6`` to ``o`` through Cyrillic and Greek letters).
+    """
+    near = _homoglyphs()
+    candidates = {ch, *near.get(ch, ())}
+    candidates.update(glyph.casefold() for glyph in near.get(ch.upper(), ()))
+    return min((c for c in candidates if len(c) == 1), key=_preference)
 
 
 def name_key(name: str) -> str:
@@ -125,8 +113,7 @@ def name_key(name: str) -> str:
     look-alike stand-in (a confusable skeleton without case: ``Ada``, ``ＡＤＡ`` and ``Аda``
     agree, Cyrillic ``ВОТ`` is ``bot``, ``B0B`` is ``bob``)."""
     folded = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", name).casefold())
-    stand_in = _prototypes()
-    return "".join(stand_in.get(ch, ch) for ch in folded)
+    return "".join(_stand_in(ch) for ch in folded)
 
 
 def _script(ch: str) -> str:
