@@ -52,6 +52,7 @@ class MeteredBot(StrongBot):
         return choice
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["stud", "stud8", "razz"])
 @pytest.mark.parametrize("players", [2, 6])
 def test_each_decision_costs_at_most_one_estimate(

@@ -107,6 +107,7 @@ def test_a_match_gives_the_same_result_whatever_the_workers() -> None:
     assert one.hero_rate().bb_per_100 == pytest.approx(-one.villain_rate().bb_per_100)
 
 
+@pytest.mark.slow
 def test_a_small_gauntlet_has_the_right_shape_and_conserves_chips() -> None:
     done: list[int] = []
     gauntlet = run_gauntlet(

@@ -157,6 +157,7 @@ class Counting:
         assert players is not None and set(players) == set(range(len(players)))
 
 
+@pytest.mark.slow
 def test_a_simulation_keeps_its_bots_for_a_whole_session(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(BOTS, "counting", Counting)
     Counting.made = 0
@@ -169,6 +170,7 @@ def test_a_simulation_keeps_its_bots_for_a_whole_session(monkeypatch: pytest.Mon
     assert parse_bots("counting") == ["counting"]
 
 
+@pytest.mark.slow
 def test_a_simulation_gives_the_same_numbers_whatever_the_workers() -> None:
     config = SimConfig("stud8", ("strong", "station"), hands=90, seed=4, session=30)
     one = simulate(config, workers=1)

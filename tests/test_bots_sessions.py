@@ -20,6 +20,7 @@ from stud.game import Hand, TableConfig, variant
 GAMES = ("stud", "stud8", "razz")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("table", range(3))
 def test_every_bot_stays_legal_over_a_session(game: str, table: int) -> None:

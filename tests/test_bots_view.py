@@ -75,6 +75,7 @@ def _swapped(order: list[int], seats: int) -> list[int]:
     return other
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 def test_strong_bot_plays_the_same_whatever_the_hidden_cards(game: str) -> None:
     """Two deals that differ only in cards seat 0 cannot see: its play must not differ."""

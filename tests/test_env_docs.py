@@ -54,6 +54,7 @@ def _example() -> ModuleType:
     return module
 
 
+@pytest.mark.slow
 def test_the_training_example_runs_for_a_few_seconds_and_draws_its_chart(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -64,6 +65,7 @@ def test_the_training_example_runs_for_a_few_seconds_and_draws_its_chart(
     assert "bb/100" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_the_training_example_learns_to_beat_random() -> None:
     example = _example()
     _, results = example.train(seconds=600, max_hands=1000, seed=1)

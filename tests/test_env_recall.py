@@ -54,6 +54,7 @@ def test_no_observation_stands_for_two_betting_histories(game: str) -> None:
         assert _collisions(config, True, SEQUENCES) == 0, (game, players)
 
 
+@pytest.mark.slow
 def test_the_compact_observation_forgets_the_order_the_recall_one_keeps() -> None:
     config = table_config("stud", 3)
     assert _collisions(config, False, SEQUENCES) > 0  # the check finds what recall fixes
