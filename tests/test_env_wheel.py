@@ -60,6 +60,9 @@ def _fresh_venv(where: Path) -> Path:
     purelib = _run(python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])")
     ours = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
     (Path(purelib.strip()) / "outer.pth").write_text("\n".join(sorted(ours)) + "\n")
+    # Python 3.11's venv brings an old setuptools of its own, which would shadow this
+    # environment's (the build needs the one pyproject.toml's build-system names).
+    _run(python, "-m", "pip", "uninstall", "--yes", "setuptools")
     return python
 
 
