@@ -5,18 +5,20 @@ bar keeps the account (a failed request is not a logout); back online, all comes
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from playwright.sync_api import Browser
 
 from stud.testing.server import ServerProcess
 from table_pages import SERVER as SERVER  # the server the tests use: table_pages' stacked decks
-from table_pages import Person, open_table, sit, wait_turn
+from table_pages import Person, open_table, screenshot, sit, wait_turn
 
 LIVE_BUTTONS = ".action-bar.active .act-btn:not(:disabled)"
 RETRIES = "n => window.studApp.socket.retries >= n"
 
 
 def test_offline_at_a_table_shows_reconnecting_and_keeps_the_account(
-    server: ServerProcess, browser: Browser
+    server: ServerProcess, browser: Browser, tmp_path: Path
 ) -> None:
     person = Person(browser, server.base)
     try:
@@ -36,6 +38,7 @@ def test_offline_at_a_table_shows_reconnecting_and_keeps_the_account(
         assert page.locator(".action-bar .your-turn.offline").count() == 1
         # Some seconds offline: the socket has failed to come back a few times.
         page.wait_for_function(RETRIES, arg=4)
+        screenshot(page, tmp_path / "reconnecting.png", "screenshot-reconnecting.png")
         # The account is asked for while offline (as a finished hand asks): the request
         # fails, and the bar keeps the account it showed.
         person.js("() => window.studApp.refreshAccount()")
