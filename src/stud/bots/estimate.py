@@ -230,7 +230,9 @@ class Estimator:
                 # The later streets' narrowing was dealt too: nothing left to weigh.
                 places[i], spans[i] = dealt_place
             else:
-                logw += self._log_weight(
+                logw += log_weight(
+                    self._start,
+                    self._strength,
                     r,
                     now_cards,
                     h,
@@ -320,25 +322,6 @@ class Estimator:
         """``r``'s first two down cards as a weighted table of every pair of ``live`` cards
         (:func:`stud.bots.ranges.pair_range`, with this game's tables)."""
         return pair_range(self._start, self._strength, live, r, later, boards, street)
-
-    def _log_weight(
-        self,
-        r: Range,
-        now: IntArray,
-        hidden: int,
-        power: FloatArray,
-        place: FloatArray,
-        dealt_from_range: bool = False,
-        span: FloatArray | None = None,
-        boards: dict[int, FloatArray] | None = None,
-        street: int = 4,
-    ) -> FloatArray:
-        """Log-likelihood of ``r``'s play for each run-out of its hidden cards
-        (:func:`stud.bots.ranges.log_weight`, with this game's tables)."""
-        return log_weight(
-            self._start, self._strength, r, now, hidden, power, place, dealt_from_range, span,
-            boards, street,
-        )  # fmt: skip
 
 
 def _tempered(logw: FloatArray, least: float) -> FloatArray:
