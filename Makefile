@@ -19,7 +19,7 @@ $(STAMP): pyproject.toml setup.py $(COMPILED)
 	touch $(STAMP)
 
 test: $(STAMP)
-	$(BIN)/python -m pytest -n auto -q
+	$(BIN)/python -m pytest -n auto -q --durations=30
 
 # The markers come from the fixtures a test uses (tests/conftest.py); slow ones are marked by hand.
 quick: $(STAMP)

@@ -187,7 +187,7 @@ def screenshot(page: Page, path: Path, docs_name: str | None = None) -> None:
     """A picture of the page in ``path``; also into docs/ as ``docs_name`` when
     STUD_WEB_SCREENSHOTS=1 (how the pictures in the docs are made again)."""
     settle(page)  # the cards dealt and the bets slid in have settled
-    page.screenshot(path=str(path))
+    page.screenshot(path=str(path), animations="disabled")
     assert path.stat().st_size > 10_000
     if docs_name and os.environ.get("STUD_WEB_SCREENSHOTS") == "1":
         shutil.copyfile(path, DOCS / docs_name)

@@ -264,7 +264,6 @@ def run(cluster: Cluster, db: Database, first: ServerProcess, second: ServerProc
             final = await asyncio.to_thread(
                 wait_until, db, mtt, lambda st: st["snapshot"]["state"] == "finished", "won", 400
             )
-            await asyncio.sleep(1.0)  # the last messages on their way
         finally:
             for follower in [*followers, spectator]:
                 await follower.stop()

@@ -20,6 +20,7 @@ import httpx
 from stud.fairness import commitment_of
 from stud.history import read_phh, read_pokerstars
 from stud.history.verify import verify
+from stud.testing import wait
 from stud.testing.server import Client, ServerProcess, ServerSpec
 
 ARGS = (
@@ -114,7 +115,10 @@ async def run_players(
     watching = asyncio.create_task(watch())
     polling = asyncio.create_task(poll())
     await asyncio.wait_for(asyncio.gather(*(drive(p) for p in players)), 300)
-    await asyncio.sleep(0.3)
+    last = max(p.client.last_event(p.table) for p in players)
+    await wait.until(
+        lambda: spectator.last_event(players[0].table) >= last, "the spectator saw every event"
+    )
     watching.cancel()
     polling.cancel()
 

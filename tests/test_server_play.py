@@ -17,6 +17,7 @@ from typing import Any
 import httpx
 import pytest
 
+from stud.testing import wait
 from stud.testing.server import Client, ServerProcess, ServerSpec, check_no_foreign_down_cards
 
 FAST = (
@@ -180,7 +181,8 @@ def test_two_clients_and_a_bot_play_full_hands(server: ServerProcess, game: str)
             asyncio.gather(play(alice, table, rng, hands, 0), play(bob, table, rng, hands, 1)),
             600,  # only bounds a hang
         )
-        await asyncio.sleep(0.5)
+        last = max(alice.last_event(table), bob.last_event(table))
+        await wait.until(lambda: watcher.last_event(table) >= last, "the watcher saw every event")
         drain.cancel()
         for client in (alice, bob, watcher):
             await client.close()
@@ -344,7 +346,8 @@ def test_reconnect_mid_hand_gets_what_was_missed_and_keeps_the_seat(server: Serv
         bob_task = asyncio.create_task(
             play(bob, table, random.Random(1), Hands(players=1, goal=10**6))
         )
-        await asyncio.sleep(0.5)
+        # The hand goes on without her: there is something to miss.
+        await wait.until(lambda: bob.last_event(table) > last, "an event alice misses")
         again = Client(server.base, alice.cookie)
         await again.connect()
         await again.send({"type": "watch", "table": table, "since": last})

@@ -396,7 +396,7 @@ def own_cards(tab: Tab) -> list[str]:
 
 def shot(tab: Tab, path: Path, docs_name: str | None = None) -> None:
     settle(tab.page)  # the cards dealt and the bets slid in have settled
-    tab.page.screenshot(path=str(path))
+    tab.page.screenshot(path=str(path), animations="disabled")
     assert path.stat().st_size > 10_000
     if docs_name and os.environ.get("STUD_WEB_SCREENSHOTS") == "1":
         shutil.copyfile(path, DOCS / docs_name)

@@ -17,6 +17,7 @@ from typing import Any
 from playwright.sync_api import Browser
 
 from stud.testing.server import ServerProcess
+from stud.testing.web import flush
 from table_pages import SERVER as SERVER  # the server the tests use: table_pages' stacked decks
 from table_pages import STATE, Person, open_table
 
@@ -134,7 +135,7 @@ def test_a_hand_by_keyboard_then_without_shortcuts(server: ServerProcess, browse
         assert person.page.query_selector(".act-btn kbd") is None  # no key drawn
         for key in ("f", "c", "k", "b", "r", "i", "o", "d", "1", "2", "3"):
             person.page.keyboard.press(key)
-        person.page.wait_for_timeout(600)
+        flush(person.page)  # what the keys set off has happened
         assert person.js("() => window.__acts") == 0
         assert person.state(table)["turn"]["turn"] == turn  # still our turn, nothing sent
         act_by_keyboard(person, "Enter")

@@ -21,6 +21,7 @@ from typing import Any
 from playwright.sync_api import Browser
 
 from stud.testing.server import ServerProcess, ServerSpec
+from stud.testing.web import flush
 from table_pages import open_table
 from test_web_client import SERVER_ARGS, TIMEOUT, Tab, passive, play, shot
 
@@ -209,7 +210,7 @@ def test_fold_when_checking_is_free_asks_and_preactions_are_taken(
         high.page.keyboard.press("f")
         high.page.wait_for_selector(".fold-confirm")
         assert "Checking is free" in high.page.inner_text(".action-bar")
-        high.page.wait_for_timeout(300)
+        flush(high.page)
         assert not any('"act"' in m for m in high.sent[sent:]), high.sent[sent:]
         assert state(high, table)["turn"]["turn"] == before["turn"]["turn"]
         shot(high, tmp_path / "fold-confirm.png")

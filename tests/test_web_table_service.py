@@ -21,6 +21,8 @@ from playwright.sync_api import Browser
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from stud.testing.server import ServerProcess, ServerSpec
+from stud.testing.wait import wait_until
+from stud.testing.web import round_trip
 from test_web_client import TIMEOUT, Tab, passive, play, register, shot
 
 ARGS = (
@@ -126,7 +128,7 @@ def test_sitting_out_plays_the_hand_on_and_leaving_asks_and_folds(
         turn = state(tab, table)["turn"]["turn"]
         page.click(".table-buttons button:text-is('Sit out')")
         page.wait_for_selector(".table-buttons button:text-is('Sit in')")
-        page.wait_for_timeout(500)  # a sit-out that passed the turn would have done it by now
+        round_trip(page)  # a sit-out that passed the turn would have said so by now
         now = state(tab, table)
         assert now["turn"] and now["turn"]["turn"] == turn and now["turn"]["seat"] == now["you"]
         assert page.query_selector(".action-bar.active .act-btn:not(:disabled)")
@@ -364,13 +366,24 @@ def test_buy_in_range_top_up_and_automatic_rebuy(
             )
         assert re.search(r"\(you\) rebuys \d+ \(stack 30\)", page.inner_text(".log"))
         assert state(tab, table)["you"] is not None
-        # Every chip is accounted for: the start, plus what each hand won or lost.
-        page.wait_for_timeout(800)
-        tab.page.evaluate("() => window.studApp.refreshAccount()")
-        account = tab.js("() => window.studApp.account")
-        hands = page.request.get(f"{server.base}/api/me/hands").json()
-        nets = sum(h["net"] for h in hands)
-        assert account["balance"] + account["at_tables"] == total + nets, (account, nets)
+
+        # Every chip is accounted for: the start, plus what each hand won or lost (once the
+        # last hand's record is stored).
+        def accounted() -> tuple[dict[str, int], int]:
+            tab.page.evaluate("() => window.studApp.refreshAccount()")
+            account = tab.js("() => window.studApp.account")
+            hands = page.request.get(f"{server.base}/api/me/hands").json()
+            return account, sum(h["net"] for h in hands)
+
+        def balanced() -> bool:
+            account, nets = accounted()
+            return account["balance"] + account["at_tables"] == total + nets
+
+        try:
+            wait_until(balanced, "every chip accounted for", timeout=30)
+        except TimeoutError:
+            account, nets = accounted()
+            raise AssertionError((account, nets, total)) from None
         assert not tab.errors, tab.errors
     finally:
         tab.close()
@@ -428,7 +441,7 @@ def test_chat_is_text_muted_per_account_and_the_dealer_speaks(
         alice.page.wait_for_selector(
             ".chat-line.player.mine:has-text('still there?')", timeout=10_000
         )
-        bob.page.wait_for_timeout(500)
+        round_trip(bob.page)  # the line reached bob's socket before this answer
         assert bob.page.query_selector(".chat-line.player") is None
         bob.page.reload()
         bob.page.click(".side .tab[data-tab='chat']")

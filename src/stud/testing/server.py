@@ -249,6 +249,14 @@ class Client:
         self.messages.append(message)
         return message
 
+    def last_event(self, table: int | None = None) -> int:
+        """The number of the last event received (of ``table``, if given); 0 before any."""
+        numbers = [
+            m["n"] for m in self.messages
+            if m["type"] == "event" and (table is None or m.get("table") == table)
+        ]  # fmt: skip
+        return max(numbers, default=0)
+
     async def until(
         self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 60.0
     ) -> dict[str, Any]:

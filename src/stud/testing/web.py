@@ -82,11 +82,47 @@ def stacked_hand(
     )  # fmt: skip
 
 
-SETTLED = """() => document.getAnimations().every((a) =>
-  a.playState !== 'running' || a.effect?.getComputedTiming().endTime === Infinity)"""
-"""True once no animation with an end (cards dealt, bets sliding in) is running."""
+FINISH_ANIMATIONS = """() => { for (const a of document.getAnimations()) {
+  if (a.playState === 'running' && a.effect?.getComputedTiming().endTime !== Infinity) a.finish();
+} }"""
+"""Fast-forwards every animation with an end (cards dealt, bets sliding in) to its last frame."""
 
 
 def settle(page: Page) -> None:
-    """Until the page's finite animations and transitions have ended (before a screenshot)."""
-    page.wait_for_function(SETTLED)
+    """Shows the page as it is once its finite animations end (before a screenshot).
+
+    The animations are fast-forwarded, not waited for: at a lively table new ones start
+    all the time, so waiting for a moment without any may never end.
+    """
+    page.evaluate(FINISH_ANIMATIONS)
+
+
+FLUSH = "() => new Promise((done) => requestAnimationFrame(() => setTimeout(done)))"
+"""Resolves once the page has run the tasks already queued and drawn the next frame."""
+
+
+def flush(page: Page) -> None:
+    """Until what a key press or click already set off in the page (its handlers, their
+    promises, the next frame) has happened: a barrier, not a guess at a duration."""
+    page.evaluate(FLUSH)
+
+
+ROUND_TRIP = """() => new Promise((done) => {
+  const socket = window.studApp.socket;
+  const id = `barrier-${Date.now()}-${Math.random()}`;
+  const heard = (e) => {
+    if (e.detail.type !== 'pong' || e.detail.id !== id) return;
+    socket.removeEventListener('message', heard);
+    done();
+  };
+  socket.addEventListener('message', heard);
+  socket.send({ type: 'ping', id });
+})"""
+"""Pings the room on the page's socket and resolves on the answer."""
+
+
+def round_trip(page: Page) -> None:
+    """Until the room answers a ping on the page's socket, and the page has drawn it: every
+    message the room had queued for this page before has arrived (one socket keeps its order)."""
+    page.evaluate(ROUND_TRIP)
+    flush(page)
