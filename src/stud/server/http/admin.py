@@ -18,6 +18,7 @@ from stud.server.errors import Refusal
 from stud.server.http.deps import CurrentAccount, DatabaseDep, LoggedIn, RoomDep, require
 from stud.server.http.errors import RestError, retry_after
 from stud.server.http.origin import foreign_origin
+from stud.server.room.room import Room
 from stud.server.storage import Database
 from stud.server.storage import moderation as desk_db
 from stud.server.storage.moderation import STAFF, Actor, Member
@@ -238,7 +239,7 @@ async def cancel_tournament(
     return await _live(room, me, "cancel_tournament", tournament_id, body.reason)
 
 
-async def _live(room: Any, me: Member, action: str, target: int, reason: str) -> dict[str, Any]:
+async def _live(room: Room, me: Member, action: str, target: int, reason: str) -> dict[str, Any]:
     try:
         if not reason.strip():
             raise Refusal("no_reason", "say why: a reason is written in the audit log")
@@ -284,7 +285,7 @@ async def report(body: Report, account: LoggedIn, room: RoomDep) -> dict[str, An
     return {"report": report_id}
 
 
-def _chat_context(room: Any, key: str) -> list[dict[str, Any]] | None:
+def _chat_context(room: Room, key: str) -> list[dict[str, Any]] | None:
     """The table's last chat lines, as this process kept them (None: no such table here
     nor elsewhere in the room; [] for a table another process of a shared room runs)."""
     if key.isdigit():
