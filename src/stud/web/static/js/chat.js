@@ -2,7 +2,9 @@
 // table, a box to write in, and muting a player (kept per account in localStorage).
 // Every line is written with textContent: a message is text, never markup.
 
+import { request } from './api.js';
 import { h, fill } from './dom.js';
+import { requestErrorText } from './errortext.js';
 import { chips, potName } from './format.js';
 import { t } from './i18n.js';
 import { listParts } from './tparts.js';
@@ -133,8 +135,20 @@ export class ChatPanel {
     if (!mine && this.view.app.account) {
       const label = t('chat.mute_label', { name: e.name });
       line.append(' ', h('button', { class: 'link mute', title: label, 'aria-label': label, onclick: () => this.mute(e.account_id, e.name) }, t('chat.mute')));
+      const report = t('chat.report_label', { name: e.name });
+      line.append(' ', h('button', { class: 'link report', title: report, 'aria-label': report, onclick: () => this.report(e) }, t('chat.report')));
     }
     return line;
+  }
+
+  /** Report a line to the room's moderators (POST /api/reports, docs/admin.md). */
+  async report(e) {
+    try {
+      await request('POST', '/api/reports', { table: String(this.view.model.id), account_id: e.account_id, line: e.text });
+      this.view.app.toast(t('chat.reported'));
+    } catch (error) {
+      this.view.app.toast(requestErrorText(error));
+    }
   }
 
   mute(id, name) {
