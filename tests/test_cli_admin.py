@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -19,10 +19,14 @@ from stud.server.storage import Database, resolve_url
 from stud.server.storage import moderation as desk_db
 
 
-@pytest.fixture
-def room_db(tmp_path: Path) -> Iterator[tuple[Path, Database]]:
-    """A room's database with two people (alice: 1,000 chips; bob: none)."""
-    db = Database(resolve_url(None, tmp_path))
+@pytest.fixture(params=["sqlite", "postgres"])
+def room_db(
+    request: pytest.FixtureRequest, database_factory: Callable[[str], str]
+) -> Iterator[tuple[str, Database]]:
+    """A room's database (its URL) with two people (alice: 1,000 chips; bob: none), on
+    SQLite and on PostgreSQL."""
+    url = resolve_url(database_factory(request.param))
+    db = Database(url)
     db.create_schema()
     store = db.store
 
@@ -32,12 +36,12 @@ def room_db(tmp_path: Path) -> Iterator[tuple[Path, Database]]:
         store.create_account(conn, "bob", "user")  # type: ignore[arg-type]
 
     db.write_sync(people)
-    yield tmp_path, db
+    yield url, db
     db.close()
 
 
-def admin(folder: Path, *args: str) -> int:
-    return main(["admin", "--data-dir", str(folder), *args])
+def admin(url: str, *args: str) -> int:
+    return main(["admin", "--database-url", url, *args])
 
 
 def member(db: Database, name: str) -> desk_db.Member:
@@ -47,7 +51,7 @@ def member(db: Database, name: str) -> desk_db.Member:
 
 
 def test_grants_move_chips_from_the_house_and_never_below_zero(
-    room_db: tuple[Path, Database], capsys: pytest.CaptureFixture[str]
+    room_db: tuple[str, Database], capsys: pytest.CaptureFixture[str]
 ) -> None:
     folder, db = room_db
     store = db.store
@@ -82,7 +86,7 @@ def test_grants_move_chips_from_the_house_and_never_below_zero(
 
 
 def test_roles_bans_and_mutes_are_written_and_audited(
-    room_db: tuple[Path, Database], capsys: pytest.CaptureFixture[str]
+    room_db: tuple[str, Database], capsys: pytest.CaptureFixture[str]
 ) -> None:
     folder, db = room_db
     assert member(db, "bob").role == "player"
@@ -129,7 +133,7 @@ def test_roles_bans_and_mutes_are_written_and_audited(
 
 
 def test_a_table_request_waits_for_a_running_room(
-    room_db: tuple[Path, Database], capsys: pytest.CaptureFixture[str]
+    room_db: tuple[str, Database], capsys: pytest.CaptureFixture[str]
 ) -> None:
     folder, db = room_db
     assert admin(folder, "--wait", "0.3", "close-table", "7") == 3

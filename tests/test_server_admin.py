@@ -30,7 +30,7 @@ from stud.testing.server import (
 from stud.testing.wait import wait_until
 
 ARGS = (
-    "--turn-seconds", "30", "--time-bank", "30", "--pause", "0.2", "--grace", "30",
+    "--turn-seconds", "5", "--time-bank", "1", "--pause", "0.2", "--grace", "30",
     "--bot-delay", "0.01", "0.05", "--no-default-tables", "--no-default-tournaments",
     "--seed", "37",
 )  # fmt: skip
