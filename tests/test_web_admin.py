@@ -7,12 +7,16 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
+from collections.abc import Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 from playwright.sync_api import Page
 
 from stud.testing.server import Client, ServerProcess
+from stud.testing.wait import wait_until
 from table_pages import screenshot
 from test_server_admin import SERVER as SERVER  # one server with the REST tests of the desk
 from test_server_admin import call, console, make_table, person, staff
@@ -110,3 +114,69 @@ def test_a_player_is_told_the_page_is_not_theirs(server: ServerProcess, page: Pa
     )
     assert page.locator("#account [data-do=admin]").count() == 0
     assert page.locator(".admin-part").count() == 0
+
+
+def test_a_player_reports_a_line_and_a_player_from_the_table(
+    server: ServerProcess, page: Page
+) -> None:
+    zh = words("zh-Hant")
+    admin = staff(server, "reportadmin", "admin")
+    rude = person(server, "tablerude")
+    reporter = person(server, "tablereporter")
+    table = make_table(server, reporter, name="檢舉桌")
+
+    async def sit() -> None:
+        await rude.connect()
+        await rude.send({"type": "sit", "table": table, "buy_in": 100, "id": "s"})
+        assert (await rude.until(lambda m: m.get("id") == "s"))["type"] == "ok"
+
+    async def say(text: str) -> None:
+        await rude.send({"type": "chat", "table": table, "text": text, "id": "c"})
+        await rude.until(lambda m: m.get("id") == "c")
+
+    # The rude player stays connected (so seated) on a loop of its own: Playwright's runs here.
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+
+    def run(work: Coroutine[Any, Any, None]) -> None:
+        asyncio.run_coroutine_threadsafe(work, loop).result(120)
+
+    try:
+        run(sit())
+        log_in(page, server, reporter)
+        page.goto(f"{server.base}/?lang=zh-Hant#/table/{table}")
+        page.click(".side .tab[data-tab='chat']")
+        page.wait_for_function(
+            "t => window.studApp.models.get(t)?.state?.seats?.some(Boolean)", arg=table
+        )
+        run(say("你打得真爛"))
+        report_line_and_player(page, zh)
+    finally:
+        run(rude.close())
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join()
+    reports = wait_until(lambda: reports_on(server, admin, "tablerude", 2), "two reports")
+    assert {(r["line"], r["reason"], r["reporter"]) for r in reports} == {
+        ("你打得真爛", "", "tablereporter"),
+        (None, "故意拖延", "tablereporter"),
+    }
+    assert all(r["table"] == str(table) for r in reports)
+
+
+def report_line_and_player(page: Page, zh: dict[str, str]) -> None:
+    """Report the rude line from its link, then its author from the chat tab's form."""
+    line = page.locator(".chat-line.player").filter(has_text="你打得真爛")
+    line.locator(".report").click()
+    page.locator(".toast").filter(has_text=zh["chat.reported"]).wait_for()
+    page.click(".chat-report summary")
+    page.select_option(".chat-report select", label="tablerude")
+    page.fill(".chat-report input[name='report-why']", "故意拖延")
+    page.click(".chat-report button[type='submit']")
+
+
+def reports_on(server: ServerProcess, admin: Client, name: str, count: int) -> list[Any] | None:
+    """The open reports about ``name`` once there are ``count`` of them."""
+    reports = call(server, "GET", "/api/admin/overview", admin).json()["reports"]
+    mine = [r for r in reports if r["account"] == name]
+    return mine if len(mine) == count else None
