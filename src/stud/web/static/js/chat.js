@@ -109,6 +109,7 @@ export class ChatPanel {
     this.seen = 0;
     this.update();
     this.renderMuted();
+    this.reportEl.hidden = !this.view.app.account; // only an account reports
   }
 
   /** Draw the log's lines not drawn yet. */
