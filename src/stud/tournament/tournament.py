@@ -153,6 +153,31 @@ class Tournament(TournamentState):
         self._cancel(now)
         return self._drain()
 
+    def call_off(self, now: float) -> list[TourneyOut]:
+        """The operator calls the tournament off: before the start as :meth:`cancel`
+        (everyone refunded); once running, the prizes of places already decided stay paid
+        and what is left of the pool goes to the players still in, in proportion to their
+        chips at the start of their hand in progress (a chip chop; the odd chips one each
+        to the biggest stacks). The hands in progress are void; the tables close."""
+        if self.state == REGISTERING:
+            return self.cancel(now)
+        if self.state != RUNNING:
+            raise TournamentError("tournament_over", "the tournament is over")
+        chips = {account: self.chips(account) for account in self.alive()}
+        paid = sum(f.prize for f in self.finishes() if f.account_id in self.paid)
+        shares = chip_chop(self.pool - paid, chips)
+        for account, amount in shares.items():
+            if amount > 0:
+                self.paid.add(account)
+                bot = self.entrants[account].bot
+                data = {"account_id": account, "amount": amount, "place": None, "bot": bot}
+                self._emit(Effect("prize", data))
+        self.tables.clear()
+        self.state = CANCELLED
+        self.finished_at = now
+        self._emit(Event("cancelled", {"reason": "called_off", "shares": shares}))
+        return self._drain()
+
     # -- play ------------------------------------------------------------------------------
 
     def tick(self, now: float) -> list[TourneyOut]:
@@ -577,3 +602,16 @@ __all__ = [
     "Tournament",
     "TourneyOut",
 ]
+
+
+def chip_chop(pool: int, chips: dict[int, int]) -> dict[int, int]:
+    """``pool`` shared in proportion to ``chips`` (whole chips: each its floor, then one more
+    each to the biggest stacks, the lower account first on a tie, until none is left)."""
+    total = sum(chips.values())
+    if pool <= 0 or total <= 0:
+        return {account: 0 for account in chips}
+    shares = {account: pool * stack // total for account, stack in chips.items()}
+    left = pool - sum(shares.values())
+    for account in sorted(chips, key=lambda a: (-chips[a], a))[:left]:
+        shares[account] += 1
+    return shares

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import time
 from collections import deque
 from datetime import UTC, datetime
 from typing import Any, Protocol
@@ -212,6 +213,7 @@ class TableActor(Mailbox):
             name = await self.room.account_name(account)
             data = {"account_id": account, "name": name, "seat": self.table.seat_of(account)}
             self._publish(Event("chat", {**data, "text": text, "at": now}))
+            self.chat.keep(self.id, {**data, "text": text, "at": time.time()})
         elif kind == "wait":
             return {"place": await seating.join_waiting_list(self, account, int(args["buy_in"]))}
         elif kind == "unwait":

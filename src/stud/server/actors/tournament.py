@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any, Protocol
@@ -212,6 +213,8 @@ class TournamentActor(Mailbox):
         if kind == "add_bots":  # the room's own: bots in a default tournament
             await self.add_bots(int(args["count"]), now)
             return None
+        if kind == "call_off":  # the operator's (stud.server.room.moderation)
+            return await self.call_off(now)
         if account is None:
             raise TableError("login_required", "log in or play as a guest first")
         if kind == "register":
@@ -253,6 +256,8 @@ class TournamentActor(Mailbox):
             name = await self.room.account_name(account)
             data = {"account_id": account, "name": name, "seat": seated}
             channel.publish(Event("chat", {**data, "text": text, "at": now}))
+            key = table_key(self.id, table_id)
+            self.chat.keep(key, {**data, "text": text, "at": time.time()})
             return
         if self.t.table_of(account) != table_id:
             raise TableError("not_seated", "you do not play at this table")
@@ -329,6 +334,35 @@ class TournamentActor(Mailbox):
         for account in accounts:
             outs += self.t.register(account.id, account.name, now, bot=True)
         await self.apply(outs, paid={a.id for a in accounts})
+
+    async def call_off(self, now: float) -> dict[str, Any]:
+        """Call the tournament off (:meth:`Tournament.call_off`): refunds before the start, a
+        chip chop of the pool left once running; the hands in progress are void. Returns
+        the chips each account got back and the state it was in."""
+        was = self.t.state
+        running = list(self.hand_ids.values())
+        outs = self.t.call_off(now)
+        self.hand_ids = {}
+        await self.apply(outs, force=True)
+        if running:
+            store = self.room.db.store
+
+            def void(conn: Connection) -> None:
+                self.desk.fence(conn, self.id)
+                for hand_id in running:
+                    store.void_hand(conn, hand_id)
+
+            await self.room.db.write(void)
+        paid: dict[int, int] = {}
+        for out in outs:
+            if isinstance(out, Effect) and out.kind in ("refund", "prize"):
+                d = out.data
+                back = (
+                    int(d["buy_in"]) + int(d["fee"]) if out.kind == "refund" else int(d["amount"])
+                )
+                paid[int(d["account_id"])] = paid.get(int(d["account_id"]), 0) + back
+        self._send_view()
+        return {"was": was, "paid": paid}
 
     # -- timers ----------------------------------------------------------------------------
 

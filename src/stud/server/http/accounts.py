@@ -7,6 +7,7 @@ password hashing is bounded (stud.server.trust): each answers 429 or 503 with Re
 
 # No ``from __future__ import annotations``: FastAPI reads the annotations at run time.
 import secrets
+import time
 from collections.abc import Awaitable
 from typing import TypeVar
 
@@ -28,6 +29,7 @@ from stud.server.http.deps import (
 from stud.server.http.errors import RestError, retry_after
 from stud.server.room.room import RoomConfig
 from stud.server.storage import Account, Database
+from stud.server.storage import moderation as desk_db
 from stud.server.trust.limits import SignupLimit
 from stud.server.trust.logins import Busy, PasswordGuard
 from stud.server.trust.names import (
@@ -57,6 +59,7 @@ class AccountOut(BaseModel):
     kind: str
     balance: int
     at_tables: int = Field(default=0, description="chips in front of the account at tables")
+    role: str = Field(default="player", description="player, moderator or admin (docs/admin.md)")
 
 
 async def logins_throttle(passwords: PasswordGuard, name: str, client: str) -> None:
@@ -97,12 +100,18 @@ def checked_credentials(body: Credentials) -> tuple[str, str]:
 
 async def account_out(db: Database, account: Account) -> AccountOut:
     store = db.store
-    balance, at_tables = await db.read(
-        lambda c: (store.balance(c, account.id), store.wallet(c, account.id, "table"))
+    balance, at_tables, member = await db.read(
+        lambda c: (
+            store.balance(c, account.id),
+            store.wallet(c, account.id, "table"),
+            desk_db.member(c, account.id),
+        )
     )
+    role = "player" if member is None else member.role
     return AccountOut(
-        id=account.id, name=account.name, kind=account.kind, balance=balance, at_tables=at_tables
-    )
+        id=account.id, name=account.name, kind=account.kind, balance=balance,
+        at_tables=at_tables, role=role,
+    )  # fmt: skip
 
 
 async def open_session(
@@ -120,6 +129,14 @@ async def open_session(
         path="/",
     )
     return await account_out(db, account)
+
+
+async def refuse_banned(db: Database, account: Account) -> None:
+    """403 ``account_banned`` (with ``until``: a UTC time, or ``forever``) for a banned account."""
+    member = await db.read(lambda c: desk_db.member(c, account.id))
+    if member is not None and member.banned(time.time()):
+        until = desk_db.until_words(member.banned_until)
+        raise RestError("account_banned", "this account is banned", {"until": until})
 
 
 # -- the routes --------------------------------------------------------------------------
@@ -201,6 +218,7 @@ async def login(
     if not await hashing(passwords.verify(encoded, body.password)) or found is None:
         await passwords.failed(key, client)
         raise RestError("wrong_password", "wrong name or password")
+    await refuse_banned(db, found[0])
     return await open_session(db, config, response, found[0])
 
 

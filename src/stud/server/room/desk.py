@@ -27,6 +27,7 @@ from typing import Any, Final, Protocol
 from sqlalchemy import Connection
 
 from stud.server.actors.bots import Bot, make_bot
+from stud.server.actors.chat import ChatGuard
 from stud.server.actors.mailbox import Command
 from stud.server.actors.tournament import TournamentActor
 from stud.server.room.config import DEFAULT_TOURNAMENTS, KEEP_FINISHED, RoomConfig, TourneyTemplate
@@ -81,6 +82,9 @@ class DeskRoom(Protocol):
 
     def tell(self, account_id: int, text: str) -> None: ...
 
+    @property
+    def chat_guard(self) -> ChatGuard: ...
+
 
 class TournamentDesk:
     """Every tournament's actor, and what they share: bots, defaults, the lobby's list."""
@@ -108,6 +112,7 @@ class TournamentDesk:
         if t.state in ("registering", "running"):
             await self._refund_lost_registrations(t)
         actor = TournamentActor(self, t, template=row["template"], created_by=row["created_by"])
+        actor.chat.guard = self.room.chat_guard
         unfinished = t.state in ("registering", "running")
         bots = [e for e in t.entrants.values() if e.bot and unfinished]
         for entrant in bots:
@@ -185,6 +190,7 @@ class TournamentDesk:
         """Run a tournament just stored (``data``: its first snapshot) here."""
         t, _ = restore(data, time.time(), start_hand=self.room.hand_factory)
         actor = TournamentActor(self, t, template=template, created_by=created_by)
+        actor.chat.guard = self.room.chat_guard
         self.actors[t.settings.id] = actor
         actor.start()
         return actor

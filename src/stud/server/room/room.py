@@ -21,6 +21,7 @@ from stud.server.room.config import DEFAULT_TABLES, RoomConfig
 from stud.server.room.coordination import Coordination, Handle, RoomCore
 from stud.server.room.desk import TournamentDesk
 from stud.server.room.local import LocalCoordination
+from stud.server.room.moderation import Moderation
 from stud.server.storage import Account, Database, TableSpec
 from stud.server.trust.limits import check_new_table
 from stud.server.trust.ratelimit import Buckets
@@ -61,6 +62,8 @@ class Room:
         self.connections: dict[int, dict[Watcher, None]] = {}
         """Each account's open connections (a tournament tells a player where they sit)."""
         self.tournaments = TournamentDesk(self)
+        self.moderation = Moderation(self)
+        """Bans and mutes carried out, the console's requests served (docs/admin.md)."""
         self.coordination: Coordination = coordination(self)
 
     # -- life cycle: driven by the coordination ----------------------------------------------
@@ -72,9 +75,16 @@ class Room:
     async def start(self) -> None:
         """Run this process's tables and tournaments (one process: all of them, recovered)."""
         await self.coordination.start()
+        self.moderation.start()
 
     async def stop(self) -> None:
+        await self.moderation.stop()
         await self.coordination.stop()
+
+    @property
+    def chat_guard(self) -> Moderation:
+        """Who may not chat now (the tables' chat asks it)."""
+        return self.moderation
 
     async def stop_tables(self) -> None:
         await asyncio.gather(*(actor.stop() for actor in self.actors.values()))
@@ -141,6 +151,7 @@ class Room:
         table = Table(self.settings_for(spec), self.hand_factory, seed=seed, label=str(spec.id))
         table.hand_number = self.hand_numbers.get(spec.id, 0)  # numbers go on after a restart
         actor = TableActor(self, spec, table)
+        actor.chat.guard = self.moderation  # the muted may not chat (stud.server.room.moderation)
         self.actors[spec.id] = actor
         actor.start()
         return actor

@@ -36,6 +36,12 @@ accounts = Table(
     Column("created_at", Float, nullable=False),
     # The language the account chose for the browser client ('en', 'zh-Hant', ...); NULL: none.
     Column("language", String(16), nullable=True),
+    # Moderation (stud.server.storage.moderation): 'player', 'moderator' or 'admin'; a ban
+    # (its reason set: banned; until NULL: for good) and a mute (chat refused until then).
+    Column("role", String(16), nullable=False, server_default="player"),
+    Column("banned_reason", Text, nullable=True),
+    Column("banned_until", Float, nullable=True),
+    Column("muted_until", Float, nullable=True),
 )
 
 sessions = Table(
@@ -148,3 +154,51 @@ tournaments = Table(
     Column("finished_at", Float, nullable=True),
 )
 Index("tournaments_by_state", tournaments.c.state)
+
+# -- the operator's desk (stud.server.storage.moderation) ------------------------------------
+
+audit = Table(
+    "audit",
+    metadata,
+    Column("id", _BigId, primary_key=True, autoincrement=True),
+    Column("at", Float, nullable=False),
+    # Who did it: an account (the admin page) or NULL with ``actor`` naming the console user.
+    Column("actor_id", BigInteger, nullable=True),
+    Column("actor", String(128), nullable=False),
+    # make_admin, make_moderator, make_player, grant, ban, unban, mute, unmute, close_table,
+    # cancel_tournament, resolve_report
+    Column("action", String(32), nullable=False),
+    Column("target", String(128), nullable=False),
+    Column("reason", Text, nullable=False),
+    Column("detail", Text, nullable=True),  # JSON: the amount, the until, the outcome
+)
+Index("audit_by_at", audit.c.at)
+
+reports = Table(
+    "reports",
+    metadata,
+    Column("id", _BigId, primary_key=True, autoincrement=True),
+    Column("at", Float, nullable=False),
+    Column("reporter_id", ForeignKey("accounts.id"), nullable=False),
+    Column("account_id", ForeignKey("accounts.id"), nullable=False),  # who is reported
+    Column("table_key", String(32), nullable=False),  # '12' or a tournament's table 't7.2'
+    Column("line", Text, nullable=True),  # the chat line reported (None: the player)
+    Column("reason", Text, nullable=False),
+    Column("context", Text, nullable=False),  # JSON: the table's last chat lines
+    Column("resolved_at", Float, nullable=True),
+)
+Index("reports_open", reports.c.resolved_at)
+
+admin_queue = Table(
+    "admin_queue",
+    metadata,
+    # What ``stud admin`` asks of a running room: close_table, cancel_tournament, vacate.
+    Column("id", _BigId, primary_key=True, autoincrement=True),
+    Column("at", Float, nullable=False),
+    Column("action", String(32), nullable=False),
+    Column("target", BigInteger, nullable=False),
+    Column("audit_id", BigInteger, nullable=True),
+    Column("done_at", Float, nullable=True),
+    Column("result", Text, nullable=True),  # JSON: what the room did, or its refusal
+)
+Index("admin_queue_pending", admin_queue.c.done_at)

@@ -101,8 +101,16 @@ class ClientConnection:
             message["id"] = ref
         self.send(dumps(message))
 
-    def error(self, code: str, text: str, ref: Any = None) -> None:
-        self.reply({"type": "error", "code": code, "message": text}, ref)
+    def error(self, code: str, text: str, ref: Any = None, params: Any = None) -> None:
+        message: dict[str, Any] = {"type": "error", "code": code, "message": text}
+        if params:
+            message["params"] = params  # what the client's words need (chat_muted: until)
+        self.reply(message, ref)
+
+    def end(self) -> None:
+        """Close this connection (its account was banned: stud.server.room.moderation)."""
+        self.closed = True
+        self.outbox.put_nowait(None)
 
     async def _writer(self) -> None:
         while True:
@@ -207,7 +215,7 @@ class ClientConnection:
         try:
             result = await actor.call(Command(kind, self.account_id, args=fields, watcher=self))
         except TableError as error:
-            self.error(error.code, str(error), ref)
+            self.error(error.code, str(error), ref, getattr(error, "params", None))
             return
         if kind in ("sit", "wait") and table_id not in self.tables:
             await self._watch(actor, "watch", None, None)
@@ -262,7 +270,7 @@ class ClientConnection:
         try:
             await actor.call(Command(kind, self.account_id, args=args, watcher=self))
         except TableError as error:
-            self.error(error.code, str(error), ref)
+            self.error(error.code, str(error), ref, getattr(error, "params", None))
             return
         if kind not in ("act", "watch"):
             self.reply({"type": "ok", "for": kind, "table": key}, ref)

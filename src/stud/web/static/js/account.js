@@ -37,6 +37,7 @@ function drawAccount(el, app) {
         h('span', { class: 'balance-amount' }, chips(totalChips(account))),
         atTables ? h('small', { class: 'at-tables muted' }, ' ', t('account.at_tables', { amount: chips(atTables) })) : null),
       h('a', { class: 'btn ghost small', href: '#/hands', dataset: { do: 'my-hands' } }, t('account.my_hands')),
+      ['moderator', 'admin'].includes(account.role) ? h('a', { class: 'btn ghost small', href: '#/admin', dataset: { do: 'admin' } }, t('account.admin')) : null,
       guest ? h('button', { class: 'btn primary small', dataset: { do: 'register' }, onclick: () => credentialsDialog(app, 'upgrade') }, t('account.register')) : null,
       h('button', { class: 'btn ghost small', dataset: { do: 'logout' }, onclick: () => logout(app) }, t('account.logout')));
     return;

@@ -2,7 +2,9 @@
 // table, a box to write in, and muting a player (kept per account in localStorage).
 // Every line is written with textContent: a message is text, never markup.
 
+import { request } from './api.js';
 import { h, fill } from './dom.js';
+import { requestErrorText } from './errortext.js';
 import { chips, potName } from './format.js';
 import { t } from './i18n.js';
 import { listParts } from './tparts.js';
@@ -63,7 +65,14 @@ export class ChatPanel {
       this.send();
     });
     this.mutedEl = h('div', { class: 'chat-muted muted' });
-    this.body = h('div', { class: 'tab-body chat-body', dataset: { body: 'chat' }, hidden: true }, this.list, this.mutedEl, this.form);
+    // Report a player (not a line) to the room's moderators: whoever sits here but you.
+    this.reportWho = h('select', { name: 'report-who', 'aria-label': t('chat.report_who') });
+    this.reportWhy = h('input', { name: 'report-why', maxlength: 500, autocomplete: 'off', placeholder: t('chat.report_why'), 'aria-label': t('chat.report_why') });
+    this.reportEl = h('details', { class: 'chat-report', ontoggle: () => this.listPlayers() },
+      h('summary', {}, t('chat.report_player')),
+      h('form', { class: 'chat-form', onsubmit: (e) => { e.preventDefault(); this.reportPlayer(); } },
+        this.reportWho, this.reportWhy, h('button', { class: 'btn small', type: 'submit' }, t('chat.report_send'))));
+    this.body = h('div', { class: 'tab-body chat-body', dataset: { body: 'chat' }, hidden: true }, this.list, this.mutedEl, this.form, this.reportEl);
     this.seen = 0;
   }
 
@@ -100,6 +109,7 @@ export class ChatPanel {
     this.seen = 0;
     this.update();
     this.renderMuted();
+    this.reportEl.hidden = !this.view.app.account; // only an account reports
   }
 
   /** Draw the log's lines not drawn yet. */
@@ -133,8 +143,39 @@ export class ChatPanel {
     if (!mine && this.view.app.account) {
       const label = t('chat.mute_label', { name: e.name });
       line.append(' ', h('button', { class: 'link mute', title: label, 'aria-label': label, onclick: () => this.mute(e.account_id, e.name) }, t('chat.mute')));
+      const report = t('chat.report_label', { name: e.name });
+      line.append(' ', h('button', { class: 'link report', title: report, 'aria-label': report, onclick: () => this.report(e) }, t('chat.report')));
     }
     return line;
+  }
+
+  /** The people seated here but you, to report one. */
+  listPlayers() {
+    const me = this.view.app.account?.id;
+    const seated = (this.view.model.state?.seats ?? []).filter((p) => p && !p.bot && p.id !== me);
+    fill(this.reportWho, seated.map((p) => h('option', { value: p.id, translate: 'no' }, p.name)));
+  }
+
+  async reportPlayer() {
+    if (!this.view.app.account || !this.reportWho.value) return;
+    try {
+      await request('POST', '/api/reports', { table: String(this.view.model.id), account_id: Number(this.reportWho.value), reason: this.reportWhy.value.trim() });
+      this.reportWhy.value = '';
+      this.reportEl.open = false;
+      this.view.app.toast(t('chat.reported'));
+    } catch (error) {
+      this.view.app.toast(requestErrorText(error));
+    }
+  }
+
+  /** Report a line to the room's moderators (POST /api/reports, docs/admin.md). */
+  async report(e) {
+    try {
+      await request('POST', '/api/reports', { table: String(this.view.model.id), account_id: e.account_id, line: e.text });
+      this.view.app.toast(t('chat.reported'));
+    } catch (error) {
+      this.view.app.toast(requestErrorText(error));
+    }
   }
 
   mute(id, name) {

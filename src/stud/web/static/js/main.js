@@ -1,6 +1,7 @@
 // The app: one websocket, the account, the tables watched, and a hash router
 // between the lobby (#/lobby), a table (#/table/ID) and the replayer (#/replay/HAND).
 
+import { AdminView } from './admin.js';
 import { api } from './api.js';
 import { renderAccount } from './account.js';
 import { releaseRefused, setConnected } from './actions.js';
@@ -94,7 +95,7 @@ class App {
       if (msg.type === 'event' && msg.event.type === 'hand_finished' && this.models.get(msg.table)?.seated) this.refreshAccountSoon();
     } else if (msg.type === 'error') {
       releaseRefused(msg.table ?? null);
-      if (msg.code !== 'rate_limited' && !SEED_LATE.has(msg.code)) this.toast(errorText(msg.code));
+      if (msg.code !== 'rate_limited' && !SEED_LATE.has(msg.code)) this.toast(errorText(msg.code, msg.params ?? {}));
     } else if (msg.type === 'ok' && ['sit', 'leave', 'top_up'].includes(msg.for)) {
       this.refreshAccountSoon();
     } else if (msg.type === 'ok' && msg.for === 'wait') {
@@ -228,6 +229,9 @@ class App {
     } else if (parts[0] === 'tournament' && Number(parts[1])) {
       this.view = new TourneyView(this, Number(parts[1]));
       document.body.dataset.view = 'tournament';
+    } else if (parts[0] === 'admin') {
+      this.view = new AdminView(this); // the operator's desk: moderators and admins (admin.js)
+      document.body.dataset.view = 'admin';
     } else if (parts[0] === 'rules') {
       this.view = new RulesView(this, parts[1]);
       document.body.dataset.view = 'rules';
