@@ -7,6 +7,7 @@ password hashing is bounded (stud.server.trust): each answers 429 or 503 with Re
 
 # No ``from __future__ import annotations``: FastAPI reads the annotations at run time.
 import secrets
+import time
 from collections.abc import Awaitable
 from typing import TypeVar
 
@@ -26,8 +27,10 @@ from stud.server.http.deps import (
     SignupsDep,
 )
 from stud.server.http.errors import RestError, retry_after
+from stud.server.observe.metrics import LOGIN_THROTTLES
 from stud.server.room.room import RoomConfig
 from stud.server.storage import Account, Database
+from stud.server.storage.topups import top_up_state
 from stud.server.trust.limits import SignupLimit
 from stud.server.trust.logins import Busy, PasswordGuard
 from stud.server.trust.names import (
@@ -57,6 +60,9 @@ class AccountOut(BaseModel):
     kind: str
     balance: int
     at_tables: int = Field(default=0, description="chips in front of the account at tables")
+    top_up: dict[str, object] | None = Field(
+        default=None, description="free play chips: GET /api/me/top-up's answer"
+    )
 
 
 async def logins_throttle(passwords: PasswordGuard, name: str, client: str) -> None:
@@ -64,6 +70,7 @@ async def logins_throttle(passwords: PasswordGuard, name: str, client: str) -> N
     try:
         await passwords.admit(name, client)
     except Throttled as throttled:
+        LOGIN_THROTTLES.inc()
         raise RestError(
             "too_many_logins", str(throttled), headers=retry_after(throttled.retry_after)
         ) from None
@@ -95,14 +102,19 @@ def checked_credentials(body: Credentials) -> tuple[str, str]:
         raise RestError.of(refusal) from None
 
 
-async def account_out(db: Database, account: Account) -> AccountOut:
+async def account_out(db: Database, config: RoomConfig, account: Account) -> AccountOut:
     store = db.store
-    balance, at_tables = await db.read(
-        lambda c: (store.balance(c, account.id), store.wallet(c, account.id, "table"))
+    balance, at_tables, top_up = await db.read(
+        lambda c: (
+            store.balance(c, account.id),
+            store.wallet(c, account.id, "table"),
+            top_up_state(c, account.id, account.kind, config.top_ups),
+        )
     )
     return AccountOut(
-        id=account.id, name=account.name, kind=account.kind, balance=balance, at_tables=at_tables
-    )
+        id=account.id, name=account.name, kind=account.kind, balance=balance, at_tables=at_tables,
+        top_up=top_up.public(time.time()),
+    )  # fmt: skip
 
 
 async def open_session(
@@ -119,7 +131,7 @@ async def open_session(
         samesite="lax",
         path="/",
     )
-    return await account_out(db, account)
+    return await account_out(db, config, account)
 
 
 # -- the routes --------------------------------------------------------------------------
@@ -176,7 +188,7 @@ async def register_guest(
     except ValueError as error:  # a guest still (checked above): the name is taken
         raise RestError("name_taken", str(error)) from None
     room.rename(upgraded.id, upgraded.name)
-    return await account_out(db, upgraded)
+    return await account_out(db, room.config, upgraded)
 
 
 @router.post("/api/login")
@@ -234,5 +246,5 @@ async def logout(request: Request, response: Response, db: DatabaseDep) -> dict[
 
 
 @router.get("/api/me")
-async def me(account: LoggedIn, db: DatabaseDep) -> AccountOut:
-    return await account_out(db, account)
+async def me(account: LoggedIn, db: DatabaseDep, config: ConfigDep) -> AccountOut:
+    return await account_out(db, config, account)
