@@ -147,6 +147,9 @@ def run(args: argparse.Namespace) -> int:
         for template in DEFAULT_TOURNAMENTS
     )  # fmt: skip
     starting = RoomConfig().starting_balance
+    if args.free_chips_below is not None and not 0 <= args.free_chips_below <= starting:
+        print(f"--free-chips-below must be between 0 and {starting}", file=sys.stderr)
+        return 2
     config = RoomConfig(
         turn_seconds=args.turn_seconds,
         time_bank=args.time_bank,

@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from sqlalchemy import Connection, func, insert, select
+from sqlalchemy import Connection, func, insert, select, update
 
 from stud.server.storage import schema as s
 from stud.server.storage.ledger import Entry, Ledger
@@ -101,6 +101,15 @@ def top_up_state(conn: Connection, account_id: int, kind: str, rules: TopUpRules
     )
 
 
+def lock_for_write(conn: Connection, account_id: int) -> None:
+    """Lock the account's row before reading what it holds: a write to it, which takes
+    SQLite's write lock too (its driver begins a transaction at the first write, so a plain
+    read before it would see the database before another writer's top-up)."""
+    conn.execute(
+        update(s.accounts).where(s.accounts.c.id == account_id).values(kind=s.accounts.c.kind)
+    )
+
+
 def top_up(
     ledger: Ledger, conn: Connection, account_id: int, kind: str, rules: TopUpRules,
     now: float | None = None,
@@ -108,9 +117,9 @@ def top_up(
     """Top ``account_id`` up to ``rules.to`` if it may; a refusal is returned, not raised
     (the writer would run the batch it was in again)."""
     now = time.time() if now is None else now
-    ledger.lock_account(conn, account_id)  # a second top-up at once waits, then sees this one
+    lock_for_write(conn, account_id)  # a second top-up at once waits, then sees this one
     state = top_up_state(conn, account_id, kind, rules)
-    if not state.low:
+    if not state.low or state.held >= rules.to:
         return TopUpResult(0, state, "free_chips_not_low")
     if not state.available(now):
         return TopUpResult(0, state, "free_chips_too_soon")
