@@ -8,6 +8,7 @@ shared room's processes agree, and two top-ups at once give one.
 
 # No ``from __future__ import annotations``: FastAPI reads the annotations at run time.
 import logging
+import math
 import time
 
 from fastapi import APIRouter
@@ -68,7 +69,7 @@ async def top_up_now(account: LoggedIn, db: DatabaseDep, config: ConfigDep) -> T
         raise RestError(
             "free_chips_too_soon",
             "one top-up per period: the next is possible later",
-            {"next_at": int(state.next_at or now)},
+            {"next_at": math.ceil(state.next_at or now)},
             headers=retry_after(wait),
         )
     TOP_UPS.labels(account.kind).inc()
