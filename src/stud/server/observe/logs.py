@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import socket
 import time
 import traceback
@@ -35,6 +36,22 @@ def at(
     return {"table": table, "hand": hand, "tournament": tournament}
 
 
+SECRETS: Final = (
+    (re.compile(r"(?i)\b(cookie|set-cookie|authorization)(\s*[:=]\s*)\S.*"), r"\1\2<redacted>"),
+    (re.compile(r"stud_session=[^;\s\"',]+"), "stud_session=<redacted>"),
+)
+"""What no line may hold, whoever logs it: a session cookie or credentials in a header
+(uvicorn's debug level prints a websocket handshake's headers)."""
+
+
+def _message(record: logging.LogRecord) -> str:
+    """The record's message with any secret blanked (:data:`SECRETS`)."""
+    text = record.getMessage()
+    for pattern, blank in SECRETS:
+        text = pattern.sub(blank, text)
+    return text
+
+
 def _places(record: logging.LogRecord) -> dict[str, Any]:
     return {k: v for k in PLACES if (v := getattr(record, k, None)) is not None}
 
@@ -46,7 +63,7 @@ class PlainFormatter(logging.Formatter):
         where = " ".join(f"{k}={v}" for k, v in _places(record).items())
         line = (
             f"{self.formatTime(record)} {record.levelname} {record.name} {PROCESS}"
-            f"{' ' + where if where else ''} {record.getMessage()}"
+            f"{' ' + where if where else ''} {_message(record)}"
         )
         if record.exc_info:
             line += "\n" + self.formatException(record.exc_info)
@@ -65,7 +82,7 @@ class JsonFormatter(logging.Formatter):
             "logger": record.name,
             "process": PROCESS,
             **_places(record),
-            "message": record.getMessage(),
+            "message": _message(record),
         }
         if record.exc_info:
             line["traceback"] = "".join(traceback.format_exception(*record.exc_info))
