@@ -5,10 +5,9 @@ room) give one. The ledger is checked after each."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from concurrent.futures import Future
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import Connection, select
 
 from stud.server.storage import Database, Entry, TableSpec
 from stud.server.storage import schema as s
@@ -36,9 +35,9 @@ def db(
 def account_with(db: Database, cash: int, kind: str = "user", name: str = "ann") -> int:
     store = db.store
 
-    def make(c: object) -> int:
-        account = store.create_account(c, name, kind)  # type: ignore[arg-type]
-        store.grant(c, account.id, cash)  # type: ignore[arg-type]
+    def make(c: Connection) -> int:
+        account = store.create_account(c, name, kind)
+        store.grant(c, account.id, cash)
         return account.id
 
     return db.write_sync(make)
@@ -119,6 +118,10 @@ def test_chips_at_a_table_count(db: Database) -> None:
     assert held(db, ann) == 9_500
 
 
+def giving(writer: Database, account_id: int) -> Callable[[Connection], TopUpResult]:
+    return lambda c: top_up(writer.store, c, account_id, "user", RULES, 5.0)
+
+
 def test_two_top_ups_at_once_give_one(db: Database) -> None:
     """Two writers (as two processes of a shared room would have) top the same account up at
     the same moment, many times over: exactly one top-up each round."""
@@ -127,10 +130,7 @@ def test_two_top_ups_at_once_give_one(db: Database) -> None:
     try:
         for round_ in range(5):
             ann = account_with(db, 0, name=f"p{round_}")
-            futures: list[Future[TopUpResult]] = [
-                writer.submit(lambda c, w=writer, a=ann: top_up(w.store, c, a, "user", RULES, 5.0))
-                for writer in (db, other, db, other)
-            ]
+            futures = [writer.submit(giving(writer, ann)) for writer in (db, other, db, other)]
             results = [f.result(30) for f in futures]
             assert sorted(r.amount for r in results) == [0, 0, 0, 10_000], results
             assert {r.refusal for r in results if not r.amount} == {"free_chips_not_low"}

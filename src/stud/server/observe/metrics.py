@@ -24,7 +24,8 @@ from prometheus_client import (
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
-disable_created_metrics()  # a ``_created`` series per counter doubles the scrape, says little
+# A ``_created`` series beside each counter doubles the scrape and says little.
+disable_created_metrics()  # type: ignore[no-untyped-call]
 REGISTRY = CollectorRegistry(auto_describe=True)
 """Every metric of the room (not the library's global one: tests start many rooms)."""
 
