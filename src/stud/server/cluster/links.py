@@ -33,12 +33,20 @@ log = logging.getLogger("stud.server.cluster")
 
 class CountedConnection(RedisConnection):
     """A Redis connection that counts its round trips and failures (the room's metrics): a
-    request sent is one (a pipeline's commands go as one), a lost connection a failure."""
+    request sent is one (a pipeline's commands go as one; a new connection's handshake
+    too), a connection refused or lost a failure."""
 
     async def send_packed_command(self, command: Any, check_health: bool = True) -> None:
         REDIS_ROUND_TRIPS.inc()
         try:
             await super().send_packed_command(command, check_health)
+        except (RedisConnectionError, RedisTimeout, OSError):
+            REDIS_FAILURES.inc()
+            raise
+
+    async def connect(self) -> None:
+        try:
+            await super().connect()
         except (RedisConnectionError, RedisTimeout, OSError):
             REDIS_FAILURES.inc()
             raise
