@@ -46,7 +46,7 @@ class CountedConnection(RedisConnection):
 
     async def connect(self) -> None:
         try:
-            await super().connect()
+            await super().connect()  # type: ignore[no-untyped-call]
         except (RedisConnectionError, RedisTimeout, OSError):
             REDIS_FAILURES.inc()
             raise
