@@ -115,7 +115,10 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         "--log-format", choices=("plain", "json"), default="plain",
         help="the log's lines: plain text, or one JSON object a line (docs/operations.md)",
     )  # fmt: skip
-    parser.add_argument("--log-level", default="warning", help="uvicorn's log level")
+    parser.add_argument(
+        "--log-level", default="warning",
+        help="the level of uvicorn's lines (warning); the room's own are logged from info up",
+    )  # fmt: skip
     parser.set_defaults(func=run)
     return parser
 
