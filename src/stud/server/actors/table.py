@@ -291,7 +291,7 @@ class TableActor(Mailbox):
     async def _timers(self, now: float) -> None:
         idle = self._idle_deadline()
         if idle is not None and now >= idle:
-            log.info("table closes: nobody has sat at it for a while", extra=at(self.id))
+            log.info("table %s closes: nobody sat at it for a while", self.id, extra=at(self.id))
             await self.apply(self.table.close())
             return
         for account, until in list(self.gone.items()):

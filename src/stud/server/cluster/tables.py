@@ -127,7 +127,7 @@ class TableShare:
     def lost(self, actor: TableActor) -> None:
         """The actor stopped (lease lapsed): its local watchers follow the table elsewhere."""
         table_id = actor.id
-        log.warning("table lease lost: no longer run here", extra=at(table_id))
+        log.warning("table %s: lease lost, no longer run here", table_id, extra=at(table_id))
         actors = self.room.actors
         if actors.get(table_id) is actor:
             del actors[table_id]
@@ -225,7 +225,7 @@ class TableShare:
             await self.claims.refused(table_id, error, stored)
             return None
         if recovered["voided"] or recovered["cashed_out"] or recovered["kept"]:
-            log.warning("table taken over: %s", recovered, extra=at(table_id))
+            log.warning("table %s taken over: %s", table_id, recovered, extra=at(table_id))
         else:
             log.info("table run here now (lease token %s)", token, extra=at(table_id))
         for key in ("voided", "refunded", "cashed_out", "kept"):

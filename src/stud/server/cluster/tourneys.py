@@ -161,7 +161,10 @@ class TourneyShare:
         """The lease lapsed: local watchers follow the tournament to its next owner. Its bots
         stay reserved: they play on in the tournament wherever it runs."""
         tournament_id = actor.id
-        log.warning("tournament lease lost: no longer run here", extra=at(tournament=tournament_id))
+        log.warning(
+            "tournament %s: lease lost, no longer run here", tournament_id,
+            extra=at(tournament=tournament_id),
+        )  # fmt: skip
         if self.desk.actors.get(tournament_id) is actor:
             del self.desk.actors[tournament_id]
         self.book.drop(tournament_id)
