@@ -65,7 +65,9 @@ def test_metrics_are_on_their_own_port_and_move(server: ServerProcess) -> None:
     assert now[("stud_refusals_total", (("code", "not_found"),))] >= 1  # the 404 above
     # A name's failed logins: throttled after its burst (5), and counted.
     for _ in range(7):
-        httpx.post(server.base + "/api/login", json={"name": "nobody", "password": "wrong-1"})
+        httpx.post(
+            server.base + "/api/login", json={"name": "nobody", "password": "wrong-1"}, timeout=60
+        )
     assert scrape()[("stud_login_throttles_total", ())] >= 1
 
 
