@@ -31,7 +31,13 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 those below it, never one above."""
 
 SERVER_ORDER: tuple[tuple[str, ...], ...] = (
-    ("stud.server.errors", "stud.server.wire", "stud.server.trust", "stud.server.storage"),
+    (
+        "stud.server.errors",
+        "stud.server.wire",
+        "stud.server.trust",
+        "stud.server.storage",
+        "stud.server.observe",
+    ),
     ("stud.server.actors",),
     ("stud.server.room",),
     ("stud.server.cluster",),

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import logging
 import os
 import sys
 from dataclasses import replace
@@ -95,7 +94,31 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         "--signups", type=float, default=30, metavar="N",
         help="new accounts (guests too) one address may make in a burst, then 1 per 10 s (30)",
     )  # fmt: skip
-    parser.add_argument("--log-level", default="warning", help="uvicorn's log level")
+    parser.add_argument(
+        "--free-chips-below", type=int, default=None, metavar="CHIPS",
+        help="a player holding fewer chips (balance and tables) may top up to the starting "
+        "balance for free (default: a tenth of it)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--free-chips-every", type=float, nargs=2, default=(4.0, 4.0), metavar=("USER", "GUEST"),
+        help="hours between two free top-ups of a registered account and of a guest (4 4)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--metrics-port", type=int, default=None, metavar="PORT",
+        help="serve Prometheus metrics at /metrics on this port (never on the players' port)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--metrics-host", default="127.0.0.1", metavar="ADDRESS",
+        help="address the metrics port listens on (default loopback only)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--log-format", choices=("plain", "json"), default="plain",
+        help="the log's lines: plain text, or one JSON object a line (docs/operations.md)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--log-level", default="warning",
+        help="the level of uvicorn's lines (warning); the room's own are logged from info up",
+    )  # fmt: skip
     parser.set_defaults(func=run)
     return parser
 
@@ -104,8 +127,11 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from stud.server.app import create_app
+    from stud.server.observe.logs import setup_logging
+    from stud.server.observe.metrics import serve_metrics
     from stud.server.room.config import DEFAULT_TABLES, DEFAULT_TOURNAMENTS, RoomConfig
     from stud.server.storage import Database, resolve_url
+    from stud.server.storage.topups import TopUpRules
     from stud.server.trust.limits import Limits
     from stud.server.trust.logins import LoginConfig
     from stud.server.ws.protocol import MAX_FRAME_BYTES
@@ -114,10 +140,7 @@ def run(args: argparse.Namespace) -> int:
     module_name, _, function = args.hand_factory.partition(":")
     start_hand = getattr(importlib.import_module(module_name), function)
 
-    logging.basicConfig(
-        level=getattr(logging, args.log_level.upper(), logging.WARNING),
-        format="%(asctime)s %(levelname)s %(name)s %(message)s",
-    )
+    setup_logging(args.log_level, args.log_format)
     url = resolve_url(args.database_url, args.data_dir)
     tournaments = tuple(
         replace(
@@ -126,6 +149,10 @@ def run(args: argparse.Namespace) -> int:
         )
         for template in DEFAULT_TOURNAMENTS
     )  # fmt: skip
+    starting = RoomConfig().starting_balance
+    if args.free_chips_below is not None and not 0 <= args.free_chips_below <= starting:
+        print(f"--free-chips-below must be between 0 and {starting}", file=sys.stderr)
+        return 2
     config = RoomConfig(
         turn_seconds=args.turn_seconds,
         time_bank=args.time_bank,
@@ -138,6 +165,12 @@ def run(args: argparse.Namespace) -> int:
         bot_kind=args.bots,
         allowed_origins=tuple(args.allow_origin),
         limits=Limits(idle_seconds=args.idle_close, signups_per_address=args.signups),
+        top_ups=TopUpRules(
+            to=starting,
+            threshold=starting // 10 if args.free_chips_below is None else args.free_chips_below,
+            period_seconds=args.free_chips_every[0] * 3600.0,
+            guest_period_seconds=args.free_chips_every[1] * 3600.0,
+        ),
         logins=LoginConfig(
             failures_per_address=args.login_failures[0],
             failures_per_name=args.login_failures[1],
@@ -150,6 +183,9 @@ def run(args: argparse.Namespace) -> int:
         print("a shared room (Redis) needs PostgreSQL: set STUD_DATABASE_URL", file=sys.stderr)
         return 2
     app = create_app(Database(url), config, start_hand, redis_url)
+    if args.metrics_port is not None:
+        serve_metrics(args.metrics_port, args.metrics_host)
+        print(f"Metrics on http://{args.metrics_host}:{args.metrics_port}/metrics", flush=True)
     where = url.split("@")[-1] if "@" in url else url
     shared = f", shared through Redis {redis_url.split('@')[-1]}" if redis_url else ""
     print(

@@ -5,8 +5,10 @@
 """
 
 # No ``from __future__ import annotations``: FastAPI reads the websocket's annotations.
+import asyncio
 import contextlib
 import gc
+import logging
 from collections.abc import AsyncIterator
 from functools import partial
 from pathlib import Path
@@ -15,10 +17,12 @@ from fastapi import FastAPI, WebSocket
 from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 
-from stud.server.http import accounts, admin, hands, health, language, tables, tournaments
+from stud.server.http import accounts, admin, hands, health, language, tables, topups, tournaments
 from stud.server.http.deps import COOKIE, session_account
 from stud.server.http.errors import add_error_handlers
 from stud.server.http.origin import OriginCheck, foreign_origin
+from stud.server.observe.logs import at
+from stud.server.observe.metrics import unwatch_room, watch_room
 from stud.server.room.local import LocalCoordination
 from stud.server.room.room import Coordinator, Room, RoomConfig
 from stud.server.storage import Database
@@ -26,6 +30,8 @@ from stud.server.trust.limits import SignupLimit
 from stud.server.trust.logins import PasswordGuard
 from stud.server.ws.connection import ClientConnection
 from stud.table import HandFactory
+
+log = logging.getLogger("stud.server")
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "web" / "static"
 
@@ -37,7 +43,7 @@ the REST API at <a href="/docs">/docs</a> (<a href="/openapi.json">openapi.json<
 and the websocket at <code>/ws</code> (see docs/protocol.md).</p></body></html>
 """
 
-ROUTERS = (accounts, hands, health, tables, tournaments, language, admin)
+ROUTERS = (accounts, hands, health, tables, tournaments, language, admin, topups)
 """The REST API, a router per resource (stud.server.http)."""
 
 
@@ -77,6 +83,12 @@ def create_app(
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await room.open_database()
         await room.start()
+        collector = watch_room(room, asyncio.get_running_loop())
+        log.info(
+            "room started: %d tables and %d tournaments run here (database: %s%s)",
+            len(room.actors), len(room.tournaments.actors), db.backend,
+            ", shared through Redis" if redis_url else "", extra=at(),
+        )  # fmt: skip
         # What start-up made (modules, the app, the tables) lives as long as the server:
         # out of the garbage collector's sight, so its full passes stay short.
         gc.collect()
@@ -85,6 +97,8 @@ def create_app(
         try:
             yield
         finally:
+            unwatch_room(collector)
+            log.info("room stopping", extra=at())
             await room.stop()
             passwords.close()
             db.close()

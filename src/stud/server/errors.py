@@ -49,6 +49,8 @@ CODES: Final[dict[str, tuple[int, str]]] = {
     "too_many_signups": (429, "too many new accounts from this address; Retry-After"),
     "server_busy": (503, "too many passwords being checked at once; Retry-After"),
     "unknown_language": (422, "not one of the client's languages"),
+    "free_chips_not_low": (409, "the account's chips are not below the free top-up's threshold"),
+    "free_chips_too_soon": (429, "one free top-up per period: params next_at; Retry-After"),
     # tables
     "table_name_length": (422, "a table name is 1 to max characters long"),
     "unknown_game": (422, "the game is not stud, stud8 or razz"),

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from stud.server.actors.channel import Watcher
+from stud.server.observe.logs import at
 from stud.table import TableError
 
 log = logging.getLogger("stud.server")
@@ -68,6 +69,10 @@ class Mailbox(ABC):
         self._clock: Callable[[], float] = time.time
 
     # -- what a subclass says --------------------------------------------------------------
+
+    def log_place(self) -> dict[str, Any]:
+        """Where this actor's log lines say they happened (stud.server.observe.logs.at)."""
+        return at(table=self.id) if self.noun == "table" else at(tournament=self.id)
 
     @abstractmethod
     def _owned(self) -> bool:
@@ -204,7 +209,9 @@ class Mailbox(ABC):
             return
         except Exception as error:  # a fault must not take the actor down
             if self._owned():
-                log.exception("%s %s: %s failed", self.noun, self.id, command.kind)
+                log.exception(
+                    "%s %s: %s failed", self.noun, self.id, command.kind, extra=self.log_place()
+                )
             else:
                 log.warning("%s %s: %s failed: it moved", self.noun, self.id, command.kind)
             if done is not None and not done.done():
@@ -221,7 +228,9 @@ class Mailbox(ABC):
                 await result
         except Exception:
             if self._owned():
-                log.exception("%s %s: timer step failed", self.noun, self.id)
+                log.exception(
+                    "%s %s: timer step failed", self.noun, self.id, extra=self.log_place()
+                )
             else:  # expected: a shared room's lease lapsed and its writes are refused
                 log.warning("%s %s: a step failed after it moved", self.noun, self.id)
             return False

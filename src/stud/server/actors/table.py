@@ -27,6 +27,8 @@ from stud.server.actors.host import Services
 from stud.server.actors.mailbox import Command, Mailbox
 from stud.server.actors.thinking import think_seconds
 from stud.server.actors.waitlist import WaitingList
+from stud.server.observe.logs import at, refused
+from stud.server.observe.metrics import HANDS
 from stud.server.storage import Account, LedgerError, TableSpec
 from stud.server.wire import dumps
 from stud.table import Effect, Event, Heading, Out, Table, TableError
@@ -104,6 +106,7 @@ class TableActor(Mailbox):
         self.person_seen = self._clock()  # when a person (not a bot) was last seated here
         self.resumed: list[Out] = []
         """What seating again the people of a table taken over said (published first)."""
+        self._hands_played = HANDS.labels(spec.game)
 
     # -- the loop --------------------------------------------------------------------------
 
@@ -223,8 +226,12 @@ class TableActor(Mailbox):
             self.waiting.rename(account, str(args["name"]))
         return None
 
+    def log_place(self) -> dict[str, Any]:
+        return at(self.id, self.hand_id)
+
     def notify(self, account: int, error: TableError) -> None:
         """Tell every connection of ``account`` watching this table about a refusal."""
+        refused(error.code)
         text = dumps({"type": "error", "code": error.code, "message": str(error), "table": self.id})
         for watcher in self.watchers:
             if watcher.account_id == account:
@@ -286,7 +293,7 @@ class TableActor(Mailbox):
     async def _timers(self, now: float) -> None:
         idle = self._idle_deadline()
         if idle is not None and now >= idle:
-            log.info("table %s closes: nobody has sat at it for a while", self.id)
+            log.info("table %s closes: nobody sat at it for a while", self.id, extra=at(self.id))
             await self.apply(self.table.close())
             return
         for account, until in list(self.gone.items()):
@@ -383,6 +390,7 @@ class TableActor(Mailbox):
             for finished_id, total in finished:
                 self._finished_id = finished_id
                 self.finished.append((self._clock(), total))
+                self._hands_played.inc()
         for event in events:
             # One number for a hand everywhere: its id, as in its downloads and replay.
             if event.kind == "hand_finished":
@@ -409,6 +417,7 @@ class TableActor(Mailbox):
         """The table closed and everyone has left: store it closed, tell the watchers, stop."""
         self.closed = True
         await self.room.db.write(lambda c: self.room.db.store.close_table(c, self.id))
+        log.info("table closed", extra=at(self.id))
         self.room.actors.pop(self.id, None)
         text = dumps({"type": "table_closed", "table": self.id})
         for watcher in list(self.watchers):

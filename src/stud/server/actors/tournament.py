@@ -32,6 +32,8 @@ from stud.server.actors.chat import ChatLimiter, clean_text
 from stud.server.actors.host import Services
 from stud.server.actors.mailbox import Command, Mailbox
 from stud.server.actors.thinking import think_seconds
+from stud.server.observe.logs import at
+from stud.server.observe.metrics import HANDS
 from stud.server.storage import Account, LedgerError
 from stud.server.storage import tourneys as db_tourneys
 from stud.server.wire import dumps
@@ -42,6 +44,9 @@ from stud.tournament.histories import hand_played
 from stud.tournament.snapshot import snapshot
 
 log = logging.getLogger("stud.server")
+
+LOGGED_EVENTS = frozenset({"started", "finished", "cancelled"})
+"""A tournament's events worth an operator's log line."""
 
 VIEW_INTERVAL = 0.3
 """Seconds between two ``tournament`` messages to the tournament's watchers (at most)."""
@@ -434,12 +439,17 @@ class TournamentActor(Mailbox):
             )
             self.table_rows.update(new_rows)
             self.hand_ids = running
+            if finished:
+                HANDS.labels(self.t.settings.game).inc(len(finished))
             for (table_id, number), (out, hand_id) in finished.items():
                 self.last_hand_ids[table_id] = hand_id
                 self.recent[(table_id, number)] = (out, hand_id)
             while len(self.recent) > RECENT_HANDS:
                 del self.recent[next(iter(self.recent))]
         self._publish(outs, now)
+        for item in outs:
+            if isinstance(item, Event) and item.kind in LOGGED_EVENTS:
+                log.info("tournament %s", item.kind, extra=at(tournament=self.id))
         for observer in self.observers:
             observer(self, outs)
         await self._show_bots(outs)

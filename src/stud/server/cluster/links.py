@@ -17,14 +17,46 @@ from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 import redis.asyncio as aioredis
+from redis.asyncio.connection import Connection as RedisConnection
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeout
 
 from stud.server.actors.channel import Watcher
 from stud.server.cluster.bus import Bus, Handler
 from stud.server.cluster.lease import LeaseTimes
 from stud.server.cluster.nodes import Nodes
 from stud.server.cluster.remote import Replies
+from stud.server.observe.metrics import REDIS_FAILURES, REDIS_ROUND_TRIPS
 
 log = logging.getLogger("stud.server.cluster")
+
+
+class CountedConnection(RedisConnection):
+    """A Redis connection that counts its round trips and failures (the room's metrics): a
+    request sent is one (a pipeline's commands go as one; a new connection's handshake
+    too), a connection refused or lost a failure."""
+
+    async def send_packed_command(self, command: Any, check_health: bool = True) -> None:
+        REDIS_ROUND_TRIPS.inc()
+        try:
+            await super().send_packed_command(command, check_health)
+        except (RedisConnectionError, RedisTimeout, OSError):
+            REDIS_FAILURES.inc()
+            raise
+
+    async def connect(self) -> None:
+        try:
+            await super().connect()  # type: ignore[no-untyped-call]
+        except (RedisConnectionError, RedisTimeout, OSError):
+            REDIS_FAILURES.inc()
+            raise
+
+    async def read_response(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return await super().read_response(*args, **kwargs)
+        except (RedisConnectionError, RedisTimeout, OSError):
+            REDIS_FAILURES.inc()
+            raise
 
 
 def lease_times_from_env() -> LeaseTimes:
@@ -49,7 +81,7 @@ class Links:
     def __init__(self, redis_url: str, times: LeaseTimes | None, handler: Handler) -> None:
         self.node = uuid.uuid4().hex[:12]
         self.times = times or lease_times_from_env()
-        self.redis: Any = aioredis.from_url(redis_url)
+        self.redis: Any = aioredis.from_url(redis_url, connection_class=CountedConnection)
         self.prefix = "stud:"
         """Every Redis key and channel of this room starts with it (set from the database)."""
         self.handler = handler

@@ -36,6 +36,7 @@ from stud.server.cluster.links import Links, every
 from stud.server.cluster.relay import Relay
 from stud.server.cluster.remote import TABLES, Remote
 from stud.server.cluster.seats import Seats
+from stud.server.observe.logs import at
 from stud.server.room.coordination import RoomCore
 from stud.server.storage import TableSpec, fences, stale
 
@@ -126,7 +127,7 @@ class TableShare:
     def lost(self, actor: TableActor) -> None:
         """The actor stopped (lease lapsed): its local watchers follow the table elsewhere."""
         table_id = actor.id
-        log.warning("table %s: lease lost, no longer run here", table_id)
+        log.warning("table %s: lease lost, no longer run here", table_id, extra=at(table_id))
         actors = self.room.actors
         if actors.get(table_id) is actor:
             del actors[table_id]
@@ -224,7 +225,9 @@ class TableShare:
             await self.claims.refused(table_id, error, stored)
             return None
         if recovered["voided"] or recovered["cashed_out"] or recovered["kept"]:
-            log.warning("table %s taken over: %s", table_id, recovered)
+            log.warning("table %s taken over: %s", table_id, recovered, extra=at(table_id))
+        else:
+            log.info("table run here now (lease token %s)", token, extra=at(table_id))
         for key in ("voided", "refunded", "cashed_out", "kept"):
             room.recovered[key] = room.recovered.get(key, 0) + int(recovered[key])
         room.hand_numbers[table_id] = int(recovered["last_hand"])

@@ -41,6 +41,7 @@ from stud.server.cluster.lease import EVENT_EPOCH, LeaseBook, Leases
 from stud.server.cluster.links import Links, every
 from stud.server.cluster.relay import Relay
 from stud.server.cluster.remote import TOURNAMENTS, Remote
+from stud.server.observe.logs import at
 from stud.server.room.config import KEEP_FINISHED
 from stud.server.room.coordination import RoomCore
 from stud.server.storage import fences
@@ -160,7 +161,10 @@ class TourneyShare:
         """The lease lapsed: local watchers follow the tournament to its next owner. Its bots
         stay reserved: they play on in the tournament wherever it runs."""
         tournament_id = actor.id
-        log.warning("tournament %s: lease lost, no longer run here", tournament_id)
+        log.warning(
+            "tournament %s: lease lost, no longer run here", tournament_id,
+            extra=at(tournament=tournament_id),
+        )  # fmt: skip
         if self.desk.actors.get(tournament_id) is actor:
             del self.desk.actors[tournament_id]
         self.book.drop(tournament_id)
@@ -246,6 +250,9 @@ class TourneyShare:
         actor = actors[tournament_id]
         self.owners[tournament_id] = (node, token)
         self.relay.took(tournament_id, token, actor)
+        log.info(
+            "tournament run here now (lease token %s)", token, extra=at(tournament=tournament_id)
+        )
         await self._publish_lines([tournament_id])
         return actor
 

@@ -27,9 +27,11 @@ from stud.server.http.deps import (
     SignupsDep,
 )
 from stud.server.http.errors import RestError, retry_after
+from stud.server.observe.metrics import LOGIN_THROTTLES
 from stud.server.room.room import RoomConfig
 from stud.server.storage import Account, Database
 from stud.server.storage import moderation as desk_db
+from stud.server.storage.topups import top_up_state
 from stud.server.trust.limits import SignupLimit
 from stud.server.trust.logins import Busy, PasswordGuard
 from stud.server.trust.names import (
@@ -60,6 +62,9 @@ class AccountOut(BaseModel):
     balance: int
     at_tables: int = Field(default=0, description="chips in front of the account at tables")
     role: str = Field(default="player", description="player, moderator or admin (docs/admin.md)")
+    top_up: dict[str, object] | None = Field(
+        default=None, description="free play chips: GET /api/me/top-up's answer"
+    )
 
 
 async def logins_throttle(passwords: PasswordGuard, name: str, client: str) -> None:
@@ -67,6 +72,7 @@ async def logins_throttle(passwords: PasswordGuard, name: str, client: str) -> N
     try:
         await passwords.admit(name, client)
     except Throttled as throttled:
+        LOGIN_THROTTLES.inc()
         raise RestError(
             "too_many_logins", str(throttled), headers=retry_after(throttled.retry_after)
         ) from None
@@ -98,19 +104,20 @@ def checked_credentials(body: Credentials) -> tuple[str, str]:
         raise RestError.of(refusal) from None
 
 
-async def account_out(db: Database, account: Account) -> AccountOut:
+async def account_out(db: Database, config: RoomConfig, account: Account) -> AccountOut:
     store = db.store
-    balance, at_tables, member = await db.read(
+    balance, at_tables, member, top_up = await db.read(
         lambda c: (
             store.balance(c, account.id),
             store.wallet(c, account.id, "table"),
             desk_db.member(c, account.id),
+            top_up_state(c, account.id, account.kind, config.top_ups),
         )
     )
     role = "player" if member is None else member.role
     return AccountOut(
         id=account.id, name=account.name, kind=account.kind, balance=balance,
-        at_tables=at_tables, role=role,
+        at_tables=at_tables, role=role, top_up=top_up.public(time.time()),
     )  # fmt: skip
 
 
@@ -128,7 +135,7 @@ async def open_session(
         samesite="lax",
         path="/",
     )
-    return await account_out(db, account)
+    return await account_out(db, config, account)
 
 
 async def refuse_banned(db: Database, account: Account) -> None:
@@ -193,7 +200,7 @@ async def register_guest(
     except ValueError as error:  # a guest still (checked above): the name is taken
         raise RestError("name_taken", str(error)) from None
     room.rename(upgraded.id, upgraded.name)
-    return await account_out(db, upgraded)
+    return await account_out(db, room.config, upgraded)
 
 
 @router.post("/api/login")
@@ -252,5 +259,5 @@ async def logout(request: Request, response: Response, db: DatabaseDep) -> dict[
 
 
 @router.get("/api/me")
-async def me(account: LoggedIn, db: DatabaseDep) -> AccountOut:
-    return await account_out(db, account)
+async def me(account: LoggedIn, db: DatabaseDep, config: ConfigDep) -> AccountOut:
+    return await account_out(db, config, account)

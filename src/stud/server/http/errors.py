@@ -19,6 +19,7 @@ from starlette.exceptions import HTTPException
 
 from stud.server.errors import CODES, Params, Refusal, error_body
 from stud.server.http.validation import validation_error
+from stud.server.observe.logs import refused
 from stud.table import TableError
 
 REFUSED_STATUS: Final[dict[str, int]] = {
@@ -93,6 +94,7 @@ async def http_error(_request: Request, error: Exception) -> JSONResponse:
         code, params = error.code, error.params
     else:
         code, params = _http_code(error.status_code).code, {}
+    refused(code)
     return JSONResponse(
         error_body(code, error.detail, params), status_code=error.status_code, headers=error.headers
     )

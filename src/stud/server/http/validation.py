@@ -16,6 +16,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
 from stud.server.errors import error_body
+from stud.server.observe.logs import refused
 
 
 def encodable(value: Any) -> Any:
@@ -40,4 +41,5 @@ async def validation_error(_request: Request, error: Exception) -> JSONResponse:
          "type": encodable(e.get("type", ""))}
         for e in errors
     ]  # fmt: skip
+    refused("invalid_input")
     return JSONResponse(error_body("invalid_input", detail), status_code=422)

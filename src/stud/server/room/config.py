@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from stud.server.storage import TableSpec
+from stud.server.storage.topups import TopUpRules
 from stud.server.trust.limits import Limits
 from stud.server.trust.logins import LoginConfig
 from stud.tournament.settings import Kind
@@ -91,3 +92,5 @@ class RoomConfig:
     """Origins besides the server's own whose pages may change state (e.g. behind a proxy)."""
     limits: Limits = field(default_factory=Limits)
     """What one account may open: tables, bots; when an idle table closes."""
+    top_ups: TopUpRules = field(default_factory=TopUpRules)
+    """Free play chips for an account that ran low (to the starting balance, once a period)."""

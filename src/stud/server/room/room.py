@@ -17,6 +17,7 @@ from stud.server.actors.bots import Bot, make_bot
 from stud.server.actors.channel import Watcher
 from stud.server.actors.mailbox import Command
 from stud.server.actors.table import TableActor
+from stud.server.observe.logs import at
 from stud.server.room.config import DEFAULT_TABLES, RoomConfig
 from stud.server.room.coordination import Coordination, Handle, RoomCore
 from stud.server.room.desk import TournamentDesk
@@ -154,6 +155,7 @@ class Room:
         actor.chat.guard = self.moderation  # the muted may not chat (stud.server.room.moderation)
         self.actors[spec.id] = actor
         actor.start()
+        log.info("table opened: %s (%s)", spec.name, spec.game, extra=at(spec.id))
         return actor
 
     async def create_table(self, spec: TableSpec, creator: Account | None) -> TableActor:

@@ -20,6 +20,7 @@ import logging
 import os
 import queue
 import threading
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from pathlib import Path
@@ -28,8 +29,9 @@ from typing import Any, TypeVar
 import psycopg
 from sqlalchemy import Connection, Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import ExecutionContext, make_url
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
+from stud.server.observe.metrics import DB_WRITE_FAILURES, DB_WRITE_SECONDS
 from stud.server.storage.schema import accounts_by_name_key, metadata
 from stud.server.storage.store import Store
 from stud.server.storage.writes import UNREAD
@@ -399,6 +401,7 @@ class Database:
         live = [(op, fut) for op, fut in batch if fut.set_running_or_notify_cancel()]
         if not live:
             return
+        began = time.perf_counter()
         try:
             with self._transaction() as conn:
                 results = [op(conn) for op, _ in live]
@@ -406,14 +409,19 @@ class Database:
         except Exception:
             # Something in the batch failed: run each write alone so only it fails.
             for op, fut in live:
+                began = time.perf_counter()
                 try:
                     with self._transaction() as conn:
                         result = op(conn)
                         self.store.settle(conn)
                 except Exception as error:
+                    if isinstance(error, SQLAlchemyError | psycopg.Error | OSError):
+                        DB_WRITE_FAILURES.inc()  # not a refusal (a fence, a short balance)
                     fut.set_exception(error)
                 else:
+                    DB_WRITE_SECONDS.observe(time.perf_counter() - began)
                     fut.set_result(result)
             return
+        DB_WRITE_SECONDS.observe(time.perf_counter() - began)
         for (_, fut), result in zip(live, results, strict=True):
             fut.set_result(result)

@@ -202,3 +202,18 @@ admin_queue = Table(
     Column("result", Text, nullable=True),  # JSON: what the room did, or its refusal
 )
 Index("admin_queue_pending", admin_queue.c.done_at)
+
+top_ups = Table(
+    "top_ups",
+    metadata,
+    # Free play chips given to an account that ran low (stud.server.storage.topups): when,
+    # how many, what it held then, and why; its ledger rows share the txn (kind 'top_up').
+    Column("id", _BigId, primary_key=True, autoincrement=True),
+    Column("account_id", ForeignKey("accounts.id"), nullable=False),
+    Column("txn", String(32), nullable=False),
+    Column("at", Float, nullable=False),
+    Column("amount", BigInteger, nullable=False),
+    Column("held", BigInteger, nullable=False),
+    Column("reason", String(200), nullable=False),
+)
+Index("top_ups_by_account", top_ups.c.account_id, top_ups.c.at)

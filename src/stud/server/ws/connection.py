@@ -19,6 +19,8 @@ from typing import Any
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from stud.server.actors.mailbox import Command
+from stud.server.observe.logs import refused
+from stud.server.observe.metrics import ACTION_SECONDS, CLIENTS
 from stud.server.room.room import Room, TableHandle
 from stud.server.storage import Account
 from stud.server.trust.ratelimit import TokenBucket
@@ -102,6 +104,7 @@ class ClientConnection:
         self.send(dumps(message))
 
     def error(self, code: str, text: str, ref: Any = None, params: Any = None) -> None:
+        refused(code)
         message: dict[str, Any] = {"type": "error", "code": code, "message": text}
         if params:
             message["params"] = params  # what the client's words need (chat_muted: until)
@@ -128,6 +131,7 @@ class ClientConnection:
     async def run(self) -> None:
         writer = asyncio.create_task(self._writer())
         self.room.connected(self)
+        CLIENTS.inc()
         self.reply(
             {
                 "type": "welcome",
@@ -151,6 +155,7 @@ class ClientConnection:
             pass
         finally:
             self.closed = True
+            CLIENTS.dec()
             for table_id in self.tables:
                 actor = self.room.table(table_id)
                 if actor is not None:
@@ -212,11 +217,14 @@ class ClientConnection:
         if self.account_id is None:
             self.error("login_required", "log in or play as a guest first", ref)
             return
+        received = time.perf_counter()
         try:
             result = await actor.call(Command(kind, self.account_id, args=fields, watcher=self))
         except TableError as error:
             self.error(error.code, str(error), ref, getattr(error, "params", None))
             return
+        if kind == "act":  # its events are sent (or queued to send) when the call returns
+            ACTION_SECONDS.observe(time.perf_counter() - received)
         if kind in ("sit", "wait") and table_id not in self.tables:
             await self._watch(actor, "watch", None, None)
         if kind != "act":
@@ -267,11 +275,14 @@ class ClientConnection:
             return
         self.tournaments.add(tournament_id)
         args = {**fields, "table_number": number}
+        received = time.perf_counter()
         try:
             await actor.call(Command(kind, self.account_id, args=args, watcher=self))
         except TableError as error:
             self.error(error.code, str(error), ref, getattr(error, "params", None))
             return
+        if kind == "act":
+            ACTION_SECONDS.observe(time.perf_counter() - received)
         if kind not in ("act", "watch"):
             self.reply({"type": "ok", "for": kind, "table": key}, ref)
 

@@ -5,7 +5,7 @@ import { api } from './api.js';
 import { h, fill } from './dom.js';
 import { requestErrorText } from './errortext.js';
 import { chips } from './format.js';
-import { t } from './i18n.js';
+import { formatDate, t } from './i18n.js';
 import { openModal, uniqueId } from './modal.js';
 
 /** Your chips: the balance plus what is in front of you at tables. */
@@ -36,6 +36,7 @@ function drawAccount(el, app) {
         h('span', { class: 'visually-hidden' }, t('account.chips_label')), ' ',
         h('span', { class: 'balance-amount' }, chips(totalChips(account))),
         atTables ? h('small', { class: 'at-tables muted' }, ' ', t('account.at_tables', { amount: chips(atTables) })) : null),
+      freeChips(app, account.top_up),
       h('a', { class: 'btn ghost small', href: '#/hands', dataset: { do: 'my-hands' } }, t('account.my_hands')),
       ['moderator', 'admin'].includes(account.role) ? h('a', { class: 'btn ghost small', href: '#/admin', dataset: { do: 'admin' } }, t('account.admin')) : null,
       guest ? h('button', { class: 'btn primary small', dataset: { do: 'register' }, onclick: () => credentialsDialog(app, 'upgrade') }, t('account.register')) : null,
@@ -46,6 +47,34 @@ function drawAccount(el, app) {
     h('button', { class: 'btn primary small', dataset: { do: 'guest' }, onclick: () => app.guest() }, t('account.guest')),
     h('button', { class: 'btn small', dataset: { do: 'login' }, onclick: () => credentialsDialog(app, 'login') }, t('account.login')),
     h('button', { class: 'btn small', dataset: { do: 'register' }, onclick: () => credentialsDialog(app, 'register') }, t('account.register')));
+}
+
+/** The free play chips' control: a button while a top-up is possible, else (the account is
+ * low but had one lately) when the next is; nothing for an account that is not low. */
+function freeChips(app, topUp) {
+  if (!topUp || !(topUp.held < topUp.threshold)) return null;
+  if (!topUp.available) {
+    return topUp.next_at
+      ? h('small', { class: 'free-chips-next muted' }, t('account.free_chips_next', { time: formatDate(topUp.next_at, 'datetime') }))
+      : null;
+  }
+  return h('button', {
+    class: 'btn primary small', dataset: { do: 'free-chips' },
+    title: t('account.free_chips_hint', { threshold: chips(topUp.threshold), to: chips(topUp.to) }),
+    onclick: (e) => takeFreeChips(app, e.currentTarget),
+  }, t('account.free_chips'));
+}
+
+async function takeFreeChips(app, button) {
+  button.disabled = true;
+  try {
+    const done = await api.topUp();
+    app.toast(t('account.free_chips_done', { amount: chips(done.given) }));
+  } catch (err) {
+    app.toast(requestErrorText(err));
+  } finally {
+    app.refreshAccount();
+  }
 }
 
 async function logout(app) {

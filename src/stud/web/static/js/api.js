@@ -44,6 +44,7 @@ export async function request(method, path, body) {
 
 export const api = {
   me: () => request('GET', '/api/me'),
+  topUp: () => request('POST', '/api/me/top-up'),
   register: (name, password) => request('POST', '/api/register', { name, password }),
   login: (name, password) => request('POST', '/api/login', { name, password }),
   guest: () => request('POST', '/api/guest'),
