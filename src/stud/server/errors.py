@@ -59,6 +59,7 @@ CODES: Final[dict[str, tuple[int, str]]] = {
     "no_table": (404, "no such table"),
     "not_table_owner": (403, "only the account that opened a table may close it"),
     "unavailable": (503, "a shared room's table is moving between processes; Retry-After"),
+    "records_unavailable": (503, "the room is reconnecting to its records (the database)"),
     # hands
     "no_hand": (404, "no finished hand with that id"),
     "void_hand": (404, "the hand was void: it has no history"),
