@@ -23,6 +23,7 @@ from stud.server.cluster.bus import Bus, Handler
 from stud.server.cluster.lease import LeaseTimes
 from stud.server.cluster.nodes import Nodes
 from stud.server.cluster.remote import Replies
+from stud.server.storage.outage import unavailable
 
 log = logging.getLogger("stud.server.cluster")
 
@@ -39,8 +40,12 @@ async def every(seconds: float, step: Callable[[], Awaitable[None]]) -> None:
         await asyncio.sleep(seconds)
         try:
             await step()
-        except Exception:  # Redis or PostgreSQL away: the next round tries again
-            log.exception("cluster step %s failed", getattr(step, "__name__", step))
+        except Exception as error:  # Redis or PostgreSQL away: the next round tries again
+            name = getattr(step, "__name__", step)
+            if unavailable(error):  # (expected while the database restarts: no traceback)
+                log.warning("cluster step %s: the database is out of reach: %s", name, error)
+            else:
+                log.exception("cluster step %s failed", name)
 
 
 class Links:
