@@ -18,6 +18,7 @@ import sqlite3
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import Connection, func, select
@@ -77,8 +78,15 @@ def new_hands_since(db: Database, wall: float) -> dict[int, int]:
     return db.read_sync(read)
 
 
+def all_waiting(bases: list[str], tables: int) -> list[dict[str, Any]] | None:
+    """Each process's health once ``tables`` tables wait for their records among them."""
+    answers = [health(base) for base in bases]
+    waiting = sum(int(h["tables_waiting_for_records"]) for h in answers)
+    return answers if waiting == tables else None
+
+
 async def one_fault(
-    base: str,
+    bases: list[str],
     db: Database,
     tables: list[int],
     fault: str,
@@ -87,23 +95,28 @@ async def one_fault(
     start: Callable[[], None],
     leaver: Leaver | None,
 ) -> Trial:
-    """Inject a fault of ``seconds``, then measure what the room did (a :class:`Trial`)."""
+    """Inject a fault of ``seconds``, then measure what the room did (a :class:`Trial`).
+
+    ``bases``: the room's processes (the first answers for the tables); each says how many
+    of the tables it runs wait for their records, and whether it is ready.
+    """
     thread = asyncio.to_thread
+    base = bases[0]
     trial = Trial(fault, seconds, len(tables))
     voided = await thread(voided_hands, db)
     began = time.monotonic()
     await thread(stop)
     leaving = None if leaver is None else asyncio.create_task(leaver.leave_during_outage())
     # Every table stops at its next booking and says so; the process is not ready.
-    waiting = await thread(
+    answers = await thread(
         wait_for,
         "every table waiting for its records",
-        lambda: (h := health(base))["tables_waiting_for_records"] == len(tables) and h,
+        lambda: all_waiting(bases, len(tables)),
         seconds + 20,
     )
-    trial.waiting = waiting["tables_waiting_for_records"]
-    assert waiting["ready"] is False
-    assert await thread(ready_status, base) == 503
+    trial.waiting = sum(h["tables_waiting_for_records"] for h in answers)
+    assert all(h["ready"] is False for h in answers)
+    assert [await thread(ready_status, b) for b in bases] == [503] * len(bases)
     if leaving is not None:
         assert (await leaving)["type"] == "ok"  # kept for when the table can book
     await thread(wait_for, "at the fault's end", lambda: time.monotonic() - began >= seconds, 300)
@@ -117,9 +130,9 @@ async def one_fault(
         120,
     )
     trial.recovered_after = time.monotonic() - back
-    assert await thread(ready_status, base) == 200
-    after = await thread(health, base)
-    assert after["database_reachable"] and after["tables_waiting_for_records"] == 0
+    assert [await thread(ready_status, b) for b in bases] == [200] * len(bases)
+    for after in [await thread(health, b) for b in bases]:
+        assert after["database_reachable"] and after["tables_waiting_for_records"] == 0
     books = await thread(check_books, base, db, tables)
     trial.mismatches, trial.stale_running = books.mismatches, books.stale_running
     trial.voided = await thread(voided_hands, db) - voided
@@ -131,7 +144,7 @@ async def one_fault(
 
 
 async def faults(
-    base: str,
+    bases: list[str],
     leave_via: str,
     db: Database,
     fault: str,
@@ -142,7 +155,7 @@ async def faults(
 ) -> list[Trial]:
     """``trials`` faults in a row on a room playing on its default tables (bots), with a
     person sitting out at the first table who leaves during the first fault."""
-    tables = await asyncio.to_thread(table_ids, base)
+    tables = await asyncio.to_thread(table_ids, bases[0])
     assert len(tables) == 6
     await asyncio.to_thread(
         wait_for, "hands finished on every table",
@@ -153,7 +166,7 @@ async def faults(
     results = []
     for number in range(trials):
         who = leaver if number == 0 else None
-        results.append(await one_fault(base, db, tables, fault, seconds, stop, start, who))
+        results.append(await one_fault(bases, db, tables, fault, seconds, stop, start, who))
     await leaver.client.close()
     return results
 
@@ -179,7 +192,7 @@ def single_process(
     db = Database(postgres.url)
     try:
         fault = f"PostgreSQL stopped {seconds:.0f} s, one process"
-        work = faults(server.base, server.base, db, fault, seconds, trials, postgres.stop,
+        work = faults([server.base], server.base, db, fault, seconds, trials, postgres.stop,
                       postgres.start)  # fmt: skip
         report(asyncio.run(work))
     finally:
@@ -197,7 +210,8 @@ def shared_room(
         try:
             fault = f"PostgreSQL stopped {seconds:.0f} s, shared room of 2"
             # The person plays through the second process (relayed to the table's own).
-            work = faults(first.base, second.base, db, fault, seconds, trials, postgres.stop,
+            bases = [first.base, second.base]
+            work = faults(bases, second.base, db, fault, seconds, trials, postgres.stop,
                           postgres.start)  # fmt: skip
             report(asyncio.run(work))
         finally:
@@ -240,7 +254,10 @@ class SqliteLock:
         self.conn: sqlite3.Connection | None = None
 
     def take(self) -> None:
-        self.conn = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+        # Taken and let go from the test's worker threads.
+        self.conn = sqlite3.connect(
+            self.path, timeout=30, isolation_level=None, check_same_thread=False
+        )
         self.conn.execute("BEGIN IMMEDIATE")  # the write lock; readers go on (WAL)
 
     def release(self) -> None:
@@ -262,7 +279,7 @@ def test_sqlite_locked_past_the_busy_timeout(
     db = Database(url)
     try:
         fault = "SQLite locked by another process"
-        work = faults(server.base, server.base, db, fault, SQLITE_BUSY_SECONDS + 4, 2,
+        work = faults([server.base], server.base, db, fault, SQLITE_BUSY_SECONDS + 4, 2,
                       lock.take, lock.release)  # fmt: skip
         report(asyncio.run(work))
     finally:

@@ -43,7 +43,8 @@ async def every(seconds: float, step: Callable[[], Awaitable[None]]) -> None:
         except Exception as error:  # Redis or PostgreSQL away: the next round tries again
             name = getattr(step, "__name__", step)
             if unavailable(error):  # (expected while the database restarts: no traceback)
-                log.warning("cluster step %s: the database is out of reach: %s", name, error)
+                first = str(error).splitlines()[0] if str(error) else type(error).__name__
+                log.warning("cluster step %s: the database is out of reach: %s", name, first)
             else:
                 log.exception("cluster step %s failed", name)
 
