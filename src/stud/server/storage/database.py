@@ -433,22 +433,24 @@ class Database:
             with self._transaction() as conn:
                 results = [op(conn) for op, _ in live]
                 self.store.settle(conn)
-        except Exception as failure:
-            if unavailable(failure):
-                # The database is out of reach: each write alone would fail the same way
-                # (after its own connection attempt). Every caller holds its write and
-                # tries it again later (stud.server.actors.booking).
-                for _, fut in live:
-                    fut.set_exception(failure)
-                return
-            # Something in the batch failed: run each write alone so only it fails.
+        except Exception:
+            # Something in the batch failed: run each write alone so only it fails (on a
+            # fresh connection, if the kept one broke). Once a write alone fails for want
+            # of the database too, it is away: the rest fail at once with that error rather
+            # than each waiting for a connection of its own, and every table holds its
+            # write and tries again later (stud.server.actors.booking).
+            away: Exception | None = None
             for op, fut in live:
+                if away is not None:
+                    fut.set_exception(away)
+                    continue
                 try:
                     with self._transaction() as conn:
                         result = op(conn)
                         self.store.settle(conn)
                 except Exception as error:
                     fut.set_exception(error)
+                    away = error if unavailable(error) else None
                 else:
                     fut.set_result(result)
             return
