@@ -433,13 +433,15 @@ class Database:
             with self._transaction() as conn:
                 results = [op(conn) for op, _ in live]
                 self.store.settle(conn)
-        except Exception:
+        except Exception as failure:
             # Something in the batch failed: run each write alone so only it fails (on a
-            # fresh connection, if the kept one broke). Once a write alone fails for want
-            # of the database too, it is away: the rest fail at once with that error rather
-            # than each waiting for a connection of its own, and every table holds its
-            # write and tries again later (stud.server.actors.booking).
-            away: Exception | None = None
+            # fresh connection, if the kept one broke). Once the database itself is away
+            # (it refused a connection, or a file stays locked past the busy timeout), the
+            # rest fail at once with that error rather than each waiting as long again,
+            # and every table holds its write and tries again later
+            # (stud.server.actors.booking).
+            lost = isinstance(failure, DBAPIError) and failure.connection_invalidated
+            away: Exception | None = failure if unavailable(failure) and not lost else None
             for op, fut in live:
                 if away is not None:
                     fut.set_exception(away)
