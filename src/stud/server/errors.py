@@ -74,6 +74,7 @@ CODES: Final[dict[str, tuple[int, str]]] = {
     "no_reason": (422, "an action of the desk needs a reason"),
     "no_report": (404, "no open report with that id"),
     "nothing_to_report": (422, "report a player at a table you are at"),
+    "records_unavailable": (503, "the room is reconnecting to its records (the database)"),
     # hands
     "no_hand": (404, "no finished hand with that id"),
     "void_hand": (404, "the hand was void: it has no history"),

@@ -20,6 +20,7 @@ from typing import Any, Protocol
 from sqlalchemy import Connection
 
 from stud.server.actors import seating
+from stud.server.actors.booking import Records, RecordsUnavailable, Step
 from stud.server.actors.bots import Bot
 from stud.server.actors.channel import Channel, SendMany, Watcher
 from stud.server.actors.chat import ChatLimiter, clean_text
@@ -30,6 +31,7 @@ from stud.server.actors.waitlist import WaitingList
 from stud.server.observe.logs import at, refused
 from stud.server.observe.metrics import HANDS
 from stud.server.storage import Account, LedgerError, TableSpec
+from stud.server.storage.outage import unavailable
 from stud.server.wire import dumps
 from stud.table import Effect, Event, Heading, Out, Table, TableError
 from stud.table.events import NEW_HAND
@@ -38,6 +40,9 @@ log = logging.getLogger("stud.server")
 
 TABLE_SERVICES = frozenset({"top_up", "auto_rebuy", "chat", "wait", "unwait", "rename"})
 """Commands handled by :meth:`TableActor._service` rather than the table itself."""
+WHILE_RECORDS_DOWN = frozenset({"watch", "unwatch", "disconnect"})
+"""Commands a table takes as usual while it cannot book (stud.server.actors.booking)."""
+RECORDS_WORDS = "the room is reconnecting to its records: try again in a moment"
 
 
 def _show(shows: list[tuple[Bot, dict[str, Any]]], players: dict[int, int]) -> None:
@@ -107,6 +112,8 @@ class TableActor(Mailbox):
         self.resumed: list[Out] = []
         """What seating again the people of a table taken over said (published first)."""
         self._hands_played = HANDS.labels(spec.game)
+        self.records = Records(rng=random.Random(spec.id))
+        """Whether the database takes the table's writes, and the step held while it does not."""
 
     # -- the loop --------------------------------------------------------------------------
 
@@ -120,6 +127,8 @@ class TableActor(Mailbox):
         return self.person_seen + self.room.config.limits.idle_seconds
 
     def _wakeup(self) -> float | None:
+        if self.records.down:
+            return self.records.retry_at  # nothing else moves until the table can book
         idle = self._idle_deadline()
         times = [t for t in (self.table.wakeup(), self.bot_due, idle, *self.gone.values()) if t]
         return min(times) if times else None
@@ -133,8 +142,8 @@ class TableActor(Mailbox):
     async def _opening(self) -> None:
         if self.resumed:
             outs, self.resumed = self.resumed, []
-            await self._step(lambda _now: self.apply(outs))
-        await self._step(self._fill_bots)
+            await self._step(lambda _now: self._booking(self.apply(outs)))
+        await self._step(lambda now: self._booking(self._fill_bots(now)))
 
     def _nothing_due(self, now: float, wake: float | None) -> bool:
         """Whether a timer pass now would find nothing to do (most commands: an action in a
@@ -147,6 +156,8 @@ class TableActor(Mailbox):
         kept for anyone else). ``wake``: :meth:`_wakeup` now.
         """
         table = self.table
+        if self.records.down:
+            return not self.records.due(now)
         if table.hand is None or table.closing or self.waiting:
             return False
         if wake is not None and wake <= now:
@@ -159,6 +170,22 @@ class TableActor(Mailbox):
     # -- commands --------------------------------------------------------------------------
 
     async def _dispatch(self, command: Command) -> Any:
+        if command.kind in WHILE_RECORDS_DOWN:
+            return await self._command(command)
+        if self.records.down:
+            return self._while_records_down(command)
+        try:
+            return await self._command(command)
+        except RecordsUnavailable:
+            return None  # the command's step happened; its events follow once it is booked
+        except Exception as error:
+            if not unavailable(error):
+                raise
+            # A write the command needs first (a buy-in) failed: nothing changed.
+            self._records_failed(self._clock())
+            raise TableError("records_unavailable", RECORDS_WORDS) from None
+
+    async def _command(self, command: Command) -> Any:
         now = self._clock()
         account = command.account_id
         kind = command.kind
@@ -257,6 +284,8 @@ class TableActor(Mailbox):
             self.gone.pop(watcher.account_id, None)
         self.channel.watch(watcher, since)
         watcher.send(self._state_text(self._seat(watcher), events=True))
+        if self.records.down:
+            watcher.send(self._records_text())
 
     def _disconnected(self, watcher: Watcher, now: float) -> None:
         """A seated player with no connection left keeps the seat for the grace period."""
@@ -290,7 +319,7 @@ class TableActor(Mailbox):
 
     # -- timers: clocks, bots, grace periods -------------------------------------------------
 
-    async def _timers(self, now: float) -> None:
+    async def _timer_pass(self, now: float) -> None:
         idle = self._idle_deadline()
         if idle is not None and now >= idle:
             log.info("table %s closes: nobody sat at it for a while", self.id, extra=at(self.id))
@@ -326,7 +355,7 @@ class TableActor(Mailbox):
                 choice = await asyncio.to_thread(self.bots[player.id].choose, view, legal)
                 outs = self.table.act(player.id, choice.action, choice.to, self.table.turn_id, now)
                 await self.apply(outs)
-                await self._timers(self._clock())
+                await self._timer_pass(self._clock())
                 return
         else:
             self.bot_due = None
@@ -350,6 +379,128 @@ class TableActor(Mailbox):
             self.bots[account.id] = brain
             await self.apply(outs)
 
+    # -- booking while the database may be out of reach (stud.server.actors.booking) --------
+
+    async def _timers(self, now: float) -> None:
+        """The timer pass, unless the table holds a step it could not book: then, when the
+        retry is due, that step first (the table moves on only once it is booked)."""
+        records = self.records
+        if records.down:
+            if not records.due(now):
+                return
+            self._clocks_wait(now)
+        try:
+            if records.held is not None:
+                step, records.held = records.held, None
+                await self._book(step)
+                self._records_back(self._clock())  # the database took a write: say so first
+                await self._booked(step)
+            await self._leave_later(now)
+            await self._timer_pass(now)
+        except RecordsUnavailable:
+            return
+        except Exception as error:
+            if not unavailable(error):
+                raise
+            self._records_failed(self._clock())
+            return
+        if records.down:  # held nothing: back once a whole pass went through
+            self._records_back(self._clock())
+
+    async def _booking(self, work: Any) -> None:
+        """Await a step of the table (a coroutine); one the database cannot take is held."""
+        try:
+            await work
+        except RecordsUnavailable:
+            return
+        except Exception as error:
+            if not unavailable(error):
+                raise
+            self._records_failed(self._clock())
+
+    async def _book(self, step: Step) -> None:
+        """Store a step's effects in one transaction (RecordsUnavailable: the step is held)."""
+        hand_id = self.hand_id
+        again = step.tries > 0
+        try:
+            hand_id, finished = await self.room.db.write(
+                lambda conn: self._store(conn, step.effects, hand_id, again=again)
+            )
+        except Exception as error:
+            if not unavailable(error):
+                raise
+            step.tries += 1
+            self.records.held = step
+            self._records_failed(self._clock())
+            raise RecordsUnavailable(str(error)) from None
+        self.hand_id = hand_id
+        for finished_id, total in finished:
+            self._finished_id = finished_id
+            self.finished.append((self._clock(), total))
+            self._hands_played.inc()
+
+    def _while_records_down(self, command: Command) -> Any:
+        """A command while the table cannot book: a leave is kept for when it can; the rest
+        is refused (records_unavailable) and changes nothing."""
+        account = command.account_id
+        if command.kind == "leave" and account is not None:
+            if self.table.seat_of(account) is None:
+                raise TableError("not_seated", "you are not seated at this table")
+            self.gone.pop(account, None)
+            if account not in self.records.leaving:
+                self.records.leaving.append(account)
+            return None
+        raise TableError("records_unavailable", RECORDS_WORDS)
+
+    async def _leave_later(self, now: float) -> None:
+        """The players who asked to leave while the table could not book leave now."""
+        leaving = self.records.leaving
+        while leaving:
+            account = leaving.pop(0)
+            if self.table.seat_of(account) is not None:
+                await self.apply(self.table.leave(account, now))
+
+    def _records_failed(self, now: float) -> None:
+        """A write failed for want of the database: hold, try again later, say so once."""
+        first = self.records.failed(now)
+        self._paused_at = now
+        if first:
+            log.warning("table %s: the database cannot take its writes; it waits", self.id)
+            self._send_all(self._records_text())
+
+    def _records_back(self, now: float) -> None:
+        waited = self.records.back(now)
+        log.info("table %s: booking again after %.1f s", self.id, waited)
+        self._send_all(self._records_text())
+
+    _paused_at = 0.0
+    """Until when the table's clocks were moved on while it waits (:meth:`_clocks_wait`)."""
+
+    def _clocks_wait(self, now: float) -> None:
+        """Move the table's clocks (the turn's, the next deal's, seats given up, a bot's think
+        time, the held step's turn events) on by the time it waited since they last moved."""
+        waited = max(0.0, now - self._paused_at)
+        self._paused_at = now
+        table = self.table
+        if table.hand is not None:
+            table.turn_started += waited
+        if table.next_hand_at is not None:
+            table.next_hand_at += waited
+        if self.bot_due is not None:
+            self.bot_due += waited
+        for account in self.gone:
+            self.gone[account] += waited
+        if self.records.held is not None:
+            self.records.held.move_clocks(waited)
+
+    def _records_text(self) -> str:
+        """The ``records`` message: whether the table waits for the room's records."""
+        return dumps({"type": "records", "table": self.id, "reconnecting": self.records.down})
+
+    def _send_all(self, text: str) -> None:
+        for watcher in self.watchers:
+            watcher.send(text)
+
     # -- effects and events ----------------------------------------------------------------
 
     async def apply(self, outs: list[Out]) -> None:
@@ -358,18 +509,17 @@ class TableActor(Mailbox):
         Chips put into the pot stay in memory until the hand ends, then go to the
         ledger with the pot's payout in one transaction: a hand cut short by a
         crash is void and each player keeps the stack it had when it began, which
-        the ledger still says. So an action waits on no disk write.
+        the ledger still says. So an action waits on no disk write. A step the
+        database cannot take now is held (RecordsUnavailable: stud.server.actors.booking).
         """
         if not outs:  # nothing happened (a timer pass with nothing due), or a table closed empty
             await self._close_if_empty()
             return
-        effects: list[tuple[Effect, dict[int, int]]] = []
-        events: list[Event] = []
-        shows = False  # a hand dealt or finished: the bots in it are shown it (_show_bots)
+        step = Step(outs)
         for out in outs:
             if isinstance(out, Event):
-                events.append(out)
-                shows = shows or out.kind == NEW_HAND
+                step.events.append(out)
+                step.shows = step.shows or out.kind == NEW_HAND
                 continue
             if out.kind == "commit":
                 for account, amount in out.data["commits"].items():
@@ -379,28 +529,24 @@ class TableActor(Mailbox):
             pot: dict[int, int] = {}
             if out.kind in ("hand_started", "hand_finished"):
                 pot, self.pot = self.pot, {}
-                shows = True
-            effects.append((out, pot))
-        if effects:
-            hand_id = self.hand_id
-            hand_id, finished = await self.room.db.write(
-                lambda conn: self._store(conn, effects, hand_id)
-            )
-            self.hand_id = hand_id
-            for finished_id, total in finished:
-                self._finished_id = finished_id
-                self.finished.append((self._clock(), total))
-                self._hands_played.inc()
-        for event in events:
+                step.shows = True
+            step.effects.append((out, pot))
+        if step.effects:
+            await self._book(step)
+        await self._booked(step)
+
+    async def _booked(self, step: Step) -> None:
+        """Number and send a booked step's events; bots see it; bots that left go idle."""
+        for event in step.events:
             # One number for a hand everywhere: its id, as in its downloads and replay.
             if event.kind == "hand_finished":
                 event.data["hand_id"] = self._finished_id
             elif event.kind == NEW_HAND:
                 event.data["hand_id"] = self.hand_id
-        if events:
-            self._publish_step(events)
-        if shows:  # (most steps are an action inside a hand: nothing to show, no bot leaves)
-            await self._show_bots(outs)
+        if step.events:
+            self._publish_step(step.events)
+        if step.shows:  # (most steps are an action inside a hand: nothing to show, no bot leaves)
+            await self._show_bots(step.outs)
         if self.bots:
             # A bot that left (made room, or went broke) goes back to the room's pool.
             for account in [a for a in self.bots if self.table.seat_of(a) is None]:
@@ -415,8 +561,8 @@ class TableActor(Mailbox):
 
     async def _closed(self) -> None:
         """The table closed and everyone has left: store it closed, tell the watchers, stop."""
-        self.closed = True
         await self.room.db.write(lambda c: self.room.db.store.close_table(c, self.id))
+        self.closed = True
         log.info("table closed", extra=at(self.id))
         self.room.actors.pop(self.id, None)
         text = dumps({"type": "table_closed", "table": self.id})
@@ -454,18 +600,33 @@ class TableActor(Mailbox):
             await asyncio.to_thread(_show, shows, players)
 
     def _store(
-        self, conn: Connection, effects: list[tuple[Effect, dict[int, int]]], hand_id: int | None
+        self,
+        conn: Connection,
+        effects: list[tuple[Effect, dict[int, int]]],
+        hand_id: int | None,
+        *,
+        again: bool = False,
     ) -> tuple[int | None, list[tuple[int, int]]]:
         """Runs on the writer thread, in one transaction with the step's other effects.
 
         Changes nothing of the actor's (the writer may run it twice, if a batch it
         was in failed): returns the running hand's id and the (id, pot) of each
-        hand it finished.
+        hand it finished. ``again``: an attempt that failed may have been committed
+        (its reply lost with the connection): each effect already stored is skipped.
         """
         store = self.room.db.store
         finished: list[tuple[int, int]] = []
         for effect, pot in effects:
             data = effect.data
+            if again and store.booked(conn, self.id, effect.kind, data, hand_id):
+                if effect.kind == "hand_started":
+                    hand_id = store.hand_numbered(conn, self.id, int(data["number"]))
+                elif effect.kind == "hand_finished":
+                    assert hand_id is not None
+                    total = sum(int(v) for v in data["payouts"].values()) + int(data["rake"])
+                    finished.append((hand_id, total))
+                    hand_id = None
+                continue
             if effect.kind == "hand_started":
                 hand_id = store.start_hand(
                     conn, self.id, int(data["number"]), self.spec.game, data["players"]

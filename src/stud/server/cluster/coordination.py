@@ -31,6 +31,7 @@ from stud.server.cluster.tables import TableShare
 from stud.server.cluster.tourneys import TourneyShare
 from stud.server.room.coordination import RoomCore
 from stud.server.storage import Account, TableSpec, fences
+from stud.server.storage.database import PROBE_SECONDS
 from stud.server.trust.ratelimit import Buckets
 
 
@@ -187,6 +188,13 @@ class RedisCoordination:
         return {"node": self.node, "runs": self.tables.runs(),
                 "room_tables": len(self.tables.specs),
                 "tournaments": self.tourneys.runs()}  # fmt: skip
+
+    async def redis_reachable(self) -> bool | None:
+        """Whether Redis answers a ping within a health check's bound."""
+        try:
+            return bool(await asyncio.wait_for(self.links.redis.ping(), PROBE_SECONDS))
+        except Exception:  # refused, timed out, or a reply that is no answer: not reachable
+            return False
 
     # -- messages from the other processes ---------------------------------------------------
 

@@ -27,6 +27,7 @@ from stud.server.cluster.lease import LeaseTimes
 from stud.server.cluster.nodes import Nodes
 from stud.server.cluster.remote import Replies
 from stud.server.observe.metrics import REDIS_FAILURES, REDIS_ROUND_TRIPS
+from stud.server.storage.outage import unavailable
 
 log = logging.getLogger("stud.server.cluster")
 
@@ -71,8 +72,13 @@ async def every(seconds: float, step: Callable[[], Awaitable[None]]) -> None:
         await asyncio.sleep(seconds)
         try:
             await step()
-        except Exception:  # Redis or PostgreSQL away: the next round tries again
-            log.exception("cluster step %s failed", getattr(step, "__name__", step))
+        except Exception as error:  # Redis or PostgreSQL away: the next round tries again
+            name = getattr(step, "__name__", step)
+            if unavailable(error):  # (expected while the database restarts: no traceback)
+                first = str(error).splitlines()[0] if str(error) else type(error).__name__
+                log.warning("cluster step %s: the database is out of reach: %s", name, first)
+            else:
+                log.exception("cluster step %s failed", name)
 
 
 class Links:

@@ -261,3 +261,7 @@ class Coordination(Protocol):
     def health(self) -> dict[str, Any]:
         """What ``/api/health`` adds about this process's share of the room."""
         ...
+
+    async def redis_reachable(self) -> bool | None:
+        """Whether the room's Redis answers now (None: the room has none)."""
+        ...

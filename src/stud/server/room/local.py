@@ -184,3 +184,6 @@ class LocalCoordination:
 
     def health(self) -> dict[str, Any]:
         return {}
+
+    async def redis_reachable(self) -> bool | None:
+        return None

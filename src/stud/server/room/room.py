@@ -265,7 +265,11 @@ class Room:
                 store.grant(conn, account.id, stack * 20)
             store.buy_in(conn, account.id, spec.id, stack)
 
-        await self.db.write(buy)
+        try:
+            await self.db.write(buy)
+        except BaseException:
+            self.release_bot(account.id)  # (the database is out of reach: it stays idle)
+            raise
         kind = self.config.bot_kind or spec.bot_kind
         seed = None if self.config.seed is None else self.config.seed * 104_729 + account.id
         return account, make_bot(kind, seed), stack

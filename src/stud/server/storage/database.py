@@ -32,6 +32,7 @@ from sqlalchemy.engine import ExecutionContext, make_url
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
 from stud.server.observe.metrics import DB_WRITE_FAILURES, DB_WRITE_SECONDS
+from stud.server.storage.outage import unavailable
 from stud.server.storage.schema import accounts_by_name_key, metadata
 from stud.server.storage.store import Store
 from stud.server.storage.writes import UNREAD
@@ -101,6 +102,12 @@ stopped in the middle of a pipeline (every write transaction is sent as one,
 :func:`pipelined`) waits for its client unbounded. :mod:`stud.server.storage.stale`
 ends those, by the same bound, from any live process of the room.
 """
+CONNECT_TIMEOUT_SECONDS = 5
+"""How long opening a PostgreSQL connection may take: a server cut off by the network
+fails the write (and the table holds it, stud.server.actors.booking) rather than
+keeping the writer thread waiting for the operating system's own timeout."""
+PROBE_SECONDS = 3.0
+"""How long a health check waits for the database (or Redis) to answer before it says no."""
 WRITER_APPLICATION = "stud-writer"
 """The ``application_name`` of the write connections (what the stale-write sweep may end)."""
 
@@ -122,7 +129,12 @@ def make_engine(url: str, *, idle_in_transaction: float | None = None) -> Engine
     if idle_in_transaction is None:
         # Reads: one snapshot per transaction (see Database.read_sync).
         return create_engine(
-            url, pool_size=4, max_overflow=4, pool_pre_ping=True, isolation_level="REPEATABLE READ"
+            url,
+            pool_size=4,
+            max_overflow=4,
+            pool_pre_ping=True,
+            isolation_level="REPEATABLE READ",
+            connect_args={"connect_timeout": CONNECT_TIMEOUT_SECONDS},
         )
     idle = f"-c idle_in_transaction_session_timeout={int(idle_in_transaction * 1000)}"
     engine = create_engine(
@@ -130,7 +142,11 @@ def make_engine(url: str, *, idle_in_transaction: float | None = None) -> Engine
         pool_size=2,
         max_overflow=4,
         pool_pre_ping=True,
-        connect_args={"options": idle, "application_name": WRITER_APPLICATION},
+        connect_args={
+            "options": idle,
+            "application_name": WRITER_APPLICATION,
+            "connect_timeout": CONNECT_TIMEOUT_SECONDS,
+        },
     )
     event.listen(engine, "after_cursor_execute", _read_replies)
     return engine
@@ -328,6 +344,20 @@ class Database:
                 conn.exec_driver_sql("BEGIN")
             return op(conn)
 
+    async def reachable(self) -> bool:
+        """Whether the database answers a query now, within :data:`PROBE_SECONDS` (a health
+        check's). An SQLite file locked by another process still answers reads: the tables
+        waiting for their records tell that (``/api/health``)."""
+        try:
+            await asyncio.wait_for(
+                self.read(lambda conn: conn.exec_driver_sql("SELECT 1")), PROBE_SECONDS
+            )
+        except Exception as error:
+            if unavailable(error) or isinstance(error, asyncio.TimeoutError):
+                return False
+            raise
+        return True
+
     def submit(self, op: Callable[[Connection], T]) -> Future[T]:
         """Queue a write for the writer thread; the future resolves once it committed."""
         future: Future[T] = Future()
@@ -406,9 +436,20 @@ class Database:
             with self._transaction() as conn:
                 results = [op(conn) for op, _ in live]
                 self.store.settle(conn)
-        except Exception:
-            # Something in the batch failed: run each write alone so only it fails.
+        except Exception as failure:
+            # Something in the batch failed: run each write alone so only it fails (on a
+            # fresh connection, if the kept one broke). Once the database itself is away
+            # (it refused a connection, or a file stays locked past the busy timeout), the
+            # rest fail at once with that error rather than each waiting as long again,
+            # and every table holds its write and tries again later
+            # (stud.server.actors.booking).
+            lost = isinstance(failure, DBAPIError) and failure.connection_invalidated
+            away: Exception | None = failure if unavailable(failure) and not lost else None
             for op, fut in live:
+                if away is not None:
+                    DB_WRITE_FAILURES.inc()
+                    fut.set_exception(away)
+                    continue
                 began = time.perf_counter()
                 try:
                     with self._transaction() as conn:
@@ -418,6 +459,7 @@ class Database:
                     if isinstance(error, SQLAlchemyError | psycopg.Error | OSError):
                         DB_WRITE_FAILURES.inc()  # not a refusal (a fence, a short balance)
                     fut.set_exception(error)
+                    away = error if unavailable(error) else None
                 else:
                     DB_WRITE_SECONDS.observe(time.perf_counter() - began)
                     fut.set_result(result)

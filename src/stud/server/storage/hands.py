@@ -87,6 +87,40 @@ class Hands(Ledger):
             insert_rows(conn, rows, columns, _INSERT_HAND_PLAYERS_ARRAYS, _INSERT_HAND_PLAYERS)
         return hand_id
 
+    def hand_numbered(self, conn: Connection, table_id: int, number: int) -> int | None:
+        """The id of the table's hand of that number, if it is stored."""
+        found = conn.execute(
+            select(s.hands.c.id)
+            .where(and_(s.hands.c.table_id == table_id, s.hands.c.number == number))
+            .order_by(s.hands.c.id.desc())
+            .limit(1)
+        ).scalar()
+        return None if found is None else int(found)
+
+    def booked(
+        self,
+        conn: Connection,
+        table_id: int,
+        kind: str,
+        data: Mapping[str, Any],
+        hand_id: int | None,
+    ) -> bool:
+        """Whether a table's effect (``hand_started``, ``hand_finished``, ``cash_out``) is
+        stored already: asked before a write that failed is tried again, since a commit whose
+        reply was lost with its connection may have gone through (the table's actor books
+        each step in one transaction: all of it is stored, or none)."""
+        if kind == "hand_started":
+            return self.hand_numbered(conn, table_id, int(data["number"])) is not None
+        if kind == "hand_finished":
+            status = conn.execute(select(s.hands.c.status).where(s.hands.c.id == hand_id)).scalar()
+            return status == "finished"
+        if kind == "cash_out":
+            # The stack held at the table is the amount until it is cashed out, then nothing
+            # (no chip reaches that table's wallet while the step waits to be booked).
+            held = self.wallet(conn, int(data["account_id"]), "table", table_id)
+            return held == 0 and int(data["amount"]) > 0
+        return False
+
     def commit_chips(
         self, conn: Connection, table_id: int, hand_id: int, commits: Mapping[int, int]
     ) -> None:

@@ -46,6 +46,8 @@ class App {
     this.viewEl = document.getElementById('view');
     this.accountEl = document.getElementById('account');
     this.statusEl = document.getElementById('status');
+    this.online = true;
+    this.recordsDown = new Set(); // tables waiting for the room's records (the database)
     this.toastsEl = document.getElementById('toasts');
     this.alerts = new TurnAlerts({
       inView: (id) => Boolean(this.view?.shows?.(id)),
@@ -73,7 +75,7 @@ class App {
     onLanguageChange(() => {
       wordTopBar();
       renderAccount(this.accountEl, this);
-      if (!this.statusEl.hidden) this.onStatus(false);
+      if (!this.statusEl.hidden) this.onStatus(this.online);
       this.route();
     });
     renderAccount(this.accountEl, this);
@@ -93,6 +95,10 @@ class App {
       if (msg.type === 'event' && msg.event.type === 'left') this.refreshAccountSoon();
       // The top bar counts chips at tables: a hand you played changes them.
       if (msg.type === 'event' && msg.event.type === 'hand_finished' && this.models.get(msg.table)?.seated) this.refreshAccountSoon();
+    } else if (msg.type === 'records') {
+      if (msg.reconnecting) this.recordsDown.add(msg.table);
+      else this.recordsDown.delete(msg.table);
+      this.onStatus(this.online);
     } else if (msg.type === 'error') {
       releaseRefused(msg.table ?? null);
       if (msg.code !== 'rate_limited' && !SEED_LATE.has(msg.code)) this.toast(errorText(msg.code, msg.params ?? {}));
@@ -106,9 +112,15 @@ class App {
   }
 
   onStatus(open) {
+    if (!open && this.online) this.recordsDown.clear(); // each table says so again on watch
+    this.online = open;
     document.body.classList.toggle('offline', !open);
     setConnected(open); // no action while it cannot reach the server
-    if (open) {
+    if (open && this.recordsDown.size) {
+      // The server is there but its records are not: play pauses, then resumes by itself.
+      this.statusEl.hidden = false;
+      this.statusEl.textContent = t('app.records_reconnecting');
+    } else if (open) {
       this.statusEl.hidden = true;
     } else {
       this.statusEl.hidden = false;
