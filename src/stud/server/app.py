@@ -15,9 +15,10 @@ from fastapi import FastAPI, WebSocket
 from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 
-from stud.server.http import accounts, hands, health, language, tables, tournaments
+from stud.server.http import accounts, equity, hands, health, imports, language, tables, tournaments
 from stud.server.http.deps import COOKIE, session_account
 from stud.server.http.errors import add_error_handlers
+from stud.server.http.offload import Workers
 from stud.server.http.origin import OriginCheck, foreign_origin
 from stud.server.room.local import LocalCoordination
 from stud.server.room.room import Coordinator, Room, RoomConfig
@@ -37,7 +38,7 @@ the REST API at <a href="/docs">/docs</a> (<a href="/openapi.json">openapi.json<
 and the websocket at <code>/ws</code> (see docs/protocol.md).</p></body></html>
 """
 
-ROUTERS = (accounts, hands, health, tables, tournaments, language)
+ROUTERS = (accounts, hands, equity, imports, health, tables, tournaments, language)
 """The REST API, a router per resource (stud.server.http)."""
 
 
@@ -72,6 +73,7 @@ def create_app(
     room = Room(db=db, config=config, hand_factory=hand_factory, coordination=coordination)
     passwords = PasswordGuard(config.logins, room.buckets)
     signups = SignupLimit(config.limits, room.buckets)
+    workers = Workers()
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -87,6 +89,7 @@ def create_app(
         finally:
             await room.stop()
             passwords.close()
+            workers.close()
             db.close()
 
     app = FastAPI(
@@ -99,6 +102,7 @@ def create_app(
     app.state.room = room
     app.state.passwords = passwords
     app.state.signups = signups
+    app.state.workers = workers
     app.add_middleware(OriginCheck, allowed=config.allowed_origins)
     add_error_handlers(app)
     for resource in ROUTERS:
