@@ -308,3 +308,37 @@ def test_imported_hands_are_never_served_to_anyone_else(
     for path in ("/api/me/imports", f"/api/me/imports/{hand}/replay"):
         read = room.as_("alice").get(path, headers=foreign)
         assert "access-control-allow-origin" not in read.headers
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+def test_storage_keeps_a_hand_once_and_reads_only_the_owners(
+    backend: str, database_factory: Callable[[str], str], corpus: list[tuple[str, bytes]]
+) -> None:
+    """Through the writer thread (on PostgreSQL a pipelined transaction): new ids in order, a
+    hand already kept refused, the quota applied, and each account reads its own rows only."""
+    from stud.server.http.imports_read import ImportLimits, read_upload
+    from stud.server.storage.imports import imported_count, imported_hand, store_imported
+
+    body, content_type = multipart(corpus[:3])
+    rows = read_upload(body, content_type, ImportLimits()).rows
+    assert len(rows) >= 3
+    db = Database(database_factory(backend))
+    db.start()
+    try:
+        owner, other = db.write_sync(
+            lambda c: [db.store.create_account(c, n, "user").id for n in ("own", "oth")]
+        )
+        first = db.submit(lambda c: store_imported(c, owner, rows[:2], 100)).result()
+        assert all(isinstance(i, int) for i in first) and first == sorted(first)
+        again = db.submit(lambda c: store_imported(c, owner, rows, len(rows) - 1)).result()
+        assert again[:2] == ["import_duplicate"] * 2
+        assert all(isinstance(i, int) for i in again[2:-1]) and again[-1] == "import_quota"
+        assert db.read_sync(lambda c: imported_count(c, owner)) == len(rows) - 1
+        # The other account may store the same hands, and reads none of the owner's.
+        assert all(isinstance(i, int) for i in db.submit(
+            lambda c: store_imported(c, other, rows[:1], 100)).result())  # fmt: skip
+        assert db.read_sync(lambda c: imported_hand(c, other, int(first[0]))) is None
+        mine = db.read_sync(lambda c: imported_hand(c, owner, int(first[0])))
+        assert mine is not None and read_phh(mine["phh"]).hand_id == rows[0]["site_hand_id"]
+    finally:
+        db.close()

@@ -45,7 +45,7 @@ async def answer(
     streets = workers.cached(key)
     if streets is None:
         try:
-            streets = await workers.equity.run(counted, record, seats, seed)
+            streets = await workers.hands.run(counted, record, seats, seed)
         except Busy:
             raise RestError(
                 "server_busy", "too many equities being counted: try again", headers=retry_after(2)

@@ -119,14 +119,11 @@ async def own_imported(db: DatabaseDep, account: LoggedIn, hand_id: int) -> dict
 
 def imported_replay(row: dict[str, Any]) -> dict[str, Any]:
     """An imported hand's replay, in the shape of ``GET /api/hands/{id}/replay``: its seats
-    the site's (seat 1 is 0), the uploader's down cards and the cards shown down."""
-    try:
-        record = read_phh(row["phh"])
-        report = replay(record)
-    except (HistoryError, ValueError) as error:
-        raise RestError(
-            "replay_failed", f"the hand's history cannot be replayed: {error}"
-        ) from None
+    the site's (seat 1 is 0), the uploader's down cards and the cards shown down.
+    HistoryError or ValueError if it does not replay. Run in a worker process: a hand whose
+    showdown hides cards is replayed against every card they could be (seconds, at worst)."""
+    record = read_phh(row["phh"])
+    report = replay(record)
     seats = [seat.number - 1 for seat in record.seats]
     events = [table_seats(e.to_dict(), seats) for e in visible_events(report.events, record.hero)]
     started = events[0] if events else {}
@@ -152,15 +149,19 @@ def imported_replay(row: dict[str, Any]) -> dict[str, Any]:
 
 
 @router.get("/api/me/imports/{hand_id}/replay")
-async def imported_hand_replay(hand_id: int, account: LoggedIn, db: DatabaseDep) -> dict[str, Any]:
+async def imported_hand_replay(
+    hand_id: int, account: LoggedIn, db: DatabaseDep, workers: WorkersDep
+) -> dict[str, Any]:
     """An imported hand's events for the replayer (only the caller's own hands)."""
-
-    def read(conn: Connection) -> dict[str, Any] | None:
-        """Read and replayed on the read's worker thread: not on the event loop."""
-        row = imports.imported_hand(conn, account.id, hand_id)
-        return None if row is None else imported_replay(row)
-
-    data: dict[str, Any] | None = await db.read(read)
-    if data is None:
-        raise RestError("no_hand", "no finished hand with that id")
+    row = await own_imported(db, account, hand_id)
+    try:
+        data: dict[str, Any] = await workers.hands.run(imported_replay, row)
+    except Busy:
+        raise RestError(
+            "server_busy", "too many hands being replayed: try again", headers=retry_after(2)
+        ) from None
+    except (HistoryError, ValueError) as error:
+        raise RestError(
+            "replay_failed", f"the hand's history cannot be replayed: {error}"
+        ) from None
     return data

@@ -74,15 +74,16 @@ class Offload:
 
 
 class Workers:
-    """A room's workers (one for uploads, one for equities, apart so a big upload never
-    delays a replayer's chart) and the equities already computed: a finished hand's never
-    change. Held by the app (``app.state.workers``), closed with it."""
+    """A room's workers (one reading uploads; one replaying imported hands and counting
+    equities, apart so a big upload never delays a replayer) and the equities already
+    counted: a finished hand's never change. Held by the app (``app.state.workers``),
+    closed with it."""
 
     CACHED = 512
 
     def __init__(self) -> None:
         self.imports = Offload("import", queue=4)
-        self.equity = Offload("equity", queue=16)
+        self.hands = Offload("replay and equity", queue=16)
         self._cache: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
 
     def cached(self, key: tuple[Any, ...]) -> Any:
@@ -98,4 +99,4 @@ class Workers:
 
     def close(self) -> None:
         self.imports.close()
-        self.equity.close()
+        self.hands.close()
