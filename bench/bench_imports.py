@@ -9,6 +9,7 @@ again, then refused as already imported). The upload is read in a worker process
 table's p50/p99 should stay near the anchor's; the ratios are printed side by side.
 
     python bench/bench_imports.py                      # this tree
+    python bench/bench_imports.py --in-thread          # the same work in a server thread
     python bench/bench_imports.py --server-src /tmp/main/src   # another tree
 """
 
@@ -31,6 +32,7 @@ from bench_login_flood import ARGS, Phase, measure
 from stud.history.describe import pokerstars_description
 from stud.history.pokerstars_write import write_pokerstars
 from stud.history.samples import sample_hand
+from stud.server.http.offload import IN_THREAD
 from stud.testing.server import Client, ServerProcess, fresh_database
 
 
@@ -114,9 +116,14 @@ def main() -> int:
     parser.add_argument("--hands", type=int, default=2000, help="hands in each upload")
     parser.add_argument("--seconds", type=float, default=120, help="longest phase (seconds)")
     parser.add_argument("--server-src", default=None, help="run the server from this src/ tree")
+    parser.add_argument(
+        "--in-thread", action="store_true", help="read uploads in a server thread, not a process"
+    )
     args = parser.parse_args()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     env = {"PYTHONPATH": args.server_src} if args.server_src else {}
+    if args.in_thread:
+        env[IN_THREAD] = "1"
     with tempfile.TemporaryDirectory() as folder, fresh_database("sqlite", Path(folder)) as url:
         server = ServerProcess(url, Path(folder), extra_args=ARGS, env=env).start()
         try:
@@ -127,7 +134,9 @@ def main() -> int:
     loud: Phase = result["import"]
     counts = result["counts"]
     size = result["bytes"] / 1e6
-    print(f"server: {args.server_src or 'this tree'}; {args.uploaders} uploaders of "
+    where = "a server thread" if args.in_thread else "a worker process"
+    print(f"server: {args.server_src or 'this tree'}, uploads read in {where}; "
+          f"{args.uploaders} uploaders of "
           f"{args.hands} hands ({size:.1f} MB) each; cpus {os.cpu_count()}")  # fmt: skip
     print(quiet.line("no import (anchor):"))
     print(loud.line("during imports:    ", quiet))

@@ -206,7 +206,7 @@ def test_bad_files_are_refused_hand_by_hand_and_the_rest_kept(room: Room) -> Non
     assert by_file["truncated.txt"]["hand"] == 2 and by_file["truncated.txt"]["line"] > 0
     assert by_file["holdem.txt"]["code"] == "import_wrong_game"
     assert by_file["holdem.txt"]["hand_id"] == "123456789012"
-    assert by_file["latin1.txt"]["code"] == "import_not_utf8"
+    assert by_file["latin1.txt"]["code"] == "import_encoding"
     assert "byte 22" in by_file["latin1.txt"]["detail"]
     assert by_file["notes.txt"]["code"] == "import_not_pokerstars"
     assert by_file["broken.txt"]["code"] == "import_not_replayable"

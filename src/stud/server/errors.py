@@ -73,7 +73,7 @@ CODES: Final[dict[str, tuple[int, str]]] = {
     "too_many_files": (413, "an upload holds at most max files; params: max, count"),
     "too_many_hands": (413, "an upload holds at most max hands; params: max, count"),
     # ... and each file or hand refused in the import's answer (``refused``: its code)
-    "import_not_utf8": (422, "a file is not UTF-8 text"),
+    "import_encoding": (422, "a file is not UTF-8 text"),
     "import_not_pokerstars": (422, "a file holds no PokerStars hand"),
     "import_wrong_game": (422, "a hand is not of Stud, Stud Hi/Lo or Razz"),
     "import_unreadable": (422, "a hand cannot be read; detail and line say where"),

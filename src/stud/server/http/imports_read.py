@@ -138,7 +138,7 @@ def read_upload(body: bytes, content_type: str, limits: ImportLimits) -> Upload:
         try:
             text = decode(data)
         except ValueError as error:
-            upload.refuse("import_not_utf8", str(error), name)
+            upload.refuse("import_encoding", str(error), name)
             continue
         if not any(HEADER.match(lines[0][1]) for _, lines in split_hands(text)):
             upload.refuse("import_not_pokerstars", "no 'PokerStars Hand #' line in it", name)

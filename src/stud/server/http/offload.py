@@ -18,11 +18,15 @@ import multiprocessing
 import os
 from collections import OrderedDict
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+
+IN_THREAD = "STUD_OFFLOAD_IN_THREAD"
+"""Set to 1, the work runs in a thread of the server instead: only for bench/bench_imports.py
+to show what a thread costs the tables."""
 
 
 class Busy(Exception):
@@ -41,10 +45,12 @@ class Offload:
     def __init__(self, name: str, queue: int = 4) -> None:
         self.name = name
         self.queue = queue
-        self._pool: ProcessPoolExecutor | None = None
+        self._pool: Executor | None = None
         self._waiting = 0
 
-    def _executor(self) -> ProcessPoolExecutor:
+    def _executor(self) -> Executor:
+        if self._pool is None and os.environ.get(IN_THREAD) == "1":
+            self._pool = ThreadPoolExecutor(1, thread_name_prefix=f"stud-{self.name}")
         if self._pool is None:
             methods = multiprocessing.get_all_start_methods()
             context = multiprocessing.get_context(

@@ -82,19 +82,24 @@ def street_spot(record: HandRecord, street: int, live: Sequence[int]) -> dict[st
 
 def street_equities(record: HandRecord, seed: int) -> list[dict[str, Any]]:
     """Per street dealt to two or more: the method and each seat's share of the pot
-    (``{"street", "method", "runouts", "seats": [record seat, ...], "equity": [...]}``)."""
+    (``{"street", "method", "runouts", "seats": [record seat, ...], "equity": [...]}``).
+    A street the engine cannot count (a record that leaves the deck's size unknown where
+    rule R12 needs it) is left out."""
     out = []
     for street, live in streets_reached(record):
         spot = street_spot(record, street, live)
-        result = equity(
-            spot["game"],
-            spot["players"],
-            spot["dead"] or None,
-            community=spot.get("community"),
-            exact_limit=EXACT_LIMIT,
-            samples=SAMPLES,
-            seed=seed,
-        )
+        try:
+            result = equity(
+                spot["game"],
+                spot["players"],
+                spot["dead"] or None,
+                community=spot.get("community"),
+                exact_limit=EXACT_LIMIT,
+                samples=SAMPLES,
+                seed=seed,
+            )
+        except ValueError:
+            continue
         out.append(
             {
                 "street": street,
