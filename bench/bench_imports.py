@@ -79,12 +79,13 @@ async def run(server: ServerProcess, args: argparse.Namespace) -> dict[str, Any]
     response = httpx.post(
         server.base + "/api/tables",
         json={"name": "busy", "game": "stud", "ante": 1, "bring_in": 2, "small_bet": 4,
-              "big_bet": 8, "seats": 4, "bots": 3},
+              "big_bet": 8, "seats": 4, "bots": 3, "max_buy_in": 8000},
         cookies={"stud_session": guest.cookie or ""}, timeout=30,
     )  # fmt: skip
     table = int(response.json()["id"])
     await guest.connect()
-    await guest.send({"type": "sit", "table": table, "buy_in": 400})
+    # Chips for both phases: the person calls down every hand.
+    await guest.send({"type": "sit", "table": table, "buy_in": 8000})
     data = big_file(args.hands, 1000)
     await measure(table, guest, 5, args.seconds)  # warm up
     quiet = await measure(table, guest, args.actions, args.seconds)
