@@ -12,7 +12,7 @@ hands wait for, is never held long.
 # No ``from __future__ import annotations``: FastAPI reads the annotations at run time.
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends, Request, Response
 from sqlalchemy import Connection
 
 from stud.game import visible_events
@@ -22,6 +22,7 @@ from stud.server.http.errors import RestError, retry_after
 from stud.server.http.imports_read import ImportLimits, UploadRefused, read_upload
 from stud.server.http.offload import Busy, Workers
 from stud.server.storage import imports
+from stud.server.wire import encode
 from stud.table.engine import table_seats
 
 router = APIRouter(tags=["imported hands"])
@@ -57,10 +58,10 @@ async def bounded_body(request: Request, limit: int) -> bytes:
     return bytes(body)
 
 
-@router.post("/api/me/imports")
+@router.post("/api/me/imports", response_model=dict[str, Any])
 async def import_hands(
     request: Request, account: LoggedIn, db: DatabaseDep, workers: WorkersDep
-) -> dict[str, Any]:
+) -> Response:
     """Import PokerStars stud, Stud Hi/Lo and Razz hand histories (``multipart/form-data``,
     one or more files): the number imported, their ids, and each hand refused with its
     reason (``code``, the file, the hand's place in it, its PokerStars number, the line)."""
@@ -94,7 +95,9 @@ async def import_hands(
                      "code": outcome, "hand_id": row["site_hand_id"],
                      "detail": CODES_DETAIL[outcome]}
                 )  # fmt: skip
-    return {"imported": len(ids), "ids": ids, "refused": refused, "files": upload.files}
+    answer = {"imported": len(ids), "ids": ids, "refused": refused, "files": upload.files}
+    # Encoded by orjson: thousands of refusals through FastAPI's encoder would hold the loop.
+    return Response(encode(answer), media_type="application/json")
 
 
 CODES_DETAIL = {
