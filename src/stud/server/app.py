@@ -17,9 +17,21 @@ from fastapi import FastAPI, WebSocket
 from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 
-from stud.server.http import accounts, admin, hands, health, language, tables, topups, tournaments
+from stud.server.http import (
+    accounts,
+    admin,
+    equity,
+    hands,
+    health,
+    imports,
+    language,
+    tables,
+    topups,
+    tournaments,
+)
 from stud.server.http.deps import COOKIE, session_account
 from stud.server.http.errors import add_error_handlers
+from stud.server.http.offload import Workers
 from stud.server.http.origin import OriginCheck, foreign_origin
 from stud.server.observe.logs import at
 from stud.server.observe.metrics import unwatch_room, watch_room
@@ -43,7 +55,7 @@ the REST API at <a href="/docs">/docs</a> (<a href="/openapi.json">openapi.json<
 and the websocket at <code>/ws</code> (see docs/protocol.md).</p></body></html>
 """
 
-ROUTERS = (accounts, hands, health, tables, tournaments, language, admin, topups)
+ROUTERS = (accounts, hands, equity, imports, health, tables, tournaments, language, admin, topups)
 """The REST API, a router per resource (stud.server.http)."""
 
 
@@ -78,6 +90,7 @@ def create_app(
     room = Room(db=db, config=config, hand_factory=hand_factory, coordination=coordination)
     passwords = PasswordGuard(config.logins, room.buckets)
     signups = SignupLimit(config.limits, room.buckets)
+    workers = Workers()
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -101,6 +114,7 @@ def create_app(
             log.info("room stopping", extra=at())
             await room.stop()
             passwords.close()
+            workers.close()
             db.close()
 
     app = FastAPI(
@@ -113,6 +127,7 @@ def create_app(
     app.state.room = room
     app.state.passwords = passwords
     app.state.signups = signups
+    app.state.workers = workers
     app.add_middleware(OriginCheck, allowed=config.allowed_origins)
     add_error_handlers(app)
     for resource in ROUTERS:

@@ -47,7 +47,10 @@ CODES: Final[dict[str, tuple[int, str]]] = {
     "not_a_guest": (409, "only a guest account can be registered in place"),
     "too_many_logins": (429, "too many failed logins for this name or address; Retry-After"),
     "too_many_signups": (429, "too many new accounts from this address; Retry-After"),
-    "server_busy": (503, "too many passwords being checked at once; Retry-After"),
+    "server_busy": (
+        503,
+        "too many passwords being checked, uploads read or equities counted at once; Retry-After",
+    ),
     "unknown_language": (422, "not one of the client's languages"),
     "free_chips_not_low": (409, "the account's chips are not below the free top-up's threshold"),
     "free_chips_too_soon": (429, "one free top-up per period: params next_at; Retry-After"),
@@ -79,6 +82,21 @@ CODES: Final[dict[str, tuple[int, str]]] = {
     "no_hand": (404, "no finished hand with that id"),
     "void_hand": (404, "the hand was void: it has no history"),
     "replay_failed": (409, "the stored history cannot be replayed"),
+    # imported hands (POST /api/me/imports): the upload as a whole ...
+    "not_multipart": (422, "an upload is sent as multipart/form-data"),
+    "no_files": (422, "the upload holds no file"),
+    "upload_too_large": (413, "an upload is at most max bytes; params: max"),
+    "too_many_files": (413, "an upload holds at most max files; params: max, count"),
+    "too_many_hands": (413, "an upload holds at most max hands; params: max, count"),
+    # ... and each file or hand refused in the import's answer (``refused``: its code)
+    "import_encoding": (422, "a file is not UTF-8 text"),
+    "import_not_pokerstars": (422, "a file holds no PokerStars hand"),
+    "import_wrong_game": (422, "a hand is not of Stud, Stud Hi/Lo or Razz"),
+    "import_unreadable": (422, "a hand cannot be read; detail and line say where"),
+    "import_not_replayable": (422, "a hand breaks the rules when replayed; detail says how"),
+    "import_duplicate": (409, "a hand already among the account's imported hands"),
+    "import_quota": (403, "the account keeps as many imported hands as it may"),
+    "import_time_limit": (503, "the upload's reading time was up before this hand: send it again"),
 }
 
 Params = Mapping[str, int | str]

@@ -3,9 +3,10 @@
 
 ``schema`` declares the tables; ``database`` holds the engine and the one writer thread;
 ``store`` is the object callers hold, made of ``accounts`` (and sessions), ``ledger``,
-``tables`` and ``hands``; ``tourneys`` stores tournaments, ``fences`` a shared room's
-fencing tokens, ``stale`` ends a dead writer's transactions; ``passwords`` hashes them;
-``topups`` gives free play chips to an account that ran low.
+``tables`` and ``hands``; ``imports`` holds an account's own imported hands, ``tourneys``
+tournaments, ``fences`` a shared room's fencing tokens; ``stale`` ends a dead writer's
+transactions; ``passwords`` hashes them; ``topups`` gives free play chips to an account that
+ran low.
 """
 
 from __future__ import annotations

@@ -217,3 +217,38 @@ top_ups = Table(
     Column("reason", String(200), nullable=False),
 )
 Index("top_ups_by_account", top_ups.c.account_id, top_ups.c.at)
+
+imported_hands = Table(
+    "imported_hands",
+    metadata,
+    Column("id", _BigId, primary_key=True, autoincrement=True),
+    # The account that uploaded the hand: the only one that ever sees it (stud.server.http.imports).
+    Column("account_id", ForeignKey("accounts.id"), nullable=False),
+    Column("site", String(16), nullable=False),  # 'pokerstars'
+    # The site's hand number (or, without one, a hash of the hand): a hand is imported once.
+    Column("site_hand_id", String(80), nullable=False),
+    Column("game", String(8), nullable=False),
+    # The time the file gives, as its text: '2009-11-26 10:08:43 ET'.
+    Column("played_at", String(32), nullable=True),
+    Column("imported_at", Float, nullable=False),
+    Column("file_name", String(255), nullable=True),
+    Column("table_name", String(64), nullable=True),
+    # The uploader's seat in the hand (its record seat index, 0..n-1), name and result in the
+    # hand's units (cents for a cash game: ``decimals``); NULL when the file shows no hero.
+    Column("hero", Integer, nullable=True),
+    Column("hero_name", String(64), nullable=True),
+    Column("hero_net", BigInteger, nullable=True),
+    Column("pot", BigInteger, nullable=False),
+    Column("decimals", Integer, nullable=False),
+    Column("currency", String(8), nullable=True),
+    # The hand as read, in the project's own history format (PHH text, every card the file
+    # showed): what the replay, the equity and the stats read.
+    Column("phh", Text, nullable=False),
+)
+Index(
+    "imported_hands_by_site_id",
+    imported_hands.c.account_id,
+    imported_hands.c.site,
+    imported_hands.c.site_hand_id,
+    unique=True,
+)

@@ -59,7 +59,27 @@ export const api = {
   setLanguage: (language) => request('PUT', '/api/me/language', { language }),
   hand: (id) => request('GET', `/api/hands/${id}`),
   replay: (id) => request('GET', `/api/hands/${id}/replay`),
+  equity: (id) => request('GET', `/api/hands/${id}/equity`),
+  imports: () => request('GET', '/api/me/imports'),
+  importedReplay: (id) => request('GET', `/api/me/imports/${id}/replay`),
+  importedEquity: (id) => request('GET', `/api/me/imports/${id}/equity`),
+  importHands: (files) => upload('/api/me/imports', files),
 };
+
+/** Files to the server as multipart/form-data (field `files`); an ApiError when refused. */
+export async function upload(path, files) {
+  const body = new FormData();
+  for (const file of files) body.append('files', file, file.name);
+  const response = await fetch(path, { method: 'POST', credentials: 'same-origin', body });
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (!response.ok) throw refusal(data, response.status);
+  return data;
+}
 
 export const downloads = {
   phh: (id) => `/api/hands/${id}/phh`,

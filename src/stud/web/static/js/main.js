@@ -235,6 +235,9 @@ class App {
     } else if (parts[0] === 'replay' && Number(parts[1])) {
       this.view = new ReplayerView(this, Number(parts[1]));
       document.body.dataset.view = 'replay';
+    } else if (parts[0] === 'imported' && Number(parts[1])) {
+      this.view = new ReplayerView(this, Number(parts[1]), { imported: true });
+      document.body.dataset.view = 'replay';
     } else if (parts[0] === 'tournaments') {
       this.view = new TourneyLobbyView(this, { game: params.get('game') ?? '' });
       document.body.dataset.view = 'tournaments';

@@ -1,5 +1,6 @@
 // "My hands" (#/hands): the hands you played, newest first, each with what you won or
 // lost and the running total, from GET /api/me/hands; each links to its replay and files.
+// Below them, your own PokerStars hands (imports.js).
 
 import { api } from './api.js';
 import { h, fill } from './dom.js';
@@ -7,6 +8,7 @@ import { requestErrorText } from './errortext.js';
 import { chips, gameShort } from './format.js';
 import { handLinks } from './history.js';
 import { t } from './i18n.js';
+import { ImportsPanel } from './imports.js';
 import { tParts } from './tparts.js';
 
 function signed(n) {
@@ -28,9 +30,10 @@ export class MyHandsView {
   constructor(app) {
     this.app = app;
     this.body = h('div', { class: 'my-hands-body' }, h('p', { class: 'muted' }, t('myhands.loading')));
+    this.imports = h('div', { class: 'my-imports' });
     this.root = h('section', { class: 'my-hands', 'aria-labelledby': 'my-hands-title' },
       h('div', { class: 'lobby-head' }, h('h1', { id: 'my-hands-title' }, t('account.my_hands')), h('a', { class: 'btn ghost', href: '#/lobby' }, t('nav.back_to_lobby'))),
-      this.body);
+      this.body, this.imports);
   }
 
   title() {
@@ -49,6 +52,9 @@ export class MyHandsView {
       fill(this.body, h('p', {}, t('myhands.log_in')));
       return;
     }
+    const panel = new ImportsPanel(this.app);
+    fill(this.imports, panel.root);
+    panel.load();
     let rows;
     try {
       rows = await api.myHands();

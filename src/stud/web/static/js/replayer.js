@@ -1,14 +1,18 @@
 // The replayer: a finished hand stepped through event by event or street by
-// street, drawn on the same felt as the live table, beside its log.
+// street, drawn on the same felt as the live table, beside its log, with each
+// player's share of the pot street by street under it (equitychart.js). An imported
+// PokerStars hand (#/imported/ID) replays the same way, from the account's own copy.
 
 import { typing } from './actions.js';
 import { api } from './api.js';
 import { h, fill } from './dom.js';
+import { equityChart } from './equitychart.js';
 import { renderFelt } from './felt.js';
 import { renderFairness } from './fairview.js';
 import { describe, logLine } from './handlog.js';
 import { t, tOf } from './i18n.js';
 import { handLinks } from './history.js';
+import { requestErrorText } from './errortext.js';
 import { QUIET, reduce } from './reduce.js';
 import { gameName, seatName, stakesText } from './tablewords.js';
 
@@ -19,10 +23,11 @@ const MERGE = new Set(['dealt', 'ante', 'street', 'double_bet_allowed']);
  * recording. Null when neither has it; `{missing: true}` when the server says no
  * such hand exists (404) and this browser has no recording of it either.
  */
-export async function loadReplay(id) {
+export async function loadReplay(id, imported = false) {
   try {
-    return await api.replay(id);
+    return await (imported ? api.importedReplay(id) : api.replay(id));
   } catch (error) {
+    if (imported) return error?.status === 404 ? { missing: true } : null;
     const saved = sessionStorage.getItem(`stud.replay.${id}`);
     if (saved) return JSON.parse(saved);
     return error?.status === 404 ? { missing: true } : null;
@@ -60,9 +65,10 @@ export function buildSteps(events) {
 }
 
 export class ReplayerView {
-  constructor(app, id) {
+  constructor(app, id, { imported = false } = {}) {
     this.app = app;
     this.id = id;
+    this.imported = imported;
     this.index = 0;
     this.root = h('section', { class: 'replayer', dataset: { hand: id } }, h('p', { class: 'muted' }, t('replay.loading')));
     this.onKey = (e) => this.key(e);
@@ -70,6 +76,7 @@ export class ReplayerView {
 
   /** The tab's title while the replayer is shown: "Hand #311". */
   title() {
+    if (this.imported) return t('replay.imported', { id: String(this.data?.site_hand_id ?? this.id) });
     return t('table.log.hand', { id: String(this.id) });
   }
 
@@ -85,7 +92,7 @@ export class ReplayerView {
   }
 
   async load() {
-    const data = await loadReplay(this.id);
+    const data = await loadReplay(this.id, this.imported);
     if (data?.missing) {
       fill(this.root, h('div', { class: 'replay-missing' },
         h('h1', {}, t('replay.missing', { id: String(this.id) })),
@@ -97,7 +104,7 @@ export class ReplayerView {
     if (!data || !Array.isArray(data.events) || !data.events.length) {
       fill(this.root, h('h1', {}, t('replay.title', { id: String(this.id) })),
         h('p', {}, t('replay.unavailable')),
-        handLinks(this.id), h('p', {}, h('a', { href: '#/lobby' }, t('table.back_to_lobby'))));
+        this.imported ? null : handLinks(this.id), h('p', {}, h('a', { href: '#/lobby' }, t('table.back_to_lobby'))));
       return;
     }
     this.data = data;
@@ -113,6 +120,27 @@ export class ReplayerView {
     this.names = new Map((data.players ?? []).map((p) => [p.seat, p.name]));
     this.build();
     this.go(0);
+    if (!data.source) this.loadEquity();
+  }
+
+  /** The equity chart under the felt: asked for once the hand is drawn. */
+  async loadEquity() {
+    fill(this.chartEl, h('p', { class: 'muted' }, t('equity.loading')));
+    let data;
+    try {
+      data = await (this.imported ? api.importedEquity(this.id) : api.equity(this.id));
+    } catch (error) {
+      fill(this.chartEl, h('p', { class: 'muted' }, t('equity.failed', { why: requestErrorText(error) })));
+      return;
+    }
+    if (!data.streets?.length) {
+      fill(this.chartEl, h('p', { class: 'muted' }, t('equity.none')));
+      return;
+    }
+    const players = (this.data.players ?? []).map((p) => ({ seat: p.seat, name: this.name(p.seat) }));
+    this.chart = equityChart(data, players, this.data.you ?? null);
+    fill(this.chartEl, this.chart.root);
+    this.chart.mark(this.steps[this.index]?.street);
   }
 
   build() {
@@ -126,15 +154,16 @@ export class ReplayerView {
     this.caption = h('div', { class: 'replay-caption', 'aria-live': 'polite' });
     this.logEl = h('ol', { class: 'log', 'aria-label': t('table.log.label') });
     this.fairEl = h('div', { class: 'fair-panel' });
+    this.chartEl = h('div', { class: 'equity-panel' });
     this.playBtn = button('play', ['▶', t('replay.play'), ''], t('replay.play_title'), 'Space');
     fill(this.root,
       h('div', { class: 'table-head' },
         h('div', { class: 'table-name' },
-          h('h1', {}, t('table.log.hand', { id: String(this.data.id ?? this.id) })),
+          h('h1', {}, this.imported ? t('replay.imported', { id: String(this.data.site_hand_id ?? this.id) }) : t('table.log.hand', { id: String(this.data.id ?? this.id) })),
           h('span', { class: 'game-badge', dataset: { game: s.game } }, gameName(s.game)),
           h('span', { class: 'muted' }, stakesText(s)),
           this.data.source ? h('span', { class: 'muted' }, ' · ', t('replay.recorded_here')) : null),
-        h('div', { class: 'table-buttons' }, handLinks(this.id),
+        h('div', { class: 'table-buttons' }, this.imported ? h('a', { class: 'btn ghost', href: '#/hands' }, t('account.my_hands')) : handLinks(this.id),
           this.data.table_id ? h('a', { class: 'btn ghost', href: `#/table/${this.data.table_id}` }, t('replay.table')) : null,
           h('a', { class: 'btn ghost', href: '#/lobby' }, t('table.back_to_lobby')))),
       h('div', { class: 'table-main' },
@@ -147,7 +176,7 @@ export class ReplayerView {
             button('next', ['', t('replay.next'), '▶'], t('replay.next_title'), 'ArrowRight'),
             button('next-street', ['', t('replay.next_street'), '▶▶'], t('replay.next_street_title'), 'ArrowDown'),
             button('last', ['', t('replay.end'), '▶|'], t('replay.end_title'), 'End')),
-          this.caption, this.fairEl),
+          this.caption, this.chartEl, this.fairEl),
         h('aside', { class: 'side', 'aria-label': t('table.log.label') }, h('div', { class: 'tabs' }, h('h2', { class: 'tab on' }, t('table.tab.log'))),
           h('div', { class: 'tab-body log-body', tabindex: '0' }, this.logEl))));
     renderFairness(this.fairEl, { shuffle: this.data.shuffle, events: this.data.events, players: this.data.players, id: this.id });
@@ -228,6 +257,7 @@ export class ReplayerView {
     // The step's last line as the log draws it (names untranslated, cards named).
     fill(this.caption, h('b', { class: 'replay-street' }, tOf('street', step.street)), ' · ',
       t('replay.step', { n: this.index + 1, total: this.steps.length }), entry ? [' · ', ...entry.parts] : null);
+    this.chart?.mark(step.street);
     this.root.dataset.step = String(this.index);
     this.root.dataset.street = String(step.street);
     for (const line of this.logEl.children) {
