@@ -15,7 +15,7 @@ import pytest
 from stud.history import read_phh_file
 from stud.server.storage import Database
 from stud.server.storage.facts import FLAGS, hand_facts
-from stud.server.storage.stats import SESSION_GAP, own_results, player_stats, store_facts
+from stud.server.storage.stats import SESSION_GAP, own_stats, player_stats, store_facts
 
 DATA = Path(__file__).resolve().parent / "data" / "stats"
 ACCOUNTS = {"Ann": 1, "Bob": 2, "Cy": 3, "Dee": 4, "Eve": 5}
@@ -103,6 +103,8 @@ def test_own_stats_sum_every_hand(stored: Database) -> None:
     for name, account in ACCOUNTS.items():
         stats = stored.read_sync(lambda c, a=account: player_stats(c, a, a))  # type: ignore[misc]
         assert stats == summed(name, [1, 2, 3, 4]), name
+        own, _ = stored.read_sync(lambda c, a=account: own_stats(c, a))  # type: ignore[misc]
+        assert own == stats, name
 
 
 def test_another_players_stats_count_only_shared_hands(stored: Database) -> None:
@@ -125,10 +127,10 @@ def test_imported_hands_count_only_for_their_account(stored: Database) -> None:
 
 
 def test_own_results_by_game_and_session(stored: Database) -> None:
-    results = stored.read_sync(lambda c: own_results(c, 1))
+    _, results = stored.read_sync(lambda c: own_stats(c, 1))
     assert results["hands"] == 4
     assert results["net"] == -3 - 6 + 15 - 3
     assert results["by_game"] == [{"game": "stud", "hands": 4, "net": 3}]
     sessions = [(s["hands"], s["net"], s["start"], s["end"]) for s in results["by_session"]]
     assert sessions == [(2, 12, AT[3], AT[4]), (2, -9, AT[1], AT[2])]  # newest first
-    assert stored.read_sync(lambda c: own_results(c, 99))["by_session"] == []
+    assert stored.read_sync(lambda c: own_stats(c, 99))[1]["by_session"] == []

@@ -15,7 +15,7 @@ from fastapi import FastAPI, WebSocket
 from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 
-from stud.server.http import accounts, hands, health, language, tables, tournaments
+from stud.server.http import accounts, hands, health, language, players, tables, tournaments
 from stud.server.http.deps import COOKIE, session_account
 from stud.server.http.errors import add_error_handlers
 from stud.server.http.origin import OriginCheck, foreign_origin
@@ -37,7 +37,7 @@ the REST API at <a href="/docs">/docs</a> (<a href="/openapi.json">openapi.json<
 and the websocket at <code>/ws</code> (see docs/protocol.md).</p></body></html>
 """
 
-ROUTERS = (accounts, hands, health, tables, tournaments, language)
+ROUTERS = (accounts, hands, health, tables, tournaments, language, players)
 """The REST API, a router per resource (stud.server.http)."""
 
 

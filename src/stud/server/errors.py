@@ -63,6 +63,10 @@ CODES: Final[dict[str, tuple[int, str]]] = {
     "no_hand": (404, "no finished hand with that id"),
     "void_hand": (404, "the hand was void: it has no history"),
     "replay_failed": (409, "the stored history cannot be replayed"),
+    # players: notes and stats
+    "no_player": (404, "no player with that account id"),
+    "note_too_long": (422, "a note is at most max characters"),
+    "unknown_color": (422, "not one of the note's colour tags"),
 }
 
 Params = Mapping[str, int | str]

@@ -22,6 +22,7 @@ from stud.server.actors import seating
 from stud.server.actors.bots import Bot
 from stud.server.actors.channel import Channel, SendMany, Watcher
 from stud.server.actors.chat import ChatLimiter, clean_text
+from stud.server.actors.facts import FactsKeeper
 from stud.server.actors.host import Services
 from stud.server.actors.mailbox import Command, Mailbox
 from stud.server.actors.thinking import think_seconds
@@ -96,6 +97,9 @@ class TableActor(Mailbox):
         self.hand_id: int | None = None
         self.pot: dict[int, int] = {}  # chips each account put into the hand in progress
         self.finished: deque[tuple[float, int]] = deque(maxlen=200)  # (time, pot) for the lobby
+        self.facts = FactsKeeper(room.db)
+        self._hand_accounts: list[int] = []
+        """The accounts dealt into the hand running, in the hand's seat order (its facts')."""
         self.waiting = WaitingList()
         self.chat = ChatLimiter()
         seed = room.config.seed
@@ -374,13 +378,19 @@ class TableActor(Mailbox):
             effects.append((out, pot))
         if effects:
             hand_id = self.hand_id
+            accounts = self._hand_accounts
             hand_id, finished = await self.room.db.write(
                 lambda conn: self._store(conn, effects, hand_id)
             )
             self.hand_id = hand_id
-            for finished_id, total in finished:
+            for finished_id, total, played in finished:
                 self._finished_id = finished_id
                 self.finished.append((self._clock(), total))
+                if played:
+                    self.facts.keep(finished_id, played, accounts)
+            for effect, _pot in effects:
+                if effect.kind == "hand_started":
+                    self._hand_accounts = [int(p["account_id"]) for p in effect.data["players"]]
         for event in events:
             # One number for a hand everywhere: its id, as in its downloads and replay.
             if event.kind == "hand_finished":
@@ -444,15 +454,15 @@ class TableActor(Mailbox):
 
     def _store(
         self, conn: Connection, effects: list[tuple[Effect, dict[int, int]]], hand_id: int | None
-    ) -> tuple[int | None, list[tuple[int, int]]]:
+    ) -> tuple[int | None, list[tuple[int, int, str]]]:
         """Runs on the writer thread, in one transaction with the step's other effects.
 
         Changes nothing of the actor's (the writer may run it twice, if a batch it
-        was in failed): returns the running hand's id and the (id, pot) of each
-        hand it finished.
+        was in failed): returns the running hand's id and the (id, pot, hand as played)
+        of each hand it finished.
         """
         store = self.room.db.store
-        finished: list[tuple[int, int]] = []
+        finished: list[tuple[int, int, str]] = []
         for effect, pot in effects:
             data = effect.data
             if effect.kind == "hand_started":
@@ -476,7 +486,8 @@ class TableActor(Mailbox):
                     conn, self.id, hand_id, data["payouts"], rake, data["summary"], played,
                     committed=pot,
                 )  # fmt: skip
-                finished.append((hand_id, sum(int(v) for v in data["payouts"].values()) + rake))
+                pot_total = sum(int(v) for v in data["payouts"].values()) + rake
+                finished.append((hand_id, pot_total, played))
                 hand_id = None
             elif effect.kind == "cash_out":
                 store.cash_out(conn, int(data["account_id"]), self.id, int(data["amount"]))
@@ -550,7 +561,7 @@ class TableActor(Mailbox):
         return {
             **self.spec.public(),
             "seats_taken": len(players),
-            "players": [{"seat": s, "name": p.name, "bot": p.bot} for s, p in players],
+            "players": [{"seat": s, "id": p.id, "name": p.name, "bot": p.bot} for s, p in players],
             "average_pot": round(average, 1),
             "hands_per_hour": round(per_hour, 1),
             "hands": self.table.hand_number,

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from sqlalchemy import Connection, and_, case, func, insert, literal_column, select, text
+from sqlalchemy import BigInteger, Connection, and_, cast, func, insert, select, text
 
 from stud.server.storage import schema as s
 from stud.server.storage.facts import FLAGS
@@ -41,74 +41,95 @@ def store_facts(conn: Connection, rows: Sequence[Mapping[str, Any]]) -> None:
     insert_rows(conn, rows, _COLUMNS, _INSERT_FACTS_ARRAYS, _INSERT_FACTS)
 
 
+def _sums(f: Any) -> list[Any]:
+    """The count of rows and the sum of each flag of :data:`FLAGS`, over table alias ``f``."""
+    return [func.count().label("hands")] + [
+        func.coalesce(func.sum(f.c[flag]), 0).label(flag) for flag in FLAGS
+    ]
+
+
+def _rows(conn: Connection, account_id: int) -> int:
+    f = s.hand_facts.c
+    return int(conn.execute(select(func.count()).where(f.account_id == account_id)).scalar_one())
+
+
 def player_stats(conn: Connection, account_id: int, viewer_id: int) -> dict[str, Any]:
     """``account_id``'s counts (``hands`` and each flag of :data:`FLAGS`) over the hands
-    ``viewer_id`` has facts for too; over all its hands when it is the viewer's own."""
+    ``viewer_id`` has facts for too; over all its hands when it is the viewer's own.
+
+    Another player's are a join of the two players' rows by hand, read from the side with
+    fewer rows (counted first: a range of the key each), which the planners may not know.
+    """
     f = s.hand_facts.alias("f")
-    columns = [func.count().label("hands")]
-    columns += [func.coalesce(func.sum(f.c[flag]), 0).label(flag) for flag in FLAGS]
-    query = select(*columns).select_from(f).where(f.c.account_id == account_id)
-    if viewer_id != account_id:
+    if viewer_id == account_id:
+        query = select(*_sums(f)).where(f.c.account_id == account_id)
+    else:
         v = s.hand_facts.alias("v")
-        query = query.join(
-            v,
-            and_(
-                v.c.account_id == viewer_id,
-                v.c.source == f.c.source,
-                v.c.hand_id == f.c.hand_id,
-            ),
+        pair = and_(
+            f.c.account_id == account_id,
+            v.c.account_id == viewer_id,
+            v.c.source == f.c.source,
+            v.c.hand_id == f.c.hand_id,
         )
+        first, then = (v, f) if _rows(conn, viewer_id) <= _rows(conn, account_id) else (f, v)
+        query = select(*_sums(f)).select_from(first).join(then, pair)
     row = conn.execute(query).one()
     return {key: int(value) for key, value in row._mapping.items()}
 
 
-def own_results(conn: Connection, account_id: int) -> dict[str, Any]:
-    """An account's own chips won or lost: in all, by game, and by session (newest first,
-    at most :data:`MAX_SESSIONS`; a session ends after :data:`SESSION_GAP` without a hand)."""
-    f = s.hand_facts.c
-    mine = f.account_id == account_id
-    games = conn.execute(
-        select(f.game, func.count(), func.coalesce(func.sum(f.net), 0))
-        .where(mine)
-        .group_by(f.game)
-        .order_by(f.game)
-    ).all()
-    by_game = [{"game": g, "hands": int(n), "net": int(net)} for g, n, net in games]
-    previous = func.lag(f.at).over(order_by=(f.at, f.hand_id))
-    gaps = (
+def own_stats(conn: Connection, account_id: int) -> tuple[dict[str, int], dict[str, Any]]:
+    """An account's own counts (as :func:`player_stats`) and its results: chips won or lost
+    in all, by game, and by session (newest first, at most :data:`MAX_SESSIONS`; a
+    session ends after :data:`SESSION_GAP` without a hand).
+
+    One pass over the account's rows, grouped by game and by a stretch of time shorter
+    than the gap (so no session ends inside one): consecutive stretches less than the
+    gap apart are one session, joined here from a few hundred groups.
+    """
+    f = s.hand_facts.alias("f")
+    stretch = cast(f.c.at / SESSION_GAP, BigInteger)  # truncated or rounded: either is a stretch
+    groups = conn.execute(
         select(
-            f.at,
-            f.net,
-            case((f.at - previous <= SESSION_GAP, 0), else_=1).label("fresh"),
+            stretch.label("stretch"),
+            f.c.game,
+            func.min(f.c.at).label("start"),
+            func.max(f.c.at).label("end"),
+            func.coalesce(func.sum(f.c.net), 0).label("net"),
+            *_sums(f),
         )
-        .where(mine)
-        .subquery()
-    )
-    numbered = select(
-        gaps.c.at,
-        gaps.c.net,
-        func.sum(gaps.c.fresh).over(order_by=gaps.c.at, rows=(None, 0)).label("session"),
-    ).subquery()
-    session = literal_column("session")
-    sessions = conn.execute(
-        select(
-            numbered.c.session.label("session"),
-            func.min(numbered.c.at),
-            func.max(numbered.c.at),
-            func.count(),
-            func.sum(numbered.c.net),
-        )
-        .group_by(numbered.c.session)
-        .order_by(session.desc())
-        .limit(MAX_SESSIONS)
+        .where(f.c.account_id == account_id)
+        .group_by(stretch, f.c.game)
     ).all()
-    by_session = [
-        {"session": int(n), "start": float(a), "end": float(b), "hands": int(c), "net": int(net)}
-        for n, a, b, c, net in sessions
-    ]
-    return {
-        "hands": sum(g["hands"] for g in by_game),
+    counts = {"hands": 0, **dict.fromkeys(FLAGS, 0)}
+    games: dict[str, dict[str, Any]] = {}
+    stretches: dict[int, list[float]] = {}  # stretch -> [start, end, hands, net]
+    for group in groups:
+        g = group._mapping
+        for key in counts:
+            counts[key] += int(g[key])
+        game = games.setdefault(g["game"], {"game": g["game"], "hands": 0, "net": 0})
+        game["hands"] += int(g["hands"])
+        game["net"] += int(g["net"])
+        known = stretches.setdefault(int(g["stretch"]), [float(g["start"]), float(g["end"]), 0, 0])
+        known[0] = min(known[0], float(g["start"]))
+        known[1] = max(known[1], float(g["end"]))
+        known[2] += int(g["hands"])
+        known[3] += int(g["net"])
+    sessions: list[dict[str, Any]] = []
+    for start, end, hands, net in (stretches[k] for k in sorted(stretches)):
+        last = sessions[-1] if sessions else None
+        if last is not None and start - last["end"] <= SESSION_GAP:
+            last.update(end=end, hands=last["hands"] + hands, net=last["net"] + net)
+        else:
+            sessions.append(
+                {"session": len(sessions) + 1, "start": start, "end": end,
+                 "hands": int(hands), "net": int(net)}
+            )  # fmt: skip
+    by_game = [games[name] for name in sorted(games)]
+    results = {
+        "hands": counts["hands"],
         "net": sum(g["net"] for g in by_game),
         "by_game": by_game,
-        "by_session": by_session,
+        "by_session": sessions[::-1][:MAX_SESSIONS],
     }
+    return counts, results
