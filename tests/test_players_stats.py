@@ -122,6 +122,9 @@ def test_imported_hands_count_only_for_their_account(stored: Database) -> None:
     rows = hand_facts(record, [None, None, None, 5], hand_id=3, at=AT[3], source="import")
     stored.write_sync(lambda c: store_facts(c, rows))
     assert stored.read_sync(lambda c: player_stats(c, 5, 5))["hands"] == 2
+    own, results = stored.read_sync(lambda c: own_stats(c, 5))  # the rollup has it too
+    assert own == stored.read_sync(lambda c: player_stats(c, 5, 5))
+    assert [s["hands"] for s in results["by_session"]] == [2]
     assert stored.read_sync(lambda c: player_stats(c, 5, 4)) == summed("Eve", [4])
     assert stored.read_sync(lambda c: player_stats(c, 4, 5)) == summed("Dee", [4])
 

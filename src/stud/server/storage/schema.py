@@ -187,3 +187,33 @@ player_notes = Table(
     Column("color", String(16), nullable=False),
     Column("updated_at", Float, nullable=False),
 )
+
+# An account's own facts summed by game and by stretch of time (stud.server.storage.stats):
+# its stats and results by session are read from a few hundred of these rows, not from every
+# hand's. Kept in the transaction that stores the facts; a stretch is shorter than the gap
+# that ends a session, so no session ends inside one.
+player_rollup = Table(
+    "player_rollup",
+    metadata,
+    Column("account_id", BigInteger, primary_key=True),
+    Column("stretch", BigInteger, primary_key=True),
+    Column("game", String(8), primary_key=True),
+    Column("start", Float, nullable=False),
+    Column("end", Float, nullable=False),
+    Column("hands", BigInteger, nullable=False),
+    *(
+        Column(flag, BigInteger, nullable=False)
+        for flag in (
+            "vpip",
+            "raised",
+            "steal_chance",
+            "stole",
+            "fold4_chance",
+            "folded4",
+            "saw4",
+            "showdown",
+            "won_showdown",
+        )
+    ),  # fmt: skip
+    Column("net", BigInteger, nullable=False),
+)

@@ -13,7 +13,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from sqlalchemy import BigInteger, Connection, and_, cast, func, insert, select, text
+from sqlalchemy import Connection, and_, case, func, insert, select, text
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from stud.server.storage import schema as s
 from stud.server.storage.facts import FLAGS
@@ -36,9 +38,44 @@ _INSERT_FACTS_ARRAYS = text(
 
 
 def store_facts(conn: Connection, rows: Sequence[Mapping[str, Any]]) -> None:
-    """Store facts rows (:func:`stud.server.storage.facts.hand_facts`) in the caller's
-    transaction: the room's as a hand's result is stored, an import's with its hands."""
+    """Store facts rows (:func:`stud.server.storage.facts.hand_facts`) and add them to their
+    accounts' rollups, in the caller's transaction: the room's after each hand, an
+    import's with its hands (in any order of time)."""
     insert_rows(conn, rows, _COLUMNS, _INSERT_FACTS_ARRAYS, _INSERT_FACTS)
+    sums: dict[tuple[int, int, str], dict[str, Any]] = {}
+    for row in rows:
+        key = (int(row["account_id"]), int(row["at"] // SESSION_GAP), str(row["game"]))
+        known = sums.get(key)
+        if known is None:
+            sums[key] = {
+                "account_id": key[0], "stretch": key[1], "game": key[2],
+                "start": row["at"], "end": row["at"], "hands": 1,
+                **{c: row[c] for c in _SUMMED},
+            }  # fmt: skip
+            continue
+        known["start"] = min(known["start"], row["at"])
+        known["end"] = max(known["end"], row["at"])
+        known["hands"] += 1
+        for c in _SUMMED:
+            known[c] += row[c]
+    if sums:
+        conn.execute(_upsert(conn.dialect.name), list(sums.values()))
+
+
+_SUMMED: Final = (*FLAGS, "net")
+
+
+def _upsert(dialect: str) -> Any:
+    """Add rows to the rollup: a new (account, stretch, game) inserted, a known one summed."""
+    table = s.player_rollup
+    statement = (postgresql_insert if dialect == "postgresql" else sqlite_insert)(table)
+    new = statement.excluded
+    values: dict[str, Any] = {c: table.c[c] + new[c] for c in ("hands", *_SUMMED)}
+    values["start"] = case((new.start < table.c.start, new.start), else_=table.c.start)
+    values["end"] = case((new.end > table.c.end, new.end), else_=table.c.end)
+    return statement.on_conflict_do_update(
+        index_elements=["account_id", "stretch", "game"], set_=values
+    )
 
 
 def _sums(f: Any) -> list[Any]:
@@ -82,27 +119,17 @@ def own_stats(conn: Connection, account_id: int) -> tuple[dict[str, int], dict[s
     in all, by game, and by session (newest first, at most :data:`MAX_SESSIONS`; a
     session ends after :data:`SESSION_GAP` without a hand).
 
-    One pass over the account's rows, grouped by game and by a stretch of time shorter
-    than the gap (so no session ends inside one): consecutive stretches less than the
-    gap apart are one session, joined here from a few hundred groups.
+    Read from the account's rollup (a row per game and stretch of time shorter than the
+    gap, so no session ends inside one): stretches less than the gap apart are one
+    session, joined here.
     """
-    f = s.hand_facts.alias("f")
-    stretch = cast(f.c.at / SESSION_GAP, BigInteger)  # truncated or rounded: either is a stretch
+    r = s.player_rollup.c
     groups = conn.execute(
-        select(
-            stretch.label("stretch"),
-            f.c.game,
-            func.min(f.c.at).label("start"),
-            func.max(f.c.at).label("end"),
-            func.coalesce(func.sum(f.c.net), 0).label("net"),
-            *_sums(f),
-        )
-        .where(f.c.account_id == account_id)
-        .group_by(stretch, f.c.game)
+        select(s.player_rollup).where(r.account_id == account_id).order_by(r.stretch, r.game)
     ).all()
     counts = {"hands": 0, **dict.fromkeys(FLAGS, 0)}
     games: dict[str, dict[str, Any]] = {}
-    stretches: dict[int, list[float]] = {}  # stretch -> [start, end, hands, net]
+    sessions: list[dict[str, Any]] = []
     for group in groups:
         g = group._mapping
         for key in counts:
@@ -110,20 +137,17 @@ def own_stats(conn: Connection, account_id: int) -> tuple[dict[str, int], dict[s
         game = games.setdefault(g["game"], {"game": g["game"], "hands": 0, "net": 0})
         game["hands"] += int(g["hands"])
         game["net"] += int(g["net"])
-        known = stretches.setdefault(int(g["stretch"]), [float(g["start"]), float(g["end"]), 0, 0])
-        known[0] = min(known[0], float(g["start"]))
-        known[1] = max(known[1], float(g["end"]))
-        known[2] += int(g["hands"])
-        known[3] += int(g["net"])
-    sessions: list[dict[str, Any]] = []
-    for start, end, hands, net in (stretches[k] for k in sorted(stretches)):
+        start, end = float(g["start"]), float(g["end"])
         last = sessions[-1] if sessions else None
         if last is not None and start - last["end"] <= SESSION_GAP:
-            last.update(end=end, hands=last["hands"] + hands, net=last["net"] + net)
+            last["start"] = min(last["start"], start)
+            last["end"] = max(last["end"], end)
+            last["hands"] += int(g["hands"])
+            last["net"] += int(g["net"])
         else:
             sessions.append(
                 {"session": len(sessions) + 1, "start": start, "end": end,
-                 "hands": int(hands), "net": int(net)}
+                 "hands": int(g["hands"]), "net": int(g["net"])}
             )  # fmt: skip
     by_game = [games[name] for name in sorted(games)]
     results = {
