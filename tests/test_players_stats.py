@@ -137,3 +137,10 @@ def test_own_results_by_game_and_session(stored: Database) -> None:
     sessions = [(s["hands"], s["net"], s["start"], s["end"]) for s in results["by_session"]]
     assert sessions == [(2, 12, AT[3], AT[4]), (2, -9, AT[1], AT[2])]  # newest first
     assert stored.read_sync(lambda c: own_stats(c, 99))[1]["by_session"] == []
+
+
+def test_the_rollup_sums_every_flag() -> None:
+    from stud.server.storage import schema
+
+    assert set(FLAGS) <= set(schema.player_rollup.c.keys())
+    assert set(FLAGS) <= set(schema.hand_facts.c.keys())

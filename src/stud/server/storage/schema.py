@@ -188,6 +188,10 @@ player_notes = Table(
     Column("updated_at", Float, nullable=False),
 )
 
+_FLAG_SUMS = ("vpip", "raised", "steal_chance", "stole", "fold4_chance", "folded4", "saw4")
+_FLAG_SUMS += ("showdown", "won_showdown")
+"""The flags of stud.server.storage.facts.FLAGS, summed."""
+
 # An account's own facts summed by game and by stretch of time (stud.server.storage.stats):
 # its stats and results by session are read from a few hundred of these rows, not from every
 # hand's. Kept in the transaction that stores the facts; a stretch is shorter than the gap
@@ -201,19 +205,6 @@ player_rollup = Table(
     Column("start", Float, nullable=False),
     Column("end", Float, nullable=False),
     Column("hands", BigInteger, nullable=False),
-    *(
-        Column(flag, BigInteger, nullable=False)
-        for flag in (
-            "vpip",
-            "raised",
-            "steal_chance",
-            "stole",
-            "fold4_chance",
-            "folded4",
-            "saw4",
-            "showdown",
-            "won_showdown",
-        )
-    ),  # fmt: skip
+    *(Column(flag, BigInteger, nullable=False) for flag in _FLAG_SUMS),
     Column("net", BigInteger, nullable=False),
 )
