@@ -58,6 +58,9 @@ export const api = {
   setLanguage: (language) => request('PUT', '/api/me/language', { language }),
   hand: (id) => request('GET', `/api/hands/${id}`),
   replay: (id) => request('GET', `/api/hands/${id}/replay`),
+  notes: () => request('GET', '/api/me/notes'),
+  setNote: (id, text, color) => request('PUT', `/api/players/${id}/note`, { text, color }),
+  stats: (id) => request('GET', `/api/players/${id}/stats`),
 };
 
 export const downloads = {
