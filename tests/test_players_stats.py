@@ -144,3 +144,20 @@ def test_the_rollup_sums_every_flag() -> None:
 
     assert set(FLAGS) <= set(schema.player_rollup.c.keys())
     assert set(FLAGS) <= set(schema.hand_facts.c.keys())
+
+
+def test_net_agrees_with_the_stacks_on_random_hands() -> None:
+    """Every seat's ``net`` is its finishing stack less its starting one (all-ins, uncalled
+    bets given back, side pots, rake), over random hands of every game and size."""
+    from stud.history.samples import sample_hands
+
+    for record in sample_hands(120, seed=38):
+        rows = hand_facts(record, list(range(len(record.seats))), hand_id=1, at=0.0)
+        assert record.finishing_stacks is not None
+        for row in rows:
+            seat = row["seat"]
+            expected = record.finishing_stacks[seat] - record.seats[seat].stack
+            assert row["net"] == expected, (record.label, seat)
+            assert row["showdown"] >= row["won_showdown"] and row["saw4"] >= row["fold4_chance"]
+            assert row["vpip"] >= row["raised"] and row["steal_chance"] >= row["stole"]
+        assert sum(row["net"] for row in rows) == -record.rake
