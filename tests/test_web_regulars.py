@@ -85,6 +85,12 @@ def test_stats_on_hover_and_a_note_on_the_seat(
         person.page.wait_for_selector(".stats-pop .stats-note")
         assert "同桌" in (person.page.text_content(".stats-pop .stats-hands") or "")
         screenshot(person.page, tmp_path / "stats-zh.png", "screenshot-stats-hover-zh-Hant.png")
+
+        # The lobby's list of the table's players shows the note's mark beside the bot.
+        person.goto("#/lobby")
+        person.page.click(f"#seats-{table}")
+        pop = person.page.wait_for_selector(".player-pop .note-mark.note-red")
+        assert pop is not None and pop.get_attribute("title") == HOSTILE
         assert not person.errors
     finally:
         person.close()

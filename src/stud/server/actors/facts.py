@@ -23,22 +23,24 @@ log = logging.getLogger("stud.server")
 class FactsKeeper:
     """Stores each finished hand's facts in the background; :meth:`settled` waits for them."""
 
-    def __init__(self, db: Database) -> None:
-        self.db = db
+    def __init__(self) -> None:
         self._pending: set[asyncio.Task[None]] = set()
 
-    def keep(self, hand_id: int, played: str, accounts: Sequence[int]) -> None:
-        """Make and store the facts of a hand just stored (``accounts``: its players in order)."""
+    def keep(self, db: Database, hand_id: int, played: str, accounts: Sequence[int]) -> None:
+        """Make the facts of a hand just stored in ``db`` and store them there (``accounts``:
+        its players in order)."""
         task = asyncio.get_running_loop().create_task(
-            self._keep(hand_id, played, list(accounts), time.time())
+            self._keep(db, hand_id, played, list(accounts), time.time())
         )
         self._pending.add(task)
         task.add_done_callback(self._pending.discard)
 
-    async def _keep(self, hand_id: int, played: str, accounts: list[int], at: float) -> None:
+    async def _keep(
+        self, db: Database, hand_id: int, played: str, accounts: list[int], at: float
+    ) -> None:
         try:
             rows = await asyncio.to_thread(played_facts, played, accounts, hand_id=hand_id, at=at)
-            await self.db.write(lambda conn: store_facts(conn, rows))
+            await db.write(lambda conn: store_facts(conn, rows))
         except Exception:  # a hand's stats are not worth a table: log it and go on
             log.exception("the facts of hand %s could not be stored", hand_id)
 

@@ -97,7 +97,7 @@ class TableActor(Mailbox):
         self.hand_id: int | None = None
         self.pot: dict[int, int] = {}  # chips each account put into the hand in progress
         self.finished: deque[tuple[float, int]] = deque(maxlen=200)  # (time, pot) for the lobby
-        self.facts = FactsKeeper(room.db)
+        self.facts = FactsKeeper()
         self._hand_accounts: list[int] = []
         """The accounts dealt into the hand running, in the hand's seat order (its facts')."""
         self.waiting = WaitingList()
@@ -387,7 +387,7 @@ class TableActor(Mailbox):
                 self._finished_id = finished_id
                 self.finished.append((self._clock(), total))
                 if played:
-                    self.facts.keep(finished_id, played, accounts)
+                    self.facts.keep(self.room.db, finished_id, played, accounts)
             for effect, _pot in effects:
                 if effect.kind == "hand_started":
                     self._hand_accounts = [int(p["account_id"]) for p in effect.data["players"]]
