@@ -188,8 +188,8 @@ player_notes = Table(
     Column("updated_at", Float, nullable=False),
 )
 
-_FLAG_SUMS = ("vpip", "raised", "steal_chance", "stole", "fold4_chance", "folded4", "saw4")
-_FLAG_SUMS += ("showdown", "won_showdown")
+_FLAG_SUMS: tuple[str, ...] = ("vpip", "raised", "steal_chance", "stole", "fold4_chance")
+_FLAG_SUMS += ("folded4", "saw4", "showdown", "won_showdown")
 """The flags of stud.server.storage.facts.FLAGS, summed."""
 
 # An account's own facts summed by game and by stretch of time (stud.server.storage.stats):
