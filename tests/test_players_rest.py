@@ -153,8 +153,9 @@ def test_notes_are_private_and_hostile_text_stays_text(server: ServerProcess) ->
     for response, code in refusals:
         assert response.json().get("code") == code, (code, response.status_code, response.text)
     assert a.get(f"/api/players/{bob_id}/note").json()["text"] == kept
-    foreign = a.get(f"/api/players/{bob_id}/note", headers=FOREIGN)
-    assert "access-control-allow-origin" not in foreign.headers
+    for path in (f"/api/players/{bob_id}/note", "/api/me/notes"):
+        foreign = a.get(path, headers=FOREIGN)
+        assert "access-control-allow-origin" not in foreign.headers, path
 
     # Each account's note on the same player is its own; empty text and no colour removes it.
     b.put(f"/api/players/{alice_id}/note", json={"text": "bluffs", "color": "blue"})
