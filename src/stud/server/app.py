@@ -25,6 +25,7 @@ from stud.server.http import (
     health,
     imports,
     language,
+    players,
     tables,
     topups,
     tournaments,
@@ -55,7 +56,19 @@ the REST API at <a href="/docs">/docs</a> (<a href="/openapi.json">openapi.json<
 and the websocket at <code>/ws</code> (see docs/protocol.md).</p></body></html>
 """
 
-ROUTERS = (accounts, hands, equity, imports, health, tables, tournaments, language, admin, topups)
+ROUTERS = (
+    accounts,
+    hands,
+    equity,
+    imports,
+    health,
+    tables,
+    tournaments,
+    language,
+    admin,
+    topups,
+    players,
+)
 """The REST API, a router per resource (stud.server.http)."""
 
 

@@ -97,6 +97,10 @@ CODES: Final[dict[str, tuple[int, str]]] = {
     "import_duplicate": (409, "a hand already among the account's imported hands"),
     "import_quota": (403, "the account keeps as many imported hands as it may"),
     "import_time_limit": (503, "the upload's reading time was up before this hand: send it again"),
+    # players: notes and stats
+    "no_player": (404, "no player with that account id"),
+    "note_too_long": (422, "a note is at most max characters"),
+    "unknown_color": (422, "not one of the note's colour tags"),
 }
 
 Params = Mapping[str, int | str]

@@ -24,6 +24,7 @@ from stud.server.actors.booking import Records, RecordsUnavailable, Step
 from stud.server.actors.bots import Bot
 from stud.server.actors.channel import Channel, SendMany, Watcher
 from stud.server.actors.chat import ChatLimiter, clean_text
+from stud.server.actors.facts import FactsKeeper
 from stud.server.actors.host import Services
 from stud.server.actors.mailbox import Command, Mailbox
 from stud.server.actors.thinking import think_seconds
@@ -104,6 +105,9 @@ class TableActor(Mailbox):
         self.hand_id: int | None = None
         self.pot: dict[int, int] = {}  # chips each account put into the hand in progress
         self.finished: deque[tuple[float, int]] = deque(maxlen=200)  # (time, pot) for the lobby
+        self.facts = FactsKeeper()
+        self._hand_accounts: list[int] = []
+        """The accounts dealt into the hand running, in the hand's seat order (its facts')."""
         self.waiting = WaitingList()
         self.chat = ChatLimiter()
         seed = room.config.seed
@@ -421,6 +425,7 @@ class TableActor(Mailbox):
     async def _book(self, step: Step) -> None:
         """Store a step's effects in one transaction (RecordsUnavailable: the step is held)."""
         hand_id = self.hand_id
+        accounts = self._hand_accounts
         again = step.tries > 0
         try:
             hand_id, finished = await self.room.db.write(
@@ -434,10 +439,15 @@ class TableActor(Mailbox):
             self._records_failed(self._clock())
             raise RecordsUnavailable(str(error)) from None
         self.hand_id = hand_id
-        for finished_id, total in finished:
+        for finished_id, total, played in finished:
             self._finished_id = finished_id
             self.finished.append((self._clock(), total))
             self._hands_played.inc()
+            if played:
+                self.facts.keep(self.room.db, finished_id, played, accounts)
+        for effect, _pot in step.effects:
+            if effect.kind == "hand_started":
+                self._hand_accounts = [int(p["account_id"]) for p in effect.data["players"]]
 
     def _while_records_down(self, command: Command) -> Any:
         """A command while the table cannot book: a leave is kept for when it can; the rest
@@ -606,16 +616,16 @@ class TableActor(Mailbox):
         hand_id: int | None,
         *,
         again: bool = False,
-    ) -> tuple[int | None, list[tuple[int, int]]]:
+    ) -> tuple[int | None, list[tuple[int, int, str]]]:
         """Runs on the writer thread, in one transaction with the step's other effects.
 
         Changes nothing of the actor's (the writer may run it twice, if a batch it
-        was in failed): returns the running hand's id and the (id, pot) of each
-        hand it finished. ``again``: an attempt that failed may have been committed
+        was in failed): returns the running hand's id and the (id, pot, hand as played)
+        of each hand it finished. ``again``: an attempt that failed may have been committed
         (its reply lost with the connection): each effect already stored is skipped.
         """
         store = self.room.db.store
-        finished: list[tuple[int, int]] = []
+        finished: list[tuple[int, int, str]] = []
         for effect, pot in effects:
             data = effect.data
             if again and store.booked(conn, self.id, effect.kind, data, hand_id):
@@ -624,7 +634,8 @@ class TableActor(Mailbox):
                 elif effect.kind == "hand_finished":
                     assert hand_id is not None
                     total = sum(int(v) for v in data["payouts"].values()) + int(data["rake"])
-                    finished.append((hand_id, total))
+                    # Stored by the lost attempt: its facts are not made again (none: "").
+                    finished.append((hand_id, total, ""))
                     hand_id = None
                 continue
             if effect.kind == "hand_started":
@@ -648,7 +659,8 @@ class TableActor(Mailbox):
                     conn, self.id, hand_id, data["payouts"], rake, data["summary"], played,
                     committed=pot,
                 )  # fmt: skip
-                finished.append((hand_id, sum(int(v) for v in data["payouts"].values()) + rake))
+                pot_total = sum(int(v) for v in data["payouts"].values()) + rake
+                finished.append((hand_id, pot_total, played))
                 hand_id = None
             elif effect.kind == "cash_out":
                 store.cash_out(conn, int(data["account_id"]), self.id, int(data["amount"]))
@@ -722,7 +734,7 @@ class TableActor(Mailbox):
         return {
             **self.spec.public(),
             "seats_taken": len(players),
-            "players": [{"seat": s, "name": p.name, "bot": p.bot} for s, p in players],
+            "players": [{"seat": s, "id": p.id, "name": p.name, "bot": p.bot} for s, p in players],
             "average_pot": round(average, 1),
             "hands_per_hour": round(per_hour, 1),
             "hands": self.table.hand_number,

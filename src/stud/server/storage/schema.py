@@ -252,3 +252,63 @@ Index(
     imported_hands.c.site_hand_id,
     unique=True,
 )
+
+# What each seat with an account did in each finished hand (stud.server.storage.facts): a
+# player's stats are sums over these rows (stud.server.storage.stats). ``source`` is
+# 'room' (``hand_id`` a row of ``hands``) or another store of hands, such as imported ones,
+# whose rows only their own account has. Keyed by account first: a player's rows are one
+# range, and another player's shared hands one lookup each (without a rowid on SQLite, the
+# rows sit in the key's order).
+hand_facts = Table(
+    "hand_facts",
+    metadata,
+    Column("account_id", BigInteger, primary_key=True),
+    Column("source", String(8), primary_key=True),
+    Column("hand_id", BigInteger, primary_key=True),
+    Column("game", String(8), nullable=False),
+    Column("at", Float, nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("vpip", Integer, nullable=False),
+    Column("raised", Integer, nullable=False),
+    Column("steal_chance", Integer, nullable=False),
+    Column("stole", Integer, nullable=False),
+    Column("fold4_chance", Integer, nullable=False),
+    Column("folded4", Integer, nullable=False),
+    Column("saw4", Integer, nullable=False),
+    Column("showdown", Integer, nullable=False),
+    Column("won_showdown", Integer, nullable=False),
+    Column("net", BigInteger, nullable=False),
+    sqlite_with_rowid=False,
+)
+
+# A player's notes on another account, seen by nobody else (stud.server.storage.notes).
+player_notes = Table(
+    "player_notes",
+    metadata,
+    Column("owner_id", ForeignKey("accounts.id"), primary_key=True),
+    Column("account_id", ForeignKey("accounts.id"), primary_key=True),
+    Column("text", Text, nullable=False),
+    Column("color", String(16), nullable=False),
+    Column("updated_at", Float, nullable=False),
+)
+
+_FLAG_SUMS: tuple[str, ...] = ("vpip", "raised", "steal_chance", "stole", "fold4_chance")
+_FLAG_SUMS += ("folded4", "saw4", "showdown", "won_showdown")
+"""The flags of stud.server.storage.facts.FLAGS, summed."""
+
+# An account's own facts summed by game and by stretch of time (stud.server.storage.stats):
+# its stats and results by session are read from a few hundred of these rows, not from every
+# hand's. Kept in the transaction that stores the facts; a stretch is shorter than the gap
+# that ends a session, so no session ends inside one.
+player_rollup = Table(
+    "player_rollup",
+    metadata,
+    Column("account_id", BigInteger, primary_key=True),
+    Column("stretch", BigInteger, primary_key=True),
+    Column("game", String(8), primary_key=True),
+    Column("start", Float, nullable=False),
+    Column("end", Float, nullable=False),
+    Column("hands", BigInteger, nullable=False),
+    *(Column(flag, BigInteger, nullable=False) for flag in _FLAG_SUMS),
+    Column("net", BigInteger, nullable=False),
+)

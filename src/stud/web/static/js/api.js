@@ -64,6 +64,9 @@ export const api = {
   importedReplay: (id) => request('GET', `/api/me/imports/${id}/replay`),
   importedEquity: (id) => request('GET', `/api/me/imports/${id}/equity`),
   importHands: (files) => upload('/api/me/imports', files),
+  notes: () => request('GET', '/api/me/notes'),
+  setNote: (id, text, color) => request('PUT', `/api/players/${id}/note`, { text, color }),
+  stats: (id) => request('GET', `/api/players/${id}/stats`),
 };
 
 /** Files to the server as multipart/form-data (field `files`); an ApiError when refused. */

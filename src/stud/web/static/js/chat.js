@@ -13,6 +13,16 @@ import { isNewHand } from './model.js';
 const MAX_CHARS = 200;
 const SHOWN = 200;
 const PENDING = 5; // lines kept while offline, as many as the server's burst
+// Quick-chat phrases (sent in the sender's language) and emoticons (put into the box).
+function phrases() {
+  return [['good_luck', t('chat.quick.good_luck')], ['nice_hand', t('chat.quick.nice_hand')], ['thanks', t('chat.quick.thanks')],
+    ['well_played', t('chat.quick.well_played')], ['sorry', t('chat.quick.sorry')], ['brb', t('chat.quick.brb')]];
+}
+
+function emoticons() {
+  return [['smile', '🙂', t('chat.emoticon.smile')], ['laugh', '😂', t('chat.emoticon.laugh')], ['cool', '😎', t('chat.emoticon.cool')],
+    ['sad', '😢', t('chat.emoticon.sad')], ['thumbs_up', '👍', t('chat.emoticon.thumbs_up')], ['clap', '👏', t('chat.emoticon.clap')]];
+}
 
 function muteKey(account) {
   return `stud.muted.${account?.id ?? 'anon'}`;
@@ -65,6 +75,12 @@ export class ChatPanel {
       this.send();
     });
     this.mutedEl = h('div', { class: 'chat-muted muted' });
+    this.quick = h('div', { class: 'quick-chat', role: 'group', 'aria-label': t('chat.quick_label') },
+      phrases().map(([key, words]) => h('button', { type: 'button', class: 'btn small ghost', dataset: { phrase: key }, onclick: () => this.say(words) }, words)),
+      emoticons().map(([name, face, label]) => h('button', {
+        type: 'button', class: 'btn small ghost', dataset: { emoticon: name }, title: label, 'aria-label': label,
+        onclick: () => { this.input.value = `${this.input.value}${face}`.slice(0, MAX_CHARS); this.input.focus(); },
+      }, face)));
     // Report a player (not a line) to the room's moderators: whoever sits here but you.
     this.reportWho = h('select', { name: 'report-who', 'aria-label': t('chat.report_who') });
     this.reportWhy = h('input', { name: 'report-why', maxlength: 500, autocomplete: 'off', placeholder: t('chat.report_why'), 'aria-label': t('chat.report_why') });
@@ -72,7 +88,7 @@ export class ChatPanel {
       h('summary', {}, t('chat.report_player')),
       h('form', { class: 'chat-form', onsubmit: (e) => { e.preventDefault(); this.reportPlayer(); } },
         this.reportWho, this.reportWhy, h('button', { class: 'btn small', type: 'submit' }, t('chat.report_send'))));
-    this.body = h('div', { class: 'tab-body chat-body', dataset: { body: 'chat' }, hidden: true }, this.list, this.mutedEl, this.form, this.reportEl);
+    this.body = h('div', { class: 'tab-body chat-body', dataset: { body: 'chat' }, hidden: true }, this.list, this.mutedEl, this.quick, this.form, this.reportEl);
     this.seen = 0;
   }
 
@@ -85,15 +101,20 @@ export class ChatPanel {
   send() {
     const text = this.input.value.trim();
     if (!text) return;
+    if (this.say(text)) this.input.value = '';
+  }
+
+  /** Send one line; false when it could not go (nobody logged in). */
+  say(text) {
     if (!this.view.app.account) {
       this.view.app.toast(t('chat.log_in'));
-      return;
+      return false;
     }
-    this.input.value = '';
-    if (this.view.app.socket.send({ type: 'chat', table: this.view.model.id, text })) return;
+    if (this.view.app.socket.send({ type: 'chat', table: this.view.model.id, text })) return true;
     // Offline (the socket is reconnecting): the line leaves once the connection is back.
     this.pending = [...(this.pending ?? []), text].slice(-PENDING);
     this.view.app.toast(t('chat.offline'));
+    return true;
   }
 
   /** Send the lines written while the socket was down (called on each welcome). */

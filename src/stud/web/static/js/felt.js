@@ -186,6 +186,7 @@ export function renderFelt(felt, picture, { onSit } = {}) {
       winners.has(seat) ? h('div', { class: 'won' }, t('table.won', { amount: chips(winners.get(seat)) })) : null,
       acting ? clockEl(turn, settings) : bank,
     );
+    picture.onSeat?.(plate, player, seat); // the live table's extras: a note's mark, the stats card
     const cards = hs ? handCards(hs, seat === you, used, motion) : h('div', { class: 'hand-cards none' });
     const tags = tagsFor(player, hs, result, seat);
     const board = seat !== you && hs?.live ? boardText(picture.boards?.[seat] ?? picture.boards?.[String(seat)], settings.game) : '';

@@ -7,6 +7,7 @@ import { h, fill } from './dom.js';
 import { requestErrorText } from './errortext.js';
 import { t } from './i18n.js';
 import { openModal } from './modal.js';
+import { loadNotes, noteMark, noteOf } from './notes.js';
 import { rulesNav } from './rules.js';
 import { chips, gameName, gameShort, stakes } from './format.js';
 import { buyInRange, COLUMNS, handsPerHour, MIN_HANDS_FOR_RATE, sortTables } from './lobbysort.js';
@@ -56,6 +57,7 @@ export class LobbyView {
   mount(container) {
     fill(container, this.root);
     this.renderNotice();
+    loadNotes(this.app.account, () => this.renderTables());
     this.refresh();
     this.timer = setInterval(() => this.refresh(), 3000);
   }
@@ -188,13 +190,14 @@ export class LobbyView {
     const players = table.players ?? [];
     const open = this.openPlayers === table.id;
     const names = players.map((p) => (p.bot ? `${p.name} ⚙` : p.name)).join('\n');
+    const noted = players.some((p) => p.id !== undefined && noteOf(p.id));
     const count = h('span', { translate: 'no', title: names || null }, `${table.seats_taken}/${table.seats}`);
     const label = t('lobby.seats_label', { taken: table.seats_taken, seats: table.seats });
     const toggle = players.length
       ? h('button', { type: 'button', class: 'seats-button', id: `seats-${table.id}`, 'aria-expanded': String(open), 'aria-label': label }, count)
       : h('span', { class: 'seats-count', title: t('lobby.nobody') }, count);
     return h('td', {
-      class: `num seats-cell${players.length ? ' has-players' : ''}`,
+      class: `num seats-cell${players.length ? ' has-players' : ''}${noted ? ' has-notes' : ''}`,
       onclick: () => {
         if (!players.length) return;
         this.openPlayers = open ? null : table.id;
@@ -206,7 +209,7 @@ export class LobbyView {
     open
       ? h('ul', { class: 'player-pop' }, players.map((p) => h('li', {},
         p.bot ? h('span', { class: 'bot', role: 'img', 'aria-label': t('lobby.bot'), title: t('lobby.bot') }, '⚙') : null, p.bot ? ' ' : null,
-        h('span', { translate: 'no' }, p.name))))
+        h('span', { translate: 'no' }, p.name), p.id !== undefined ? noteMark(p.id) : null)))
       : null);
   }
 

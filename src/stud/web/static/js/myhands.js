@@ -9,6 +9,7 @@ import { chips, gameShort } from './format.js';
 import { handLinks } from './history.js';
 import { t } from './i18n.js';
 import { ImportsPanel } from './imports.js';
+import { ownStats, resultsSection } from './stats.js';
 import { tParts } from './tparts.js';
 
 function signed(n) {
@@ -68,7 +69,12 @@ export class MyHandsView {
       return;
     }
     const total = rows[0].total;
+    const results = h('div', { class: 'my-results-slot' });
+    ownStats(this.app.account).then((stats) => {
+      fill(results, resultsSection(stats.results, { chips, gameShort, signed }));
+    }).catch(() => {}); // the hands' list stands without it
     fill(this.body,
+      results,
       h('p', { class: 'my-hands-total' }, tParts((marks) => t('myhands.total', { n: rows.length, ...marks }), { amount: h('b', { class: total >= 0 ? 'won' : 'lost' }, signed(total)) })),
       h('table', { class: 'tables my-hands-table' },
         h('caption', { class: 'visually-hidden' }, t('account.my_hands')),

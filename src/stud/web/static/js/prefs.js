@@ -1,11 +1,11 @@
 // The player's preferences, kept in localStorage: four-colour deck, turn sound, turn
 // notifications, single-key action shortcuts (on by default; a table offers the box to
-// turn them off, WCAG 2.1.4).
+// turn them off, WCAG 2.1.4), the felt's colour and the card backs (settings.js).
 
 import { h } from './dom.js';
 
 const KEY = 'stud.prefs';
-const defaults = { fourColour: false, sound: true, notify: true, shortcuts: true };
+const defaults = { fourColour: false, sound: true, notify: true, shortcuts: true, felt: 'green', back: 'blue' };
 
 function load() {
   try {
@@ -29,6 +29,8 @@ export function setPref(name, value) {
 
 export function apply() {
   document.body.classList.toggle('four-colour', prefs.fourColour);
+  document.body.dataset.felt = prefs.felt; // the settings menu's (settings.js, css/regulars.css)
+  document.body.dataset.back = prefs.back;
 }
 
 /** Wire the two header checkboxes. */

@@ -14,10 +14,12 @@ import { t } from './i18n.js';
 import { isNewHand } from './model.js';
 import { rulesLink } from './rules.js';
 import { renderHands } from './history.js';
+import { loadNotes } from './notes.js';
 import { preActionBoxes } from './preactions.js';
 import { prefBox } from './prefs.js';
 import { readoutText } from './readout.js';
 import { turnBeep } from './sound.js';
+import { decorateSeat } from './stats.js';
 import { gameName, stakesText, timeLeft } from './tablewords.js';
 import { slot, splice } from './tparts.js';
 import { tableTitle } from './tourneywords.js';
@@ -182,6 +184,7 @@ export class TableView {
       readout: state.hand ? readoutText(state.readout, settings.game) : '',
       boards: state.hand ? state.boards ?? {} : {},
       handKey: state.hand ? state.hand_number : showdown?.number ?? null,
+      onSeat: this.app.account ? (plate, player) => decorateSeat(plate, player, this.app.account.id, () => this.render()) : null,
     };
   }
 
@@ -209,6 +212,7 @@ export class TableView {
     const state = this.model.state;
     if (!state) return;
     const canSit = this.app.account && !this.model.seated && !state.tournament; // tournaments seat their players
+    loadNotes(this.app.account, () => this.render());
     renderFelt(this.felt, this.picture(), { onSit: canSit ? (seat) => this.sitDialog(seat) : null });
     this.renderHeader();
     const taken = state.turn && this.model.preTaken === state.turn.turn; // a pre-action box acted

@@ -2,6 +2,7 @@
 // toggles and their hints, drawn again whenever the language changes.
 
 import { t } from './i18n.js';
+import { settingsButton } from './settings.js';
 
 function toggle(id, label, hint) {
   const input = document.getElementById(id);
@@ -22,5 +23,8 @@ export function wordTopBar() {
   toggle('pref-four-colour', t('prefs.four_colour'), t('prefs.four_colour_hint'));
   toggle('pref-sound', t('prefs.sound'), t('prefs.sound_hint'));
   toggle('pref-notify', t('prefs.notify'), t('prefs.notify_hint'));
+  const prefs = document.querySelector('.topbar .prefs');
+  document.getElementById('open-settings')?.remove(); // drawn again in the language now spoken
+  prefs?.append(settingsButton());
   document.getElementById('status')?.setAttribute('aria-label', t('app.status_label'));
 }
