@@ -14,16 +14,19 @@ from pathlib import Path
 from fastapi import FastAPI, WebSocket
 from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from stud.server.http import accounts, hands, health, language, tables, tournaments
 from stud.server.http.deps import COOKIE, session_account
 from stud.server.http.errors import add_error_handlers
+from stud.server.http.headers import SecurityHeaders
 from stud.server.http.origin import OriginCheck, foreign_origin
 from stud.server.room.local import LocalCoordination
 from stud.server.room.room import Coordinator, Room, RoomConfig
 from stud.server.storage import Database
 from stud.server.trust.limits import SignupLimit
 from stud.server.trust.logins import PasswordGuard
+from stud.server.trust.sockets import SocketShares
 from stud.server.ws.connection import ClientConnection
 from stud.table import HandFactory
 
@@ -72,6 +75,7 @@ def create_app(
     room = Room(db=db, config=config, hand_factory=hand_factory, coordination=coordination)
     passwords = PasswordGuard(config.logins, room.buckets)
     signups = SignupLimit(config.limits, room.buckets)
+    sockets = SocketShares(config.sockets)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -100,19 +104,22 @@ def create_app(
     app.state.passwords = passwords
     app.state.signups = signups
     app.add_middleware(OriginCheck, allowed=config.allowed_origins)
+    app.add_middleware(SecurityHeaders)  # on every answer, the refusals above included
+    # Outermost: the client's address and scheme, from a listed proxy's headers only.
+    app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=list(config.forwarded_allow_ips))
     add_error_handlers(app)
     for resource in ROUTERS:
         app.include_router(resource.router)
 
     @app.websocket("/ws")
     async def websocket(ws: WebSocket) -> None:
-        if foreign_origin(ws.headers, config.allowed_origins) is not None:
+        if foreign_origin(ws.headers, config.allowed_origins, ws.url.scheme) is not None:
             # A page on another site may not use this browser's session (cross-site hijacking).
             await ws.close(code=1008)
             return
-        account = await session_account(db, ws.cookies.get(COOKIE))
+        account = await session_account(db, config, ws.cookies.get(COOKIE))
         await ws.accept()
-        await ClientConnection(ws, room, account).run()
+        await ClientConnection(ws, room, account, sockets).run()
 
     # The browser client.
     if (STATIC_DIR / "index.html").is_file():
