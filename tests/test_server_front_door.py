@@ -25,7 +25,7 @@ import pytest
 import websockets
 
 from stud.server.http.deps import session_account
-from stud.server.http.headers import ROOM_POLICY
+from stud.server.http.headers import DOCS_POLICY, ROOM_POLICY
 from stud.server.room.config import RoomConfig
 from stud.server.storage import Database
 from stud.testing.server import ServerProcess, ServerSpec
@@ -173,6 +173,16 @@ def test_every_answer_carries_the_security_headers(
     assert answer.headers["x-frame-options"] == "DENY"
     assert answer.headers["x-content-type-options"] == "nosniff"
     assert answer.headers["referrer-policy"] == "same-origin"
+
+
+def test_the_api_documentation_may_load_its_viewer_but_not_be_framed(
+    server: ServerProcess,
+) -> None:
+    answer = httpx.get(server.base + "/docs", timeout=30)
+    assert answer.status_code == 200
+    assert answer.headers["content-security-policy"] == DOCS_POLICY
+    assert "frame-ancestors 'none'" in DOCS_POLICY
+    assert answer.headers["x-frame-options"] == "DENY"
 
 
 # -- sessions --------------------------------------------------------------------------------
