@@ -40,7 +40,7 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_server import Bench, Seat, open_table
 from stud.testing.cluster import redis_for_tests
-from stud.testing.server import free_port, fresh_database
+from stud.testing.server import CROWD, free_port, fresh_database
 
 ROOMS = ("sqlite", "postgres", "shared")
 
@@ -91,7 +91,7 @@ def measure(
     ``keep``, callgrind's files are copied there (for ``callgrind_annotate``)."""
     with tempfile.TemporaryDirectory() as folder, contextlib.ExitStack() as stack:
         port = free_port()
-        env = {**os.environ, "PYTHONPATH": src,
+        env = {**CROWD, **os.environ, "PYTHONPATH": src,
                "STUD_DATABASE_URL": f"sqlite:///{folder}/stud.sqlite3"}  # fmt: skip
         if room != "sqlite":
             env["STUD_DATABASE_URL"] = stack.enter_context(fresh_database("postgres", Path(folder)))

@@ -106,12 +106,22 @@ def test_accounts_refusals_have_codes(server: ServerProcess) -> None:
     assert [e["loc"] for e in refused(lone, "invalid_input")["detail"]] == [["body", "password"]]
     shapeless = refused(anon.post("/api/register", {"name": "nopassword"}), "invalid_input")
     assert [e["loc"] for e in shapeless["detail"]] == [["body", "password"]]
+    for common in ("12345678", "NewBie"):  # the most common passwords, and the name itself
+        refused(
+            anon.post("/api/register", {"name": "newbie", "password": common}), "common_password"
+        )
     user = signed_in(server, "coder")
-    refused(anon.post("/api/register", {"name": "CODER", "password": "x" * 8}), "name_taken")
+    refused(anon.post("/api/register", {"name": "CODER", "password": "quiet-river"}), "name_taken")
     refused(anon.post("/api/login", {"name": "coder", "password": "wrong-one"}), "wrong_password")
-    refused(user.post("/api/register-guest", {"name": "other", "password": "x" * 8}), "not_a_guest")
+    refused(
+        user.post("/api/register-guest", {"name": "other", "password": "quiet-river"}),
+        "not_a_guest",
+    )
     guest = signed_in(server)
-    refused(guest.post("/api/register-guest", {"name": "coder", "password": "x" * 8}), "name_taken")
+    refused(
+        guest.post("/api/register-guest", {"name": "coder", "password": "quiet-river"}),
+        "name_taken",
+    )
     refused(user.put("/api/me/language", json={"language": "fr"}), "unknown_language")
 
 

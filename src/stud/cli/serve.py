@@ -6,8 +6,11 @@ import argparse
 import importlib
 import os
 import sys
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
 def register(subparsers: Any) -> argparse.ArgumentParser:
@@ -119,14 +122,58 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         "--log-level", default="warning",
         help="the level of uvicorn's lines (warning); the room's own are logged from info up",
     )  # fmt: skip
+    parser.add_argument(
+        "--login-name-wide", type=float, nargs=2, default=(50, 60.0), metavar=("N", "SECONDS"),
+        help="failed logins at one name from all addresses in a burst, then one per SECONDS; "
+        "beyond, only a client that has not failed at the name for an hour may try (50 60)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--forwarded-allow-ips", default=os.environ.get("STUD_FORWARDED_ALLOW_IPS", ""),
+        metavar="IPS",
+        help="comma-separated proxy addresses or networks whose X-Forwarded-For and "
+        "X-Forwarded-Proto are believed (default $STUD_FORWARDED_ALLOW_IPS, else none)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--sockets", type=int, nargs=2, default=_pair("STUD_SOCKETS", (8, 32), int),
+        metavar=("ACCOUNT", "ADDRESS"),
+        help="websockets one account and one client address may hold open "
+        "(default $STUD_SOCKETS, else 8 32)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--message-rate", type=float, nargs=2,
+        default=_pair("STUD_MESSAGE_RATE", (20.0, 60.0), float), metavar=("ACCOUNT", "ADDRESS"),
+        help="messages a second all the sockets of an account, of an address may send, "
+        "in bursts of twice that (default $STUD_MESSAGE_RATE, else 20 60)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--header-timeout", type=float, default=10.0, metavar="SECONDS",
+        help="a client must send a request's headers within SECONDS or be disconnected (10)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--session-idle", type=float, default=7 * 24 * 3600.0, metavar="SECONDS",
+        help="a session not used for SECONDS ends (one week; at most 30 days after login)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--secure-cookies", action="store_true",
+        help="always mark the session cookie Secure (it is on any request that came over "
+        "HTTPS, directly or through a listed proxy)",
+    )  # fmt: skip
     parser.set_defaults(func=run)
     return parser
+
+
+def _pair(variable: str, default: tuple[T, T], kind: Callable[[str], T]) -> tuple[T, T]:
+    """Two numbers from the environment (``"8 32"``), else ``default``: for the benches and
+    tests, whose hundreds of clients all come from one loopback address."""
+    words = os.environ.get(variable, "").split()
+    return (kind(words[0]), kind(words[1])) if len(words) == 2 else default
 
 
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from stud.server.app import create_app
+    from stud.server.http.slow_headers import header_deadline
     from stud.server.observe.logs import setup_logging
     from stud.server.observe.metrics import serve_metrics
     from stud.server.room.config import DEFAULT_TABLES, DEFAULT_TOURNAMENTS, RoomConfig
@@ -134,6 +181,7 @@ def run(args: argparse.Namespace) -> int:
     from stud.server.storage.topups import TopUpRules
     from stud.server.trust.limits import Limits
     from stud.server.trust.logins import LoginConfig
+    from stud.server.trust.sockets import SocketLimits
     from stud.server.ws.protocol import MAX_FRAME_BYTES
     from stud.server.ws.transport import BatchingWebSocketProtocol
 
@@ -176,8 +224,20 @@ def run(args: argparse.Namespace) -> int:
             failures_per_name=args.login_failures[1],
             address_refill_seconds=args.login_refill[0],
             name_refill_seconds=args.login_refill[1],
+            failures_name_wide=args.login_name_wide[0],
+            name_wide_refill_seconds=args.login_name_wide[1],
         ),
-    )
+        sockets=SocketLimits(
+            per_account=args.sockets[0], per_address=args.sockets[1],
+            account_rate=args.message_rate[0], account_burst=2 * args.message_rate[0],
+            address_rate=args.message_rate[1], address_burst=2 * args.message_rate[1],
+        ),
+        session_idle_seconds=args.session_idle,
+        secure_cookies=args.secure_cookies,
+        forwarded_allow_ips=tuple(
+            ip.strip() for ip in args.forwarded_allow_ips.split(",") if ip.strip()
+        ),
+    )  # fmt: skip
     redis_url = args.redis_url or os.environ.get("STUD_REDIS_URL") or None
     if redis_url and url.startswith("sqlite"):
         print("a shared room (Redis) needs PostgreSQL: set STUD_DATABASE_URL", file=sys.stderr)
@@ -197,6 +257,8 @@ def run(args: argparse.Namespace) -> int:
         host=args.host,
         port=args.port,
         log_level=args.log_level,
+        http=header_deadline(args.header_timeout),  # a slow client's headers are not waited for
+        proxy_headers=False,  # the app believes only the listed proxies (--forwarded-allow-ips)
         ws=BatchingWebSocketProtocol,  # a step's messages to a client in one write(2)
         ws_max_size=MAX_FRAME_BYTES,
         ws_per_message_deflate=False,

@@ -16,6 +16,7 @@ from pathlib import Path
 from fastapi import FastAPI, WebSocket
 from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from stud.server.http import (
     accounts,
@@ -32,6 +33,7 @@ from stud.server.http import (
 )
 from stud.server.http.deps import COOKIE, session_account
 from stud.server.http.errors import add_error_handlers
+from stud.server.http.headers import SecurityHeaders
 from stud.server.http.offload import Workers
 from stud.server.http.origin import OriginCheck, foreign_origin
 from stud.server.observe.logs import at
@@ -41,6 +43,7 @@ from stud.server.room.room import Coordinator, Room, RoomConfig
 from stud.server.storage import Database
 from stud.server.trust.limits import SignupLimit
 from stud.server.trust.logins import PasswordGuard
+from stud.server.trust.sockets import SocketShares
 from stud.server.ws.connection import ClientConnection
 from stud.table import HandFactory
 
@@ -104,6 +107,7 @@ def create_app(
     passwords = PasswordGuard(config.logins, room.buckets)
     signups = SignupLimit(config.limits, room.buckets)
     workers = Workers()
+    sockets = SocketShares(config.sockets)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -142,19 +146,22 @@ def create_app(
     app.state.signups = signups
     app.state.workers = workers
     app.add_middleware(OriginCheck, allowed=config.allowed_origins)
+    app.add_middleware(SecurityHeaders)  # on every answer, the refusals above included
+    # Outermost: the client's address and scheme, from a listed proxy's headers only.
+    app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=list(config.forwarded_allow_ips))
     add_error_handlers(app)
     for resource in ROUTERS:
         app.include_router(resource.router)
 
     @app.websocket("/ws")
     async def websocket(ws: WebSocket) -> None:
-        if foreign_origin(ws.headers, config.allowed_origins) is not None:
+        if foreign_origin(ws.headers, config.allowed_origins, ws.url.scheme) is not None:
             # A page on another site may not use this browser's session (cross-site hijacking).
             await ws.close(code=1008)
             return
-        account = await session_account(db, ws.cookies.get(COOKIE))
+        account = await session_account(db, config, ws.cookies.get(COOKIE))
         await ws.accept()
-        await ClientConnection(ws, room, account).run()
+        await ClientConnection(ws, room, account, sockets).run()
 
     # The browser client.
     if (STATIC_DIR / "index.html").is_file():

@@ -45,7 +45,13 @@ CODES: Final[dict[str, tuple[int, str]]] = {
     "name_reserved": (422, "the name, or its start (Bot, Guest), is the room's own, in any script"),
     "name_taken": (409, "another account has that name (case, width and look-alikes aside)"),
     "not_a_guest": (409, "only a guest account can be registered in place"),
-    "too_many_logins": (429, "too many failed logins for this name or address; Retry-After"),
+    "too_many_logins": (
+        429,
+        "too many failed logins from this client, at this name or at all; Retry-After",
+    ),
+    "common_password": (422, "the new password is a common one, or the account's name"),
+    "too_many_sockets": (429, "the account or address has as many websockets open as it may"),
+    "logged_out": (401, "the account logged out everywhere: its websockets are closed"),
     "too_many_signups": (429, "too many new accounts from this address; Retry-After"),
     "server_busy": (
         503,

@@ -101,6 +101,12 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+CROWD = {"STUD_SOCKETS": "8 100000", "STUD_MESSAGE_RATE": "20 1000000"}
+"""A test's or bench's hundreds of clients all come from 127.0.0.1: its servers lift the caps
+per client address (a test of them passes ``--sockets``/``--message-rate``); each account
+keeps the room's own."""
+
+
 class ServerProcess:
     """A real ``stud serve`` child process on a loopback port; ``kill()`` is kill -9."""
 
@@ -134,7 +140,7 @@ class ServerProcess:
 
     def launch(self) -> ServerProcess:
         """Launch the process without waiting for it (several can start side by side)."""
-        env = {**os.environ, **self.env, "STUD_DATABASE_URL": self.database_url}
+        env = {**CROWD, **os.environ, **self.env, "STUD_DATABASE_URL": self.database_url}
         env.pop("STUD_DATA_DIR", None)
         cmd = [
             sys.executable,

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, BrowserContext, Page
+    from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page
 
 CHROMIUM = os.environ.get("STUD_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = (
@@ -37,13 +37,25 @@ def watched_page(
     browser: Browser, timeout: float, **options: object
 ) -> tuple[BrowserContext, Page, list[str]]:
     """A new context and page (``options`` for the context) with ``timeout`` (ms) as its
-    default, and the list its uncaught script errors are collected in, for the test to check."""
+    default, and the list its uncaught script errors and Content-Security-Policy violations
+    are collected in, for the test to check (the room's pages run under its policy)."""
     context = browser.new_context(**options)  # type: ignore[arg-type]
     page = context.new_page()
     page.set_default_timeout(timeout)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda message: _note_policy_violation(message, errors))
     return context, page, errors
+
+
+def _note_policy_violation(message: ConsoleMessage, errors: list[str]) -> None:
+    """Chromium reports a load or script the page's policy refused as a console error."""
+    if CSP_VIOLATION in message.text:
+        errors.append(f"CSP violation: {message.text}")
+
+
+CSP_VIOLATION = "Content Security Policy"
+"""What Chromium's console message says of every refusal by a page's policy."""
 
 
 def serious_problems(page: Page) -> list[str]:

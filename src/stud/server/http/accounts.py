@@ -1,8 +1,12 @@
-"""REST for accounts: register, play as a guest, register a guest in place, log in and out,
-and the account itself (its balance and the chips it has at tables).
+"""REST for accounts: register, play as a guest, register a guest in place, log in and out
+(here, or everywhere), and the account itself (its balance and the chips it has at tables).
 
-Failed logins are throttled per name and per address, new accounts per address, and
-password hashing is bounded (stud.server.trust): each answers 429 or 503 with Retry-After.
+Failed logins are throttled per name and client and per address, new accounts per address,
+and password hashing is bounded (stud.server.trust): each answers 429 or 503 with
+Retry-After. Every login, registration and guest's registration in place gets a new
+session token and ends the one the browser held, so a token planted in a browser before
+its owner logs in is worth nothing; the cookie is ``Secure`` when the request came over
+HTTPS (directly, or through a listed proxy) or the room says so.
 """
 
 # No ``from __future__ import annotations``: FastAPI reads the annotations at run time.
@@ -41,6 +45,7 @@ from stud.server.trust.names import (
     check_text,
     name_key,
 )
+from stud.server.trust.passwords import check_new_password
 from stud.server.trust.ratelimit import Throttled
 
 router = APIRouter(tags=["accounts"])
@@ -99,7 +104,8 @@ async def hashing(work: Awaitable[T]) -> T:
 def checked_credentials(body: Credentials) -> tuple[str, str]:
     """The name and password of a new account, as the room's rules allow them (else 422)."""
     try:
-        return account_name(body.name), check_text(body.password, "the password")
+        name = account_name(body.name)
+        return name, check_new_password(check_text(body.password, "the password"), name)
     except Refusal as refusal:
         raise RestError.of(refusal) from None
 
@@ -122,11 +128,20 @@ async def account_out(db: Database, config: RoomConfig, account: Account) -> Acc
 
 
 async def open_session(
-    db: Database, config: RoomConfig, response: Response, account: Account
+    db: Database, config: RoomConfig, request: Request, response: Response, account: Account
 ) -> AccountOut:
-    """A new session for ``account``: its cookie on ``response``."""
+    """A new session for ``account``, its cookie on ``response``; the session the request's
+    cookie held (if any) ends."""
     token = secrets.token_urlsafe(32)
-    await db.write(lambda c: db.store.create_session(c, account.id, token, config.session_seconds))
+    old = request.cookies.get(COOKIE)
+    lasts = min(config.session_idle_seconds, config.session_seconds)
+
+    def rotate(c: Connection) -> None:
+        if old:
+            db.store.delete_session(c, old)
+        db.store.create_session(c, account.id, token, lasts)
+
+    await db.write(rotate)
     response.set_cookie(
         COOKIE,
         token,
@@ -134,6 +149,7 @@ async def open_session(
         httponly=True,
         samesite="lax",
         path="/",
+        secure=config.secure_cookies or request.url.scheme == "https",
     )
     return await account_out(db, config, account)
 
@@ -152,6 +168,7 @@ async def refuse_banned(db: Database, account: Account) -> None:
 @router.post("/api/register")
 async def register(
     body: Credentials,
+    request: Request,
     response: Response,
     db: DatabaseDep,
     config: ConfigDep,
@@ -179,16 +196,18 @@ async def register(
     except ValueError as error:  # the store's one refusal here: the name is taken
         raise RestError("name_taken", str(error)) from None
     await signups.made(client)
-    return await open_session(db, config, response, account)
+    return await open_session(db, config, request, response, account)
 
 
 @router.post("/api/register-guest")
 async def register_guest(
-    body: Credentials, account: LoggedIn, room: RoomDep, passwords: PasswordsDep
-) -> AccountOut:
+    body: Credentials, request: Request, response: Response, account: LoggedIn, room: RoomDep,
+    passwords: PasswordsDep,
+) -> AccountOut:  # fmt: skip
     """A guest registers in place: a name and password for the same account, chips and hands.
 
-    The name and password are checked as for ``/api/register``.
+    The name and password are checked as for ``/api/register``. The guest's session token
+    ends and a new one is set (the open websocket stays the account's).
     """
     if account.kind != "guest":
         raise RestError("not_a_guest", "only a guest account can be registered in place")
@@ -200,19 +219,21 @@ async def register_guest(
     except ValueError as error:  # a guest still (checked above): the name is taken
         raise RestError("name_taken", str(error)) from None
     room.rename(upgraded.id, upgraded.name)
-    return await account_out(db, room.config, upgraded)
+    return await open_session(db, room.config, request, response, upgraded)
 
 
 @router.post("/api/login")
 async def login(
     body: Credentials,
+    request: Request,
     response: Response,
     db: DatabaseDep,
     config: ConfigDep,
     passwords: PasswordsDep,
     client: ClientAddress,
 ) -> AccountOut:
-    """Log in. Failed logins are throttled per name and per address (429, Retry-After)."""
+    """Log in. Failed logins are throttled per name and client, per address, and softly per
+    name over all addresses, never for a client without failures (429, Retry-After)."""
     try:
         check_text(body.name, "the name")
         check_text(body.password, "the password")
@@ -226,13 +247,13 @@ async def login(
         await passwords.failed(key, client)
         raise RestError("wrong_password", "wrong name or password")
     await refuse_banned(db, found[0])
-    return await open_session(db, config, response, found[0])
+    return await open_session(db, config, request, response, found[0])
 
 
 @router.post("/api/guest")
 async def guest(
-    response: Response, db: DatabaseDep, config: ConfigDep, signups: SignupsDep,
-    client: ClientAddress,
+    request: Request, response: Response, db: DatabaseDep, config: ConfigDep,
+    signups: SignupsDep, client: ClientAddress,
 ) -> AccountOut:  # fmt: skip
     """Play at once under a generated name, with the starting play money."""
     await signups_throttle(signups, client)
@@ -246,7 +267,7 @@ async def guest(
 
     account = await db.write(create)
     await signups.made(client)
-    return await open_session(db, config, response, account)
+    return await open_session(db, config, request, response, account)
 
 
 @router.post("/api/logout")
@@ -256,6 +277,20 @@ async def logout(request: Request, response: Response, db: DatabaseDep) -> dict[
         await db.write(lambda c: db.store.delete_session(c, token))
     response.delete_cookie(COOKIE, path="/")
     return {"ok": True}
+
+
+@router.post("/api/logout-everywhere")
+async def logout_everywhere(account: LoggedIn, response: Response, room: RoomDep) -> dict[str, int]:
+    """End every session of the account (each browser, each device) and close its websockets
+    on this process: a stolen cookie stops working. ``sessions``: how many ended."""
+    db = room.db
+    ended = await db.write(lambda c: db.store.delete_sessions(c, account.id))
+    for connection in room.connections_of(account.id):
+        log_out = getattr(connection, "log_out", None)  # a websocket of this process
+        if log_out is not None:
+            log_out()
+    response.delete_cookie(COOKIE, path="/")
+    return {"sessions": ended}
 
 
 @router.get("/api/me")

@@ -5,6 +5,7 @@ for (the one cookie → account step, which the websocket uses too)."""
 
 # No ``from __future__ import annotations``: FastAPI reads these annotations at run time.
 # Every dependency here is ``async``: FastAPI runs a plain function's in a worker thread.
+import time
 from typing import Annotated
 
 from fastapi import Depends, Request
@@ -57,17 +58,28 @@ SignupsDep = Annotated[SignupLimit, Depends(signups_of)]
 ClientAddress = Annotated[str, Depends(client_address)]
 
 
-async def session_account(db: Database, token: str | None) -> Account | None:
-    """The account of a session token, or None (no cookie, a forged or expired one)."""
+async def session_account(db: Database, config: RoomConfig, token: str | None) -> Account | None:
+    """The account of a session token, or None (no cookie, a forged, ended or expired one).
+
+    A session ends once unused for ``config.session_idle_seconds``, and at the latest
+    ``config.session_seconds`` after its login: each use moves its end on (written at
+    most every tenth of the idle time, or hour, not on every request).
+    """
     if not token or len(token) > MAX_TOKEN_LENGTH:
         return None
-    account: Account | None = await db.read(lambda c: db.store.session_account(c, token))
+    found = await db.read(lambda c: db.store.session(c, token))
+    if found is None:
+        return None
+    account, created_at, expires_at = found
+    wanted = min(time.time() + config.session_idle_seconds, created_at + config.session_seconds)
+    if wanted - expires_at > min(config.session_idle_seconds / 10, 3600.0):
+        await db.write(lambda c: db.store.extend_session(c, token, wanted))
     return account
 
 
-async def current_account(request: Request, db: DatabaseDep) -> Account | None:
+async def current_account(request: Request, db: DatabaseDep, config: ConfigDep) -> Account | None:
     """The account the request's session cookie speaks for, or None."""
-    return await session_account(db, request.cookies.get(COOKIE))
+    return await session_account(db, config, request.cookies.get(COOKIE))
 
 
 CurrentAccount = Annotated[Account | None, Depends(current_account)]

@@ -24,11 +24,32 @@ from stud.server.wire import dumps
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
-def foreign_origin(headers: Mapping[str, str], allowed: Iterable[str] = ()) -> str | None:
+DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def _site(scheme: str, netloc: str) -> tuple[str, str, int] | None:
+    """``(scheme, host, port)`` of a web origin (the default port filled in), or None."""
+    scheme = {"ws": "http", "wss": "https"}.get(scheme, scheme)
+    if scheme not in DEFAULT_PORTS or not netloc:
+        return None
+    try:
+        parts = urlsplit(f"{scheme}://{netloc}")
+        port = parts.port or DEFAULT_PORTS[scheme]
+    except ValueError:  # a port that is not a number
+        return None
+    return scheme, (parts.hostname or "").lower(), port
+
+
+def foreign_origin(
+    headers: Mapping[str, str], allowed: Iterable[str] = (), scheme: str = "http"
+) -> str | None:
     """The foreign origin a request comes from, or None when it is this site's own.
 
-    ``headers`` are lower-case names; ``allowed`` are extra origins
-    (``https://example.com``) the operator trusts, e.g. behind a proxy.
+    ``headers`` are lower-case names; ``scheme`` is how this request reached the room
+    (``http``/``https``, ``ws``/``wss``; a trusted proxy's ``X-Forwarded-Proto`` already
+    applied); ``allowed`` are extra origins (``https://example.com``) the operator trusts.
+    The origin is this site's when scheme, host and port all agree: an ``https://`` page
+    is not the ``http://`` site of the same name.
     """
     if headers.get("sec-fetch-site") == "cross-site":
         return headers.get("origin") or "a cross-site page"
@@ -41,7 +62,11 @@ def foreign_origin(headers: Mapping[str, str], allowed: Iterable[str] = ()) -> s
         origin = f"{parts.scheme}://{parts.netloc}"
     if origin == "null":
         return "an opaque origin (null)"
-    if origin in allowed or urlsplit(origin).netloc == headers.get("host", ""):
+    if origin in allowed:
+        return None
+    parts = urlsplit(origin)
+    mine = _site(scheme, headers.get("host", ""))
+    if mine is not None and _site(parts.scheme, parts.netloc) == mine:
         return None
     return origin
 
@@ -58,7 +83,7 @@ class OriginCheck:
             headers = {
                 k.decode("latin-1"): v.decode("latin-1") for k, v in scope.get("headers", [])
             }
-            origin = foreign_origin(headers, self.allowed)
+            origin = foreign_origin(headers, self.allowed, scope.get("scheme", "http"))
             if origin is not None:
                 body = dumps(
                     error_body(

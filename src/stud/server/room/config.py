@@ -9,6 +9,7 @@ from stud.server.storage import TableSpec
 from stud.server.storage.topups import TopUpRules
 from stud.server.trust.limits import Limits
 from stud.server.trust.logins import LoginConfig
+from stud.server.trust.sockets import SocketLimits
 from stud.tournament.settings import Kind
 
 DEFAULT_TABLES: tuple[TableSpec, ...] = tuple(
@@ -82,10 +83,17 @@ class RoomConfig:
     default_tournaments: tuple[TourneyTemplate, ...] = DEFAULT_TOURNAMENTS
     """The tournaments the room keeps open (a Sit & Go per game, a scheduled one)."""
     seed: int | None = None
-    message_rate: float = 20.0
-    message_burst: float = 40.0
+    sockets: SocketLimits = field(default_factory=SocketLimits)
+    """Websockets and messages per account and per client address."""
     flood_strikes: int = 60
     session_seconds: float = 30 * 24 * 3600.0
+    """A session ends this long after its login, however busy ..."""
+    session_idle_seconds: float = 7 * 24 * 3600.0
+    """... or once it has not been used for this long."""
+    secure_cookies: bool = False
+    """The session cookie is ``Secure`` always (else only on requests that came over HTTPS)."""
+    forwarded_allow_ips: tuple[str, ...] = ()
+    """Proxies (addresses, networks) whose ``X-Forwarded-For``/``-Proto`` the room believes."""
     logins: LoginConfig = field(default_factory=LoginConfig)
     """How password hashing is bounded and failed logins throttled."""
     allowed_origins: tuple[str, ...] = ()

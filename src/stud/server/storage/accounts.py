@@ -159,9 +159,10 @@ class Accounts:
             )
         )
 
-    def session_account(self, conn: Connection, token: str) -> Account | None:
+    def session(self, conn: Connection, token: str) -> tuple[Account, float, float] | None:
+        """The account of a live session, when it began and when it ends (unless used)."""
         row = conn.execute(
-            select(s.accounts)
+            select(s.accounts, s.sessions.c.created_at, s.sessions.c.expires_at)
             .join(s.sessions, s.sessions.c.account_id == s.accounts.c.id)
             .where(
                 and_(
@@ -170,10 +171,29 @@ class Accounts:
                 )
             )
         ).first()
-        return None if row is None else _row_account(row)
+        if row is None:
+            return None
+        return _row_account(row), float(row.created_at), float(row.expires_at)
+
+    def session_account(self, conn: Connection, token: str) -> Account | None:
+        found = self.session(conn, token)
+        return None if found is None else found[0]
+
+    def extend_session(self, conn: Connection, token: str, expires_at: float) -> None:
+        """A session in use: it now ends at ``expires_at`` (its idle deadline)."""
+        conn.execute(
+            update(s.sessions)
+            .where(s.sessions.c.token_hash == token_hash(token))
+            .values(expires_at=expires_at)
+        )
 
     def delete_session(self, conn: Connection, token: str) -> None:
         conn.execute(s.sessions.delete().where(s.sessions.c.token_hash == token_hash(token)))
+
+    def delete_sessions(self, conn: Connection, account_id: int) -> int:
+        """End every session of an account (log out everywhere); how many there were."""
+        result = conn.execute(s.sessions.delete().where(s.sessions.c.account_id == account_id))
+        return int(result.rowcount or 0)
 
 
 # -- the language an account chose for the browser client (stud.server.http.language) -----

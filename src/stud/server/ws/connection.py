@@ -3,9 +3,11 @@
 Each message is tied to the account the session cookie named when the socket
 opened; a message can only ever act for that account. Messages are checked
 (size, JSON, shape, rate) before they reach a table; a refused one gets an
-``error`` reply. A flooding client is slowed, then disconnected; one that
-cannot keep up with its outgoing messages is dropped rather than let it hold
-a table back.
+``error`` reply. The rate is the client's, not the socket's: every socket of an
+account and of an address draws on one budget, and an account or address holding
+as many sockets as it may is refused (stud.server.trust.sockets). A flooding
+client is slowed, then disconnected; one that cannot keep up with its outgoing
+messages is dropped rather than let it hold a table back.
 """
 
 from __future__ import annotations
@@ -19,11 +21,12 @@ from typing import Any
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from stud.server.actors.mailbox import Command
+from stud.server.errors import Refusal
 from stud.server.observe.logs import refused
 from stud.server.observe.metrics import ACTION_SECONDS, CLIENTS
 from stud.server.room.room import Room, TableHandle
 from stud.server.storage import Account
-from stud.server.trust.ratelimit import TokenBucket
+from stud.server.trust.sockets import Share, SocketShares
 from stud.server.wire import dumps
 from stud.server.ws.protocol import ProtocolError, parse, tournament_table
 from stud.server.ws.transport import batches_of, send_now_of, turn_of
@@ -38,7 +41,13 @@ POLICY_VIOLATION = 1008
 class ClientConnection:
     """The server's side of one websocket."""
 
-    def __init__(self, websocket: WebSocket, room: Room, account: Account | None) -> None:
+    def __init__(
+        self,
+        websocket: WebSocket,
+        room: Room,
+        account: Account | None,
+        shares: SocketShares | None = None,
+    ) -> None:
         self.websocket = websocket
         self.room = room
         self.account = account
@@ -47,7 +56,12 @@ class ClientConnection:
         self.tables: set[int] = set()
         self.tournaments: set[int] = set()
         """Tournaments this connection watches, or watches a table of."""
-        self.bucket = TokenBucket(room.config.message_rate, room.config.message_burst)
+        self.shares = shares or SocketShares()
+        """The room's sockets and budgets (a connection alone, in a test, has its own)."""
+        self.share: Share | None = None
+        """The budgets this socket draws on, once it is admitted."""
+        self.strikes = 0
+        """Messages this socket sent over its budgets."""
         self.closed = False
         self._last_slow_notice = 0.0
         self._send_now = send_now_of(websocket.scope)
@@ -115,6 +129,13 @@ class ClientConnection:
         self.closed = True
         self.outbox.put_nowait(None)
 
+    def log_out(self) -> None:
+        """The account logged out everywhere: say so, then close once what is queued is sent
+        (the session that opened this socket has ended)."""
+        self.error("logged_out", "you logged out everywhere: this connection is closed")
+        self.closed = True
+        self.outbox.put_nowait(None)
+
     async def _writer(self) -> None:
         while True:
             text = await self.outbox.get()
@@ -129,6 +150,22 @@ class ClientConnection:
             await self.websocket.close(POLICY_VIOLATION)
 
     async def run(self) -> None:
+        client = self.websocket.client
+        try:
+            self.share = self.shares.join(self.account_id, client.host if client else "")
+        except Refusal as refusal:  # a fair share: this client holds as many sockets as it may
+            with contextlib.suppress(Exception):
+                await self.websocket.send_text(
+                    dumps({"type": "error", "code": refusal.code, "message": str(refusal)})
+                )
+                await self.websocket.close(POLICY_VIOLATION, refusal.code)
+            return
+        try:
+            await self._serve()
+        finally:
+            self.shares.leave(self.share)
+
+    async def _serve(self) -> None:
         writer = asyncio.create_task(self._writer())
         self.room.connected(self)
         CLIENTS.inc()
@@ -172,10 +209,12 @@ class ClientConnection:
 
     async def _admit(self) -> bool:
         """Rate limit: over budget, the message is dropped and reading pauses; too often, close."""
-        delay = self.bucket.take(time.monotonic())
+        assert self.share is not None
+        delay = self.share.take(time.monotonic())
         if delay == 0.0:
             return True
-        if self.bucket.strikes > self.room.config.flood_strikes:
+        self.strikes += 1
+        if self.strikes > self.room.config.flood_strikes:
             self.error("flood", "too many messages: disconnecting")
             self.closed = True
             return False

@@ -1,4 +1,5 @@
-// The account box in the top bar: register, log in, play as a guest, the balance, log out;
+// The account box in the top bar: register, log in, play as a guest, the balance, log out
+// (here, or on every browser and device);
 // and its dialogs (log in, register, a guest's registration, a guest logging out).
 
 import { api } from './api.js';
@@ -40,7 +41,8 @@ function drawAccount(el, app) {
       h('a', { class: 'btn ghost small', href: '#/hands', dataset: { do: 'my-hands' } }, t('account.my_hands')),
       ['moderator', 'admin'].includes(account.role) ? h('a', { class: 'btn ghost small', href: '#/admin', dataset: { do: 'admin' } }, t('account.admin')) : null,
       guest ? h('button', { class: 'btn primary small', dataset: { do: 'register' }, onclick: () => credentialsDialog(app, 'upgrade') }, t('account.register')) : null,
-      h('button', { class: 'btn ghost small', dataset: { do: 'logout' }, onclick: () => logout(app) }, t('account.logout')));
+      h('button', { class: 'btn ghost small', dataset: { do: 'logout' }, onclick: () => logout(app) }, t('account.logout')),
+      guest ? null : h('button', { class: 'btn ghost small', dataset: { do: 'logout-everywhere' }, title: t('account.logout_everywhere_title'), onclick: () => logoutEverywhere(app) }, t('account.logout_everywhere')));
     return;
   }
   fill(el,
@@ -81,6 +83,15 @@ async function logout(app) {
   if (app.account?.kind === 'guest' && !(await confirmGuestLogout(app))) return;
   try {
     await api.logout();
+  } finally {
+    app.setAccount(null);
+  }
+}
+
+/** End every session of the account (a stolen cookie stops working), this one with them. */
+async function logoutEverywhere(app) {
+  try {
+    await api.logoutEverywhere();
   } finally {
     app.setAccount(null);
   }

@@ -50,6 +50,7 @@ export const api = {
   guest: () => request('POST', '/api/guest'),
   registerGuest: (name, password) => request('POST', '/api/register-guest', { name, password }),
   logout: () => request('POST', '/api/logout'),
+  logoutEverywhere: () => request('POST', '/api/logout-everywhere'),
   tables: (game) => request('GET', game ? `/api/tables?game=${encodeURIComponent(game)}` : '/api/tables'),
   table: (id) => request('GET', `/api/tables/${id}`),
   createTable: (spec) => request('POST', '/api/tables', spec),
