@@ -33,6 +33,11 @@ CLAIM_STEP = 0.3
 T = TypeVar("T")
 
 
+async def always() -> bool:
+    """Free leases may be claimed (until the coordination says when not)."""
+    return True
+
+
 def fewer_loaded(loads: Mapping[str, int], node: str, mine: int) -> int:
     """How many live processes other than ``node`` run fewer than its ``mine`` tables."""
     return sum(1 for other, n in loads.items() if other != node and n < mine)

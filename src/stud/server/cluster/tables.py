@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from functools import partial
 from typing import Any
 
@@ -30,7 +30,7 @@ import orjson
 from sqlalchemy import Connection
 
 from stud.server.actors.table import TableActor
-from stud.server.cluster.claims import Claims, fewer_loaded
+from stud.server.cluster.claims import Claims, always, fewer_loaded
 from stud.server.cluster.lease import EVENT_EPOCH, LeaseBook, Leases
 from stud.server.cluster.links import Links, every
 from stud.server.cluster.relay import Relay
@@ -78,6 +78,8 @@ class TableShare:
         self._lobby_written: dict[int, bytes] = {}
         """Each table's lobby entry as this process last wrote it to Redis."""
         self._lobby_round = 0
+        self.may_claim: Callable[[], Awaitable[bool]] = always
+        """Asked before free tables are claimed (not right after Redis restarted empty)."""
 
     @property
     def _lobby_key(self) -> str:
@@ -154,6 +156,10 @@ class TableShare:
         they hold the fences a takeover must lock."""
         await self.room.db.read(stale.end_stale_writes)
 
+    def forget_lobby(self) -> None:
+        """Redis lost the lobby: every entry is written again at the next renewal."""
+        self._lobby_written.clear()
+
     async def _publish_lobby(self) -> None:
         """This process's tables' lobby entries into the room's hash: those that changed since
         they were last written, and every entry every :data:`LOBBY_REWRITE` renewals (what
@@ -192,7 +198,10 @@ class TableShare:
         known = self.relay.watcher_nodes() | self._watcher_nodes()
         self._loads = await self.links.nodes.live(len(actors), known)
         now = time.monotonic()
-        for table_id in self.claims.free(owners, self.owners, actors):
+        free = self.claims.free(owners, self.owners, actors)
+        if free and not await self.may_claim():
+            free = []
+        for table_id in free:
             fewer = fewer_loaded(self._loads, node, len(actors))
             seen, spec = self._first_seen.get(table_id, 0.0), self.specs.get(table_id)
             if self.claims.due(table_id, seen, now, fewer) and spec is not None:

@@ -27,7 +27,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from functools import partial
 from typing import Any
 
@@ -36,7 +36,7 @@ from sqlalchemy import Connection
 
 from stud.server.actors.channel import Watcher
 from stud.server.actors.tournament import TournamentActor
-from stud.server.cluster.claims import Claims, fewer_loaded
+from stud.server.cluster.claims import Claims, always, fewer_loaded
 from stud.server.cluster.lease import EVENT_EPOCH, LeaseBook, Leases
 from stud.server.cluster.links import Links, every
 from stud.server.cluster.relay import Relay
@@ -76,6 +76,8 @@ class TourneyShare:
         self.relay = Relay(links, TOURNAMENTS, self.book, actors, self.owns, self.owners)
         """Commands for tournaments other processes run, and theirs for those run here."""
         self.claims = Claims("tournament", lambda: self.leases)
+        self.may_claim: Callable[[], Awaitable[bool]] = always
+        """Asked before free tournaments are claimed (not right after Redis restarted empty)."""
         self._loads = loads
         self._changed: set[int] = set()
         self._loops: list[asyncio.Task[None]] = []
@@ -206,7 +208,10 @@ class TourneyShare:
         loads, node = self._loads(), self.links.node
         fewer = fewer_loaded(loads, node, loads.get(node, 0))
         now = time.monotonic()
-        for tournament_id in self.claims.free(owners, self.owners, self.desk.actors):
+        free = self.claims.free(owners, self.owners, self.desk.actors)
+        if free and not await self.may_claim():
+            free = []
+        for tournament_id in free:
             if tournament_id in self.book.tokens:
                 continue
             if self.claims.due(tournament_id, self.known.get(tournament_id, 0.0), now, fewer):
