@@ -62,7 +62,9 @@ def test_redis_restarted_empty_the_room_rebuilds_what_it_kept_there(
         db.start()
         try:
             a, b = room.add(), room.add()
-            tables = {open_table(s, Client.guest(s.base), bots=BOTS) for s in (a, b) for _ in (1, 2)}
+            tables = {
+                open_table(s, Client.guest(s.base), bots=BOTS) for s in (a, b) for _ in (1, 2)
+            }
             everyone = {t: BOTS for t in tables}
             until(lambda: seated(a, tables) == everyone, 60, "the bots never sat down")
             recoveries: list[float] = []

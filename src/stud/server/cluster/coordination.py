@@ -85,9 +85,15 @@ class RedisCoordination:
         await self.tables.start(specs)
         await self.tourneys.start()
 
+    def draining(self) -> None:
+        """Take nothing more: what stops here at a hand boundary is handed to the others."""
+        self.tables.claims.stopped = self.tourneys.claims.stopped = True
+
     async def stop(self) -> None:
-        """A clean stop: the tables and tournaments are given up at once, so others take them
-        without waiting."""
+        """A clean stop (after the drain): what still runs is given up at once, so others
+        take it without waiting."""
+        await self.tables.handovers.flush()
+        await self.tourneys.handovers.flush()
         self.tables.stop_loops()
         self.tourneys.stop_loops()
         await self.room.tournaments.stop()

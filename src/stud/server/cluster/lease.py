@@ -175,7 +175,11 @@ class Leases:
         if table_id in self.book.tokens:
             value = self.book.value(table_id)
             self.book.drop(table_id)
-            await self._release(keys=[LEASE_KEY.format(self.prefix, table_id)], args=[value])
+            await self.release_value(table_id, value)
+
+    async def release_value(self, table_id: int, value: str) -> None:
+        """Give the lease up if it still holds ``value`` (dropped from the book already)."""
+        await self._release(keys=[LEASE_KEY.format(self.prefix, table_id)], args=[value])
 
     async def owners(self, tables: list[int]) -> dict[int, tuple[str, int] | None]:
         """Who holds each table's lease now (None: nobody)."""

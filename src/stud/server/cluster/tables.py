@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import time
 from collections.abc import Awaitable, Callable
 from functools import partial
@@ -31,12 +32,14 @@ from sqlalchemy import Connection
 
 from stud.server.actors.table import TableActor
 from stud.server.cluster.claims import Claims, always, fewer_loaded
+from stud.server.cluster.handover import Handovers
 from stud.server.cluster.lease import EVENT_EPOCH, LeaseBook, Leases
 from stud.server.cluster.links import Links, every
 from stud.server.cluster.relay import Relay
 from stud.server.cluster.remote import TABLES, Remote
 from stud.server.cluster.seats import Seats
 from stud.server.room.coordination import RoomCore
+from stud.server.room.drain import ask_to_leave
 from stud.server.storage import TableSpec, fences, stale
 
 log = logging.getLogger("stud.server.cluster")
@@ -71,6 +74,7 @@ class TableShare:
         self.relay = Relay(links, TABLES, self.book, room.actors, self.owns, self.owners)
         """Commands for tables other processes run, and theirs for the tables run here."""
         self.claims = Claims("table", lambda: self.leases)
+        self.handovers = Handovers("table", self.claims, lambda: self.leases)
         self.seats = Seats(links.redis, links.prefix)
         self._watcher_nodes = watcher_nodes
         self._loads: dict[str, int] = {}
@@ -128,7 +132,9 @@ class TableShare:
     def lost(self, actor: TableActor) -> None:
         """The actor stopped (lease lapsed): its local watchers follow the table elsewhere."""
         table_id = actor.id
-        log.warning("table %s: lease lost, no longer run here", table_id)
+        handed = self.handovers.value_if_handed(table_id, self.book, actor.leave_at_boundary)
+        if handed is None:
+            log.warning("table %s: lease lost, no longer run here", table_id)
         actors = self.room.actors
         if actors.get(table_id) is actor:
             del actors[table_id]
@@ -137,6 +143,8 @@ class TableShare:
         self.owners.pop(table_id, None)
         for bot in actor.bots:
             self.room.release_bot(bot)
+        if handed is not None:
+            self.handovers.give(table_id, handed)
 
     async def _renew(self) -> None:
         actors = self.room.actors
@@ -208,6 +216,22 @@ class TableShare:
                 await self._claim(spec)
         self.relay.follow_moves()
         self.relay.sweep_dead_watchers(set(self._loads))
+        self._share_load()
+
+    def _share_load(self) -> None:
+        """Running more than a fair share of the room's tables (and two more than the least
+        loaded process): the excess is handed over, each at its next hand boundary, to the
+        others (the least loaded takes a free table first). So a process that joins gets its
+        share, and none is moved back and forth."""
+        loads, actors = self._loads, self.room.actors
+        if self.claims.stopped or len(loads) < 2 or len(actors) - min(loads.values()) < 2:
+            return
+        staying = [a for a in actors.values() if not a.leave_at_boundary]
+        fair = math.ceil(len(self.specs) / len(loads))
+        # The tables with the fewest people move first (a move re-seats people, bots anew).
+        staying.sort(key=lambda a: (sum(1 for _, p in a.table.players() if not p.bot), -a.id))
+        for actor in staying[: max(0, len(staying) - fair)]:
+            ask_to_leave(actor)
 
     async def _claim(self, spec: TableSpec) -> TableActor | None:
         """Take a free table: lease, fence token and recovery in PostgreSQL, then run it."""

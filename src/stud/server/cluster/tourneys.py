@@ -37,6 +37,7 @@ from sqlalchemy import Connection
 from stud.server.actors.channel import Watcher
 from stud.server.actors.tournament import TournamentActor
 from stud.server.cluster.claims import Claims, always, fewer_loaded
+from stud.server.cluster.handover import Handovers
 from stud.server.cluster.lease import EVENT_EPOCH, LeaseBook, Leases
 from stud.server.cluster.links import Links, every
 from stud.server.cluster.relay import Relay
@@ -76,6 +77,7 @@ class TourneyShare:
         self.relay = Relay(links, TOURNAMENTS, self.book, actors, self.owns, self.owners)
         """Commands for tournaments other processes run, and theirs for those run here."""
         self.claims = Claims("tournament", lambda: self.leases)
+        self.handovers = Handovers("tournament", self.claims, lambda: self.leases)
         self.may_claim: Callable[[], Awaitable[bool]] = always
         """Asked before free tournaments are claimed (not right after Redis restarted empty)."""
         self._loads = loads
@@ -162,7 +164,9 @@ class TourneyShare:
         """The lease lapsed: local watchers follow the tournament to its next owner. Its bots
         stay reserved: they play on in the tournament wherever it runs."""
         tournament_id = actor.id
-        log.warning("tournament %s: lease lost, no longer run here", tournament_id)
+        handed = self.handovers.value_if_handed(tournament_id, self.book, actor.leave_at_boundary)
+        if handed is None:
+            log.warning("tournament %s: lease lost, no longer run here", tournament_id)
         if self.desk.actors.get(tournament_id) is actor:
             del self.desk.actors[tournament_id]
         self.book.drop(tournament_id)
@@ -171,6 +175,8 @@ class TourneyShare:
             watching += [(watcher, number) for watcher in channel.watchers]
         self.relay.lost(tournament_id, watching)
         self.owners.pop(tournament_id, None)
+        if handed is not None:
+            self.handovers.give(tournament_id, handed)
 
     async def _renew(self) -> None:
         actors = self.desk.actors
