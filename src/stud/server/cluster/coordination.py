@@ -88,6 +88,7 @@ class RedisCoordination:
     def draining(self) -> None:
         """Take nothing more: what stops here at a hand boundary is handed to the others."""
         self.tables.claims.stopped = self.tourneys.claims.stopped = True
+        self.links.nodes.stopping = True
 
     async def stop(self) -> None:
         """A clean stop (after the drain): what still runs is given up at once, so others

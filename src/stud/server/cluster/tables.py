@@ -223,7 +223,9 @@ class TableShare:
         loaded process): the excess is handed over, each at its next hand boundary, to the
         others (the least loaded takes a free table first). So a process that joins gets its
         share, and none is moved back and forth."""
-        loads, actors = self._loads, self.room.actors
+        draining = self.links.nodes.draining
+        loads = {node: n for node, n in self._loads.items() if node not in draining}
+        actors = self.room.actors
         if self.claims.stopped or len(loads) < 2 or len(actors) - min(loads.values()) < 2:
             return
         staying = [a for a in actors.values() if not a.leave_at_boundary]
