@@ -305,9 +305,12 @@ class TableShare:
         actor = await self._claim(spec)
         if actor is None:
             raise RuntimeError(f"table {spec.id} was made but could not be opened here")
+        # Its token: the actor numbers its events from it (the table may already be moving
+        # to a less loaded process, its owner here forgotten).
+        token = actor.n // EVENT_EPOCH
         self.links.bus.broadcast(
             {"k": "opened", "from": self.links.node, "spec": {**spec.public(),
-             "created_by": spec.created_by}, "tok": self.owners[spec.id][1]}
+             "created_by": spec.created_by}, "tok": token}
         )  # fmt: skip
         return actor
 
