@@ -12,14 +12,13 @@ import shutil
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
 
 from stud.server.storage import Database
 from stud.testing.cluster import Cluster, PrivateRedis, runs, wait_until_run
-from stud.testing.server import Client, hand_factory_args, require
+from stud.testing.server import Client, ServerProcess, hand_factory_args, require
 from test_cluster_room import ARGS, ledger, open_table
 
 RECOVER_SECONDS = 10.0
@@ -27,7 +26,7 @@ RECOVER_SECONDS = 10.0
 BOTS = 3
 
 
-def seated(server: Any, tables: set[int]) -> dict[int, int]:
+def seated(server: ServerProcess, tables: set[int]) -> dict[int, int]:
     """Each table's players, from the lobby ``server`` serves."""
     entries = httpx.get(server.base + "/api/tables", timeout=30).json()
     return {int(t["id"]): int(t["seats_taken"]) for t in entries if int(t["id"]) in tables}
@@ -73,7 +72,11 @@ def test_redis_restarted_empty_the_room_rebuilds_what_it_kept_there(
                 redis_server.restart()
                 restarted = time.monotonic()
                 for server in (a, b):
-                    until(lambda s=server: seated(s, tables) == everyone, RECOVER_SECONDS,
+
+                    def back(s: ServerProcess = server) -> bool:
+                        return seated(s, tables) == everyone
+
+                    until(back, RECOVER_SECONDS,
                           "a table lacks its players 10 s after Redis restarted empty")  # fmt: skip
                 recoveries.append(time.monotonic() - restarted)
                 wait_until_run([a, b], tables, 30)
