@@ -32,8 +32,12 @@ and reports each tree.
 The players are guests at tables without bots, checking or calling 0.2-0.6 s
 after their turn comes (bench_server.py's load), on a lean websocket client
 (bench/lean_socket.py) so the generator takes as little as it can of the
-cores it shares with the servers. The n-th table is opened through process
-n mod 2 and its players connect there (a proxy that routes by table).
+cores it shares with the servers. Every table is opened through the first
+process and its players connect there; the room spreads the tables over its
+processes (each moved at a hand boundary, its players' messages then relayed
+through Redis), and each load is measured once every process runs 35-65% of
+them (printed with each point). ``--open-through each`` opens the n-th table
+through process n mod 2, its players there (a proxy that routes by table).
 ``--pin`` pins the room's processes one per core (a room of one to core 0),
 so "one process" is one core; the generator, PostgreSQL and Redis are not pinned.
 
@@ -65,6 +69,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
+import httpx
 import redis
 import uvloop
 from sqlalchemy import Engine, create_engine, text
@@ -299,7 +304,9 @@ async def measure(
         await pinger.open(bases[0])
     if len(load.tables) < tables:
         print(f"  opening tables {len(load.tables) + 1}-{tables}...", file=sys.stderr, flush=True)
-        await load.open(tables, bases)
+        await load.open(tables, bases[:1] if args.open_through == "first" else bases)
+        if len(bases) > 1:
+            await settle(bases, len(load.tables))
         gc.collect()
         gc.freeze()  # what set-up made stays; the window's garbage is the players' alone
     load.set_busy(tables)
@@ -386,6 +393,28 @@ class RoomResult:
     capacities: list[Capacity]
 
 
+async def shares(bases: list[str]) -> list[int]:
+    """How many tables each process runs now (``/api/health``)."""
+    async with httpx.AsyncClient(timeout=30) as http:
+        answers = [await http.get(base + "/api/health") for base in bases]
+    return [len(a.json().get("runs", [])) for a in answers]
+
+
+async def settle(bases: list[str], tables: int, within: float = 60.0) -> None:
+    """Until each process runs between 35% and 65% of the ``tables`` (the room spreads the
+    tables opened through one of them at their hand boundaries), up to ``within`` seconds."""
+    started = time.monotonic()
+    while True:
+        now = await shares(bases)
+        fair = sum(now) == tables and all(0.35 * tables <= n <= 0.65 * tables for n in now)
+        if fair or time.monotonic() - started > within:
+            break
+        await asyncio.sleep(0.5)
+    took = time.monotonic() - started
+    print(f"  the room spread {tables} tables as {'/'.join(map(str, now))} in {took:.1f} s"
+          f"{'' if fair else ' (NOT within 35-65%)'}", file=sys.stderr, flush=True)  # fmt: skip
+
+
 def run_room(
     room: str, args: argparse.Namespace, folder: Path, server_src: str | None = None
 ) -> RoomResult:
@@ -417,8 +446,10 @@ def run_room(
             point = loop.run_until_complete(
                 measure(load, pinger, gauges, [s.base for s in servers], tables, args)
             )
-            print(f"  {ROOMS[room]}: {describe(point)}", file=sys.stderr, flush=True)
-            print(json.dumps({"room": room, **asdict(point)}), flush=True)
+            spread = loop.run_until_complete(shares([s.base for s in servers]))
+            print(f"  {ROOMS[room]}: {describe(point)}; tables run by each process "
+                  f"{'/'.join(map(str, spread))}", file=sys.stderr, flush=True)  # fmt: skip
+            print(json.dumps({"room": room, **asdict(point), "spread": spread}), flush=True)
             return point
 
         def at(tables: int) -> Point:
@@ -688,6 +719,12 @@ def main() -> int:
         "--retries", type=int, default=2,
         help="measure a load again, up to this many times, while a bare ping's p99 was over "
         f"{DISTURBED_PING:g} of the smallest bound (another program's burst); 0: never (2)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--open-through", choices=("first", "each"), default="first",
+        help="open every table through the first process, its players connected there, and "
+        "let the room spread the tables over its processes (first); or the n-th through "
+        "process n mod N, its players there, as a proxy routing by table would (each)",
     )  # fmt: skip
     parser.add_argument("--lease-seconds", type=float, default=5.0)
     parser.add_argument("--seed", type=int, default=0, help="the think times' random seed")

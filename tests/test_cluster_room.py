@@ -304,9 +304,12 @@ def test_kill_9_mid_hand_the_others_take_over_void_it_and_clients_resume(
         running = {h for h, (t, _, st) in books["hands"].items() if t == table and st == "running"}
         assert running, "no hand in progress at the victim's table"
         last_far = far.last_n
+        killed = time.monotonic()
         victim.kill()
         # The survivors run every table again ...
         await asyncio.to_thread(wait_until_run, survivors, set(tables), 60)
+        print(f"kill -9: every table run again {time.monotonic() - killed:.1f} s after, "
+              f"{len(running)} hand(s) in progress voided")  # fmt: skip
         for t in tables:
             assert sum(1 for s in survivors if t in runs(s)) <= 1
         # ... the hand in progress is void, every chip back where it was when it began ...
@@ -368,8 +371,11 @@ def test_a_paused_owner_never_runs_its_table_beside_the_new_one(cluster: Cluster
             time.sleep(0.05)
         assert a.proc is not None
         os.kill(a.proc.pid, signal.SIGSTOP)  # a network pause, as the owner sees it: nothing
+        stopped = time.monotonic()
         try:
             wait_until_run([b], {table}, 60)
+            print(f"SIGSTOP: the table run by the other process {time.monotonic() - stopped:.1f} "
+                  "s after")  # fmt: skip
             hands_then = len(ledger(db)["hands"])
             while len(ledger(db)["hands"]) < hands_then + 3:  # B deals on
                 assert time.monotonic() < deadline + 60, "B does not deal"

@@ -42,6 +42,13 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("--pause", type=float, default=3.0, help="seconds between hands")
     parser.add_argument("--grace", type=float, default=60.0, help="seat kept after a disconnect")
     parser.add_argument(
+        "--drain-seconds", type=float, default=float(os.environ.get("STUD_DRAIN_SECONDS") or 30),
+        metavar="SECONDS",
+        help="on SIGTERM, deal no new hand and let those in progress finish for up to SECONDS, "
+        "a shared room's other processes taking each table over between hands "
+        "(default $STUD_DRAIN_SECONDS or 30; then the hands left are voided)",
+    )  # fmt: skip
+    parser.add_argument(
         "--bot-delay", type=float, nargs=2, default=(0.7, 7.0), metavar=("MIN", "MAX"),
         help="bounds of the seconds a bot thinks (a human-like draw: stud.server.actors.thinking)",
     )  # fmt: skip
@@ -206,6 +213,7 @@ def run(args: argparse.Namespace) -> int:
         time_bank=args.time_bank,
         pause_between_hands=args.pause,
         grace_seconds=args.grace,
+        drain_seconds=args.drain_seconds,
         bot_delay=(min(args.bot_delay), max(args.bot_delay)),
         default_tables=() if args.no_default_tables else DEFAULT_TABLES,
         default_tournaments=() if args.no_default_tournaments else tournaments,

@@ -36,33 +36,59 @@ def redis_for_tests(folder: Path) -> Iterator[str]:
     if url:
         yield url
         return
-    binary = shutil.which("redis-server")
-    if binary is None:
-        raise NoRedis(f"{REDIS_URL_VARIABLE} is not set and redis-server is not installed")
-    port = free_port()
-    proc = subprocess.Popen(
-        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-         "--dir", str(folder)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    try:
+    with PrivateRedis(folder) as redis:
+        yield redis.url
+
+
+class PrivateRedis:
+    """A ``redis-server`` of the caller's own on a free loopback port, keeping nothing on disk:
+    :meth:`restart` stops it and starts it again empty on the same port."""
+
+    def __init__(self, folder: Path) -> None:
+        binary = shutil.which("redis-server")
+        if binary is None:
+            raise NoRedis(f"{REDIS_URL_VARIABLE} is not set and redis-server is not installed")
+        self.binary, self.folder, self.port = binary, folder, free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> PrivateRedis:
+        self.proc = subprocess.Popen(
+            [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no", "--dir", str(self.folder)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
         import redis
 
-        client = redis.Redis(host="127.0.0.1", port=port)
+        client = redis.Redis(host="127.0.0.1", port=self.port)
         deadline = time.monotonic() + 20
-        while True:
-            try:
-                client.ping()
-                break
-            except redis.ConnectionError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.05)
-        client.close()
-        yield f"redis://127.0.0.1:{port}/0"
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+        try:
+            while True:
+                try:
+                    client.ping()
+                    return self
+                except redis.ConnectionError:
+                    if time.monotonic() > deadline or self.proc.poll() is not None:
+                        raise
+                    time.sleep(0.05)
+        finally:
+            client.close()
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(timeout=10)
+
+    def restart(self) -> None:
+        """Stopped, then started again with nothing in it (as after a crash, with no dump)."""
+        self.stop()
+        self.start()
+
+    def __enter__(self) -> PrivateRedis:
+        return self.start()
+
+    def __exit__(self, *_exc: object) -> None:
+        self.stop()
 
 
 class Cluster:

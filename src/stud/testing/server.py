@@ -140,7 +140,10 @@ class ServerProcess:
 
     def launch(self) -> ServerProcess:
         """Launch the process without waiting for it (several can start side by side)."""
-        env = {**CROWD, **os.environ, **self.env, "STUD_DATABASE_URL": self.database_url}
+        # A test's stop lets the hands in progress finish for a moment only (a drain test
+        # sets its own bound): a hand waiting on a closed socket's clock would hold it up.
+        env = {**CROWD, **os.environ, "STUD_DRAIN_SECONDS": "1", **self.env,
+               "STUD_DATABASE_URL": self.database_url}  # fmt: skip
         env.pop("STUD_DATA_DIR", None)
         cmd = [
             sys.executable,

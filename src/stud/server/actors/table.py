@@ -137,8 +137,16 @@ class TableActor(Mailbox):
         times = [t for t in (self.table.wakeup(), self.bot_due, idle, *self.gone.values()) if t]
         return min(times) if times else None
 
+    leave_at_boundary = False
+    """Set by the room (a process draining, or sharing its load): the table stops here at its
+    next hand boundary, so another process takes it over with no hand to void."""
+
     def _owned(self) -> bool:
-        return self.room.owns(self.id)
+        return self.room.owns(self.id) and not self._handing_over()
+
+    def _handing_over(self) -> bool:
+        """Whether the table is to move and no hand is in progress: it stops here now."""
+        return self.leave_at_boundary and self.table.hand is None
 
     def _lost(self) -> None:
         self.room.lost(self)
@@ -324,6 +332,8 @@ class TableActor(Mailbox):
     # -- timers: clocks, bots, grace periods -------------------------------------------------
 
     async def _timer_pass(self, now: float) -> None:
+        if self._handing_over():
+            return  # no new hand: the loop stops the table (the last hand may end in a pass)
         idle = self._idle_deadline()
         if idle is not None and now >= idle:
             log.info("table %s closes: nobody sat at it for a while", self.id, extra=at(self.id))

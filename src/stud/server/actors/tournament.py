@@ -165,8 +165,17 @@ class TournamentActor(Mailbox):
         if outs is not None:
             await self._step(lambda _now: self.apply(outs, force=True))
 
+    leave_at_boundary = False
+    """Set by the room (a process draining, or sharing its load): the tournament stops here
+    once none of its tables has a hand in progress, so another process takes it over (from
+    the snapshot stored with the last hand's end) with no hand to void."""
+
     def _owned(self) -> bool:
-        return self.desk.owns(self.id)
+        return self.desk.owns(self.id) and not self._handing_over()
+
+    def _handing_over(self) -> bool:
+        """Whether the tournament is to move and none of its tables is in a hand."""
+        return self.leave_at_boundary and all(t.hand is None for t in self.t.tables.values())
 
     def _lost(self) -> None:
         self.desk.lost(self)

@@ -8,6 +8,12 @@ only when none is idle, so restarting processes, or running many, does not pile
 up bot accounts. A bot held by a process that died (its heartbeat key lapsed)
 counts as idle: the tables it sat at are taken over and cashed out, and a
 tournament it plays in reserves it again in the process that takes it over.
+
+Redis may restart empty (:mod:`.epoch`): each process then puts back the bots
+it holds, every bot account of the database as idle, and the name counter
+above every bot name the database has. A name is never given twice meanwhile:
+each process knows the highest bot number it has seen, and a counter found
+below it is raised before the name is taken.
 """
 
 from __future__ import annotations
@@ -15,7 +21,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Iterable
 from functools import partial
 from typing import Any
 
@@ -26,6 +33,13 @@ log = logging.getLogger("stud.server.cluster")
 BOTS_KEY = "{}bots"
 NAMES_KEY = "{}botnames"
 """The counter of bot names (``Bot <n>``), one for the room."""
+BOT_NAME = re.compile(r"Bot (\d+)")
+
+
+def highest_number(names: Iterable[str]) -> int:
+    """The highest ``n`` of the names ``Bot <n>`` among ``names`` (0: none)."""
+    return max((int(m.group(1)) for n in names if (m := BOT_NAME.fullmatch(n))), default=0)
+
 
 # Raise the bot-name counter to at least the names the database already has.
 RAISE_FLOOR = """
@@ -76,16 +90,29 @@ class BotPool:
         self._raise_floor = redis.register_script(RAISE_FLOOR)
         self._ops: asyncio.Queue[tuple[str, int]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
+        self.held: set[int] = set()
+        """The bots this process plays for (put back in the pool if Redis loses it)."""
+        self.floor = 0
+        """The highest bot number this process has seen: no new name at or below it."""
 
-    async def start(self, known: list[int]) -> None:
-        """Every bot account the database has is in the pool (idle unless already held), and
-        new bots' names come after theirs."""
-        await self._raise_floor(keys=[self.names_key], args=[len(known)])
+    async def start(self, known: dict[int, str]) -> None:
+        """Every bot account the database has (id -> name) is in the pool (idle unless
+        already held), and new bots' names come after theirs."""
+        await self.seed(known)
+        self._task = asyncio.create_task(self._send(), name="cluster-bots")
+
+    async def seed(self, known: dict[int, str]) -> None:
+        """The pool as the database and this process know it: the bots held here held, every
+        other bot account idle unless another process holds it; the name counter above every
+        bot name. Run at start, and again when Redis restarted empty."""
+        self.floor = max(self.floor, highest_number(known.values()))
+        await self._raise_floor(keys=[self.names_key], args=[self.floor])
         async with self.redis.pipeline(transaction=False) as pipe:
+            if self.held:
+                pipe.hset(self.key, mapping={str(a): self.node for a in self.held})
             for account_id in known:
                 pipe.hsetnx(self.key, str(account_id), "")
             await pipe.execute()
-        self._task = asyncio.create_task(self._send(), name="cluster-bots")
 
     async def stop(self) -> None:
         with contextlib.suppress(Exception):
@@ -97,7 +124,9 @@ class BotPool:
         """Up to ``count`` idle bots, now held by this process."""
         await self._ops.join()
         ids = await self._take(keys=[self.key], args=[self.node, count, self.heartbeat_prefix])
-        return [int(i) for i in ids]
+        taken = [int(i) for i in ids]
+        self.held.update(taken)
+        return taken
 
     async def accounts(self, count: int, db: Database, names: dict[int, str]) -> list[Account]:
         """``count`` of the room's bots, idle ones first, new accounts only for the rest;
@@ -120,19 +149,28 @@ class BotPool:
         return taken
 
     async def new_name(self) -> str:
-        """A bot name unique across the room's processes (one counter in Redis)."""
-        return f"Bot {int(await self.redis.incr(self.names_key))}"
+        """A bot name unique across the room's processes (one counter in Redis; one found
+        below a name this process has seen, Redis having lost it, is raised first)."""
+        number = int(await self.redis.incr(self.names_key))
+        if number <= self.floor:
+            await self._raise_floor(keys=[self.names_key], args=[self.floor])
+            number = int(await self.redis.incr(self.names_key))
+        self.floor = max(self.floor, number)
+        return f"Bot {number}"
 
     async def add(self, account_ids: list[int]) -> None:
         """New bot accounts, held by this process."""
+        self.held.update(account_ids)
         if account_ids:
             await self.redis.hset(self.key, mapping={str(a): self.node for a in account_ids})
 
     def release(self, account_id: int) -> None:
+        self.held.discard(account_id)
         self._ops.put_nowait(("release", account_id))
 
     def reserve(self, account_id: int) -> None:
         """A bot this process plays for whoever held it (a tournament taken over)."""
+        self.held.add(account_id)
         self._ops.put_nowait(("reserve", account_id))
 
     async def _send(self) -> None:

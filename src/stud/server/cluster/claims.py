@@ -33,6 +33,11 @@ CLAIM_STEP = 0.3
 T = TypeVar("T")
 
 
+async def always() -> bool:
+    """Free leases may be claimed (until the coordination says when not)."""
+    return True
+
+
 def fewer_loaded(loads: Mapping[str, int], node: str, mine: int) -> int:
     """How many live processes other than ``node`` run fewer than its ``mine`` tables."""
     return sum(1 for other, n in loads.items() if other != node and n < mine)
@@ -52,6 +57,11 @@ class Claims:
         self._floors: dict[int, int] = {}
         self.claiming: set[int] = set()
         """What is being taken now (its lease held, its actor not open yet)."""
+        self.stopped = False
+        """This process is draining: it takes nothing more."""
+        self._handed_off: dict[int, float] = {}
+        """What this process handed over at a hand boundary, and until when (monotonic) it
+        leaves it to the others."""
 
     def free(
         self,
@@ -83,9 +93,17 @@ class Claims:
         """Whether this process may take it now: free since when, first seen when, with
         ``fewer`` live processes running fewer tables than this one."""
         free_since = self._free_since.setdefault(item_id, now)
+        if self.stopped or self._handed_off.get(item_id, 0.0) > now:
+            return False
         if now - seen_at < self.grace:
             return False
         return now - free_since >= self.step * fewer
+
+    def handed_off(self, item_id: int, seconds: float) -> None:
+        """Given up at a hand boundary: left to the other processes for ``seconds``."""
+        now = time.monotonic()
+        self._handed_off = {i: t for i, t in self._handed_off.items() if t > now}
+        self._handed_off[item_id] = now + seconds
 
     async def once(self, item_id: int, take: Callable[[], Awaitable[T | None]]) -> T | None:
         """``take()``, unless a claim of ``item_id`` is already in progress (then None)."""

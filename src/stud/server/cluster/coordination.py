@@ -8,13 +8,14 @@ process, and its commands and views travel through Redis (:mod:`.bus`,
 :mod:`.relay`). The room's bot accounts are one pool (:mod:`.bots`), the login
 and signup throttles count in Redis (:mod:`.limits`), each process's heartbeat
 says it lives (:mod:`.nodes`). Anything kept in Redis can be rebuilt from
-PostgreSQL or re-seeded, so Redis may restart empty.
+PostgreSQL or re-seeded, so Redis may restart empty (:mod:`.epoch`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from contextlib import AbstractAsyncContextManager
 from typing import Any
 
@@ -23,6 +24,7 @@ from sqlalchemy import Connection
 from stud.server.actors.table import TableActor
 from stud.server.actors.tournament import TournamentActor
 from stud.server.cluster.bots import BotPool
+from stud.server.cluster.epoch import Epoch
 from stud.server.cluster.lease import LeaseTimes
 from stud.server.cluster.limits import SharedBuckets
 from stud.server.cluster.links import Links
@@ -34,6 +36,8 @@ from stud.server.storage import Account, TableSpec, fences
 from stud.server.storage.database import PROBE_SECONDS
 from stud.server.trust.ratelimit import Buckets
 
+log = logging.getLogger("stud.server.cluster")
+
 
 class RedisCoordination:
     """This process's share of a room run by several."""
@@ -43,8 +47,10 @@ class RedisCoordination:
         self.links = Links(redis_url, times, self._on_message)
         self.tables = TableShare(room, self.links, lambda: self.tourneys.relay.watcher_nodes())
         self.tourneys = TourneyShare(room, self.links, self.tables.loads)
+        self.tables.may_claim = self.tourneys.may_claim = self.may_claim
         links = self.links
         self.pool = BotPool(links.redis, links.prefix, links.node, links.nodes.key)
+        self.epoch = Epoch(links.redis, links.prefix, links.times.ttl)
 
     @property
     def node(self) -> str:
@@ -62,6 +68,7 @@ class RedisCoordination:
         self.tables.use_prefix()
         self.tourneys.use_prefix()
         self.pool = BotPool(links.redis, prefix, links.node, links.nodes.key)
+        self.epoch = Epoch(links.redis, prefix, links.times.ttl)
         db.store.fence = fences.TokenFence(self.tables.book.tokens, self.tourneys.book.tokens)
 
     async def start(self) -> None:
@@ -74,13 +81,21 @@ class RedisCoordination:
         bots = await room.db.read(lambda c: store.accounts_of_kind(c, "bot"))
         room.names.update({bot.id: bot.name for bot in bots})
         await links.nodes.beat(len(room.actors))  # before taking bots: or counted as dead
-        await self.pool.start([bot.id for bot in bots])
+        await self.epoch.changed()
+        await self.pool.start({bot.id: bot.name for bot in bots})
         await self.tables.start(specs)
         await self.tourneys.start()
 
+    def draining(self) -> None:
+        """Take nothing more: what stops here at a hand boundary is handed to the others."""
+        self.tables.claims.stopped = self.tourneys.claims.stopped = True
+        self.links.nodes.stopping = True
+
     async def stop(self) -> None:
-        """A clean stop: the tables and tournaments are given up at once, so others take them
-        without waiting."""
+        """A clean stop (after the drain): what still runs is given up at once, so others
+        take it without waiting."""
+        await self.tables.handovers.flush()
+        await self.tourneys.handovers.flush()
         self.tables.stop_loops()
         self.tourneys.stop_loops()
         await self.room.tournaments.stop()
@@ -171,7 +186,13 @@ class RedisCoordination:
         self.tourneys.tell_account(account_id, text)
 
     async def take_bots(self, count: int) -> list[Account]:
-        """``count`` of the room's bots idle on every process (new ones only if none is)."""
+        """``count`` of the room's bots idle on every process (new ones only if none is).
+
+        Right after Redis restarted empty it waits until the other processes have had a
+        scan to put their bots back (or it might take one another process plays for)."""
+        await self.may_claim()
+        while self.epoch.holding():
+            await asyncio.sleep(self.links.times.scan)
         return await self.pool.accounts(count, self.room.db, self.room.names)
 
     def reserve_bot(self, account_id: int) -> None:
@@ -195,6 +216,25 @@ class RedisCoordination:
             return bool(await asyncio.wait_for(self.links.redis.ping(), PROBE_SECONDS))
         except Exception:  # refused, timed out, or a reply that is no answer: not reachable
             return False
+
+    # -- Redis restarted empty ---------------------------------------------------------------
+
+    async def may_claim(self) -> bool:
+        """Whether free leases may be claimed now: not for a lease TTL after Redis lost the
+        room's keys (their owners set them again first); what Redis lost is rebuilt at once."""
+        if await self.epoch.changed():
+            log.warning("Redis lost the room's keys (restarted empty?): they are written again")
+            await self._rebuild()
+        return not self.epoch.holding()
+
+    async def _rebuild(self) -> None:
+        """This process's part of what Redis lost: its bots and the others idle, the name
+        counter, its lobby entries (its leases: at the next renewal, :mod:`.lease`)."""
+        store = self.room.db.store
+        bots = await self.room.db.read(lambda c: store.accounts_of_kind(c, "bot"))
+        await self.pool.seed({bot.id: bot.name for bot in bots})
+        self.tables.forget_lobby()
+        await self.links.nodes.beat(len(self.room.actors))
 
     # -- messages from the other processes ---------------------------------------------------
 

@@ -12,6 +12,10 @@ the moment the last successful renewal was *sent* plus the TTL less a margin:
 if the process was paused past it (SIGSTOP, a long pause, a network partition),
 it stops running the table before it even hears back from Redis. Its durable
 writes are fenced by the token in PostgreSQL as well (:mod:`stud.server.storage.fences`).
+
+If Redis restarts empty, an owner's renewal sets again each lease it still
+trusts (its TTL cannot have run out, so Redis lost it), with the token counter
+raised to its token; the others hold their claims meanwhile (:mod:`.epoch`).
 """
 
 from __future__ import annotations
@@ -40,12 +44,24 @@ redis.call('SET', KEYS[1], ARGV[1] .. ':' .. token, 'PX', ARGV[2])
 return token
 """
 
-# Extend each lease still held with its value; 1 for each renewed, 0 for each lost.
+# Extend each lease still held with its value; 1 for each renewed, 0 for each lost. A lease
+# whose key is gone while its owner still trusts it (ARGV[1 + 2i] = '1': its TTL cannot have
+# run out) was lost by Redis (restarted empty): it is set again, and its token counter raised
+# to it, so the next owner's token is above it. KEYS: lease, fence, lease, fence, ...
 RENEW = """
 local out = {}
-for i, key in ipairs(KEYS) do
-  if redis.call('GET', key) == ARGV[i + 1] then
+for i = 1, #KEYS / 2 do
+  local key, value = KEYS[2 * i - 1], ARGV[2 * i]
+  local now = redis.call('GET', key)
+  if now == value then
     redis.call('PEXPIRE', key, ARGV[1])
+    out[i] = 1
+  elseif not now and ARGV[2 * i + 1] == '1' then
+    redis.call('SET', key, value, 'PX', ARGV[1])
+    local token = tonumber(string.match(value, ':(%d+)$'))
+    if tonumber(redis.call('GET', KEYS[2 * i]) or '0') < token then
+      redis.call('SET', KEYS[2 * i], token)
+    end
     out[i] = 1
   else
     out[i] = 0
@@ -135,15 +151,19 @@ class Leases:
         return token
 
     async def renew(self) -> list[int]:
-        """Renew every lease held; the tables whose lease was lost (dropped from the book)."""
+        """Renew every lease held (one Redis lost is set again while still trusted here); the
+        tables whose lease was lost (dropped from the book)."""
         tables = list(self.book.tokens)
         if not tables:
             return []
         sent = time.monotonic()
-        keys = [LEASE_KEY.format(self.prefix, t) for t in tables]
-        values = [self.book.value(t) for t in tables]
-        ttl_ms = int(self.book.times.ttl * 1000)
-        result = await self._renew(keys=keys, args=[ttl_ms, *values])
+        keys: list[str] = []
+        args: list[str | int] = [int(self.book.times.ttl * 1000)]
+        for table_id in tables:
+            prefix = self.prefix
+            keys += [LEASE_KEY.format(prefix, table_id), FENCE_KEY.format(prefix, table_id)]
+            args += [self.book.value(table_id), "1" if self.book.holds(table_id, sent) else "0"]
+        result = await self._renew(keys=keys, args=args)
         kept = [t for t, ok in zip(tables, result, strict=True) if int(ok) == 1]
         lost = [t for t, ok in zip(tables, result, strict=True) if int(ok) != 1]
         self.book.renewed(kept, sent)
@@ -155,7 +175,11 @@ class Leases:
         if table_id in self.book.tokens:
             value = self.book.value(table_id)
             self.book.drop(table_id)
-            await self._release(keys=[LEASE_KEY.format(self.prefix, table_id)], args=[value])
+            await self.release_value(table_id, value)
+
+    async def release_value(self, table_id: int, value: str) -> None:
+        """Give the lease up if it still holds ``value`` (dropped from the book already)."""
+        await self._release(keys=[LEASE_KEY.format(self.prefix, table_id)], args=[value])
 
     async def owners(self, tables: list[int]) -> dict[int, tuple[str, int] | None]:
         """Who holds each table's lease now (None: nobody)."""

@@ -64,14 +64,19 @@ class Nodes:
         self.ttl = ttl
         self.members = NODES_KEY.format(prefix)
         self._live = redis.register_script(LIVE)
+        self.stopping = False
+        """This process is draining (:mod:`stud.server.room.drain`)."""
+        self.draining: set[str] = set()
+        """The live processes that said, at their last beat, that they are draining."""
 
     def key(self, node: str) -> str:
         """A process's heartbeat key (``key("")``: the prefix of them all)."""
         return NODE_KEY.format(self.prefix, node)
 
     async def beat(self, tables: int) -> None:
-        """This process is alive for another TTL, running ``tables`` tables."""
-        info = orjson.dumps({"tables": tables})
+        """This process is alive for another TTL, running ``tables`` tables (and draining,
+        if it is: the others then share the room's tables without it)."""
+        info = orjson.dumps({"tables": tables, "draining": self.stopping})
         async with self.redis.pipeline(transaction=True) as pipe:
             pipe.set(self.key(self.node), info, px=int(self.ttl * 1000))
             pipe.sadd(self.members, self.node)
@@ -87,9 +92,14 @@ class Nodes:
         args = [self.key(""), *sorted(set(known) - {self.node})]
         found = await self._live(keys=[self.members], args=args)
         loads: dict[str, int] = {}
+        draining = set()
         for name, info in zip(found[::2], found[1::2], strict=True):
             text = name.decode() if isinstance(name, bytes) else str(name)
-            loads[text] = int(orjson.loads(info).get("tables", 0))
+            data = orjson.loads(info)
+            loads[text] = int(data.get("tables", 0))
+            if data.get("draining"):
+                draining.add(text)
+        self.draining = draining
         loads[self.node] = tables
         return loads
 

@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from functools import partial
 from typing import Any
 
@@ -30,7 +31,8 @@ import orjson
 from sqlalchemy import Connection
 
 from stud.server.actors.table import TableActor
-from stud.server.cluster.claims import Claims, fewer_loaded
+from stud.server.cluster.claims import Claims, always, fewer_loaded
+from stud.server.cluster.handover import Handovers
 from stud.server.cluster.lease import EVENT_EPOCH, LeaseBook, Leases
 from stud.server.cluster.links import Links, every
 from stud.server.cluster.relay import Relay
@@ -38,6 +40,7 @@ from stud.server.cluster.remote import TABLES, Remote
 from stud.server.cluster.seats import Seats
 from stud.server.observe.logs import at
 from stud.server.room.coordination import RoomCore
+from stud.server.room.drain import ask_to_leave
 from stud.server.storage import TableSpec, fences, stale
 
 log = logging.getLogger("stud.server.cluster")
@@ -72,6 +75,7 @@ class TableShare:
         self.relay = Relay(links, TABLES, self.book, room.actors, self.owns, self.owners)
         """Commands for tables other processes run, and theirs for the tables run here."""
         self.claims = Claims("table", lambda: self.leases)
+        self.handovers = Handovers("table", self.claims, lambda: self.leases)
         self.seats = Seats(links.redis, links.prefix)
         self._watcher_nodes = watcher_nodes
         self._loads: dict[str, int] = {}
@@ -79,6 +83,8 @@ class TableShare:
         self._lobby_written: dict[int, bytes] = {}
         """Each table's lobby entry as this process last wrote it to Redis."""
         self._lobby_round = 0
+        self.may_claim: Callable[[], Awaitable[bool]] = always
+        """Asked before free tables are claimed (not right after Redis restarted empty)."""
 
     @property
     def _lobby_key(self) -> str:
@@ -127,7 +133,9 @@ class TableShare:
     def lost(self, actor: TableActor) -> None:
         """The actor stopped (lease lapsed): its local watchers follow the table elsewhere."""
         table_id = actor.id
-        log.warning("table %s: lease lost, no longer run here", table_id, extra=at(table_id))
+        handed = self.handovers.value_if_handed(table_id, self.book, actor.leave_at_boundary)
+        if handed is None:
+            log.warning("table %s: lease lost, no longer run here", table_id, extra=at(table_id))
         actors = self.room.actors
         if actors.get(table_id) is actor:
             del actors[table_id]
@@ -136,6 +144,8 @@ class TableShare:
         self.owners.pop(table_id, None)
         for bot in actor.bots:
             self.room.release_bot(bot)
+        if handed is not None:
+            self.handovers.give(table_id, handed)
 
     async def _renew(self) -> None:
         actors = self.room.actors
@@ -154,6 +164,10 @@ class TableShare:
         """End the room's writes stopped mid-pipeline past the idle bound (any process's):
         they hold the fences a takeover must lock."""
         await self.room.db.read(stale.end_stale_writes)
+
+    def forget_lobby(self) -> None:
+        """Redis lost the lobby: every entry is written again at the next renewal."""
+        self._lobby_written.clear()
 
     async def _publish_lobby(self) -> None:
         """This process's tables' lobby entries into the room's hash: those that changed since
@@ -193,13 +207,34 @@ class TableShare:
         known = self.relay.watcher_nodes() | self._watcher_nodes()
         self._loads = await self.links.nodes.live(len(actors), known)
         now = time.monotonic()
-        for table_id in self.claims.free(owners, self.owners, actors):
+        free = self.claims.free(owners, self.owners, actors)
+        if free and not await self.may_claim():
+            free = []
+        for table_id in free:
             fewer = fewer_loaded(self._loads, node, len(actors))
             seen, spec = self._first_seen.get(table_id, 0.0), self.specs.get(table_id)
             if self.claims.due(table_id, seen, now, fewer) and spec is not None:
                 await self._claim(spec)
         self.relay.follow_moves()
         self.relay.sweep_dead_watchers(set(self._loads))
+        self._share_load()
+
+    def _share_load(self) -> None:
+        """Running more than a fair share of the room's tables (and two more than the least
+        loaded process): the excess is handed over, each at its next hand boundary, to the
+        others (the least loaded takes a free table first). So a process that joins gets its
+        share, and none is moved back and forth."""
+        draining = self.links.nodes.draining
+        loads = {node: n for node, n in self._loads.items() if node not in draining}
+        actors = self.room.actors
+        if self.claims.stopped or len(loads) < 2 or len(actors) - min(loads.values()) < 2:
+            return
+        staying = [a for a in actors.values() if not a.leave_at_boundary]
+        fair = math.ceil(len(self.specs) / len(loads))
+        # The tables with the fewest people move first (a move re-seats people, bots anew).
+        staying.sort(key=lambda a: (sum(1 for _, p in a.table.players() if not p.bot), -a.id))
+        for actor in staying[: max(0, len(staying) - fair)]:
+            ask_to_leave(actor)
 
     async def _claim(self, spec: TableSpec) -> TableActor | None:
         """Take a free table: lease, fence token and recovery in PostgreSQL, then run it."""
@@ -273,9 +308,12 @@ class TableShare:
         actor = await self._claim(spec)
         if actor is None:
             raise RuntimeError(f"table {spec.id} was made but could not be opened here")
+        # Its token: the actor numbers its events from it (the table may already be moving
+        # to a less loaded process, its owner here forgotten).
+        token = actor.n // EVENT_EPOCH
         self.links.bus.broadcast(
             {"k": "opened", "from": self.links.node, "spec": {**spec.public(),
-             "created_by": spec.created_by}, "tok": self.owners[spec.id][1]}
+             "created_by": spec.created_by}, "tok": token}
         )  # fmt: skip
         return actor
 

@@ -27,7 +27,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from functools import partial
 from typing import Any
 
@@ -36,7 +36,8 @@ from sqlalchemy import Connection
 
 from stud.server.actors.channel import Watcher
 from stud.server.actors.tournament import TournamentActor
-from stud.server.cluster.claims import Claims, fewer_loaded
+from stud.server.cluster.claims import Claims, always, fewer_loaded
+from stud.server.cluster.handover import Handovers
 from stud.server.cluster.lease import EVENT_EPOCH, LeaseBook, Leases
 from stud.server.cluster.links import Links, every
 from stud.server.cluster.relay import Relay
@@ -77,6 +78,9 @@ class TourneyShare:
         self.relay = Relay(links, TOURNAMENTS, self.book, actors, self.owns, self.owners)
         """Commands for tournaments other processes run, and theirs for those run here."""
         self.claims = Claims("tournament", lambda: self.leases)
+        self.handovers = Handovers("tournament", self.claims, lambda: self.leases)
+        self.may_claim: Callable[[], Awaitable[bool]] = always
+        """Asked before free tournaments are claimed (not right after Redis restarted empty)."""
         self._loads = loads
         self._changed: set[int] = set()
         self._loops: list[asyncio.Task[None]] = []
@@ -161,10 +165,13 @@ class TourneyShare:
         """The lease lapsed: local watchers follow the tournament to its next owner. Its bots
         stay reserved: they play on in the tournament wherever it runs."""
         tournament_id = actor.id
-        log.warning(
-            "tournament %s: lease lost, no longer run here", tournament_id,
-            extra=at(tournament=tournament_id),
-        )  # fmt: skip
+        handed = self.handovers.value_if_handed(tournament_id, self.book, actor.leave_at_boundary)
+        if handed is None:
+            log.warning(
+                "tournament %s: lease lost, no longer run here",
+                tournament_id,
+                extra=at(tournament=tournament_id),
+            )
         if self.desk.actors.get(tournament_id) is actor:
             del self.desk.actors[tournament_id]
         self.book.drop(tournament_id)
@@ -173,6 +180,8 @@ class TourneyShare:
             watching += [(watcher, number) for watcher in channel.watchers]
         self.relay.lost(tournament_id, watching)
         self.owners.pop(tournament_id, None)
+        if handed is not None:
+            self.handovers.give(tournament_id, handed)
 
     async def _renew(self) -> None:
         actors = self.desk.actors
@@ -210,7 +219,10 @@ class TourneyShare:
         loads, node = self._loads(), self.links.node
         fewer = fewer_loaded(loads, node, loads.get(node, 0))
         now = time.monotonic()
-        for tournament_id in self.claims.free(owners, self.owners, self.desk.actors):
+        free = self.claims.free(owners, self.owners, self.desk.actors)
+        if free and not await self.may_claim():
+            free = []
+        for tournament_id in free:
             if tournament_id in self.book.tokens:
                 continue
             if self.claims.due(tournament_id, self.known.get(tournament_id, 0.0), now, fewer):

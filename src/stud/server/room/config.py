@@ -74,6 +74,8 @@ class RoomConfig:
     timeouts_to_sit_out: int = 2
     pause_between_hands: float = 3.0
     grace_seconds: float = 60.0
+    drain_seconds: float = 30.0
+    """How long a planned stop lets the hands in progress finish (:mod:`.drain`)."""
     bot_delay: tuple[float, float] = (0.7, 7.0)
     """Bounds of a bot's think time (drawn as :mod:`stud.server.actors.thinking` says)."""
     bot_kind: str | None = None

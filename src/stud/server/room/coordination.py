@@ -144,6 +144,11 @@ class Coordination(Protocol):
         """Run this process's share of the room: its tables, then its tournaments."""
         ...
 
+    def draining(self) -> None:
+        """This process is stopping: it takes no table nor tournament any more, and gives up
+        each one's lease as its actor stops at a hand boundary (:mod:`.drain`)."""
+        ...
+
     async def stop(self) -> None:
         """Stop every actor of this process, and give up what it runs."""
         ...

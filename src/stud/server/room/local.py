@@ -69,6 +69,9 @@ class LocalCoordination:
                 log.exception("tournament %s could not be restored", row["id"])
         await desk.ensure_defaults()
 
+    def draining(self) -> None:
+        """Nothing to do: no other process takes what this one stops."""
+
     async def stop(self) -> None:
         await self.room.tournaments.stop()
         await self.room.stop_tables()

@@ -21,6 +21,7 @@ from stud.server.observe.logs import at
 from stud.server.room.config import DEFAULT_TABLES, RoomConfig
 from stud.server.room.coordination import Coordination, Handle, RoomCore
 from stud.server.room.desk import TournamentDesk
+from stud.server.room.drain import Leaving, drain
 from stud.server.room.local import LocalCoordination
 from stud.server.room.moderation import Moderation
 from stud.server.storage import Account, Database, TableSpec
@@ -79,6 +80,11 @@ class Room:
         self.moderation.start()
 
     async def stop(self) -> None:
+        """A planned stop: the hands in progress finish first (up to the configured drain),
+        a shared room's other processes take each table and tournament over between hands."""
+        self.coordination.draining()
+        actors: list[Leaving] = [*self.actors.values(), *self.tournaments.actors.values()]
+        await drain(actors, self.config.drain_seconds)
         await self.moderation.stop()
         await self.coordination.stop()
 
