@@ -789,7 +789,7 @@ def test_razz_eight_players_community_card_and_side_pots(
             zip(awards, RAZZ_POTS, strict=True)
         ):
             assert (award["pot"], award["seat"]) == (pot, seat), award
-            assert award["text"].startswith(f"{names[str(seat)]} wins {amount} — {pot_name}"), award
+            assert award["text"].startswith(f"{names[str(seat)]} wins {pot_name} ({amount}) with "), award
         winners = player.js(
             """() => [...document.querySelectorAll('.felt .seat.winner')]
                 .map(s => Number(s.dataset.seat))"""

@@ -303,16 +303,39 @@ function resultsList(picture) {
   const name = (seat) => picture.seats?.[seat]?.name ?? picture.names?.(seat) ?? seatName(seat);
   const potCount = Math.max(1, result.pots?.length ?? 1);
   const list = h('ul', { class: 'results', 'aria-label': t('table.result.label') });
-  for (const a of result.awards) {
-    const wins = t('table.result.wins', { who: slot('who'), amount: chips(a.amount), pot: potName(a.pot, potCount), share: a.share ?? 'all' });
-    list.append(h('li', { class: `award share-${a.share}`, dataset: { seat: a.seat, share: a.share, pot: a.pot } },
-      splice(wins, { who: h('b', {}, nameEl(name(a.seat))) }),
-      a.hand ? h('span', { class: 'with' }, ' ', t('table.result.with', { hand: describeHand(a.hand) })) : null));
+  for (const line of awardLines(result.awards)) {
+    const a = line.award;
+    const pot = potName(a.pot, potCount);
+    const sentence = line.low
+      ? t('table.result.scoops', {
+        who: slot('who'), pot, amount: chips(a.amount + line.low.amount), high: describeHand(a.hand ?? ''), low: describeHand(line.low.hand ?? ''),
+      })
+      : t('table.result.wins', { who: slot('who'), amount: chips(a.amount), pot, share: a.share ?? 'all', hand: a.hand ? describeHand(a.hand) : 'none' });
+    const share = line.low ? 'scoop' : a.share;
+    list.append(h('li', { class: `award share-${share}`, dataset: { seat: a.seat, share, pot: a.pot } },
+      splice(sentence, { who: h('b', {}, nameEl(name(a.seat))) })));
   }
   for (const p of result.noLow ?? []) {
     list.append(h('li', { class: 'no-low' }, potCount > 1 ? t('table.result.no_low_pot', { pot: potName(p, potCount) }) : t('table.log.no_low')));
   }
   return list;
+}
+
+/**
+ * The showdown's awards as the lines the felt says: one per award, but a seat that takes
+ * both halves of a pot alone (a scoop) is one line, `{award: the high half, low: the low half}`.
+ */
+export function awardLines(awards) {
+  const halves = (pot, share) => awards.filter((x) => x.pot === pot && x.share === share);
+  const lines = [];
+  for (const a of awards) {
+    const high = halves(a.pot, 'high');
+    const low = halves(a.pot, 'low');
+    const scoop = high.length === 1 && low.length === 1 && high[0].seat === low[0].seat;
+    if (!scoop) lines.push({ award: a, low: null });
+    else if (a === high[0]) lines.push({ award: a, low: low[0] });
+  }
+  return lines;
 }
 
 /**
