@@ -54,7 +54,11 @@ def section_rows(title: str) -> list[list[str]]:
 
 def terms() -> list[Term]:
     return [
-        Term(concept, dict(zip(LANGUAGES, words, strict=True)), tuple(k.strip() for k in keys.split(",")))
+        Term(
+            concept,
+            dict(zip(LANGUAGES, words, strict=True)),
+            tuple(k.strip() for k in keys.split(",")),
+        )
         for concept, *words, keys in section_rows("Terms")
     ]
 
@@ -134,7 +138,7 @@ def test_each_key_says_the_term(term: Term) -> None:
 @pytest.mark.parametrize("code", LANGUAGES)
 def test_no_message_uses_a_refused_synonym(code: str) -> None:
     wrong = [
-        f"{key}: {message!r} says {r.concept} as {r.pattern.pattern!r}; the glossary's word is {r.use}"
+        f"{key}: {message!r} says {r.concept} as {r.pattern.pattern!r}; the glossary says {r.use}"
         for r in refusals()
         if r.language == code
         for key, message in catalog(code).items()
@@ -167,4 +171,6 @@ def test_a_refused_synonym_is_caught() -> None:
     for code, messages in old.items():
         for message in messages:
             assert any(p.search(message) for p in by_language[code]), message
-    assert re.findall(r"[A-Za-z]+(?:-[A-Za-z]+)*", words_of("{who} bring-in {amount}")) == ["bring-in"]
+    assert re.findall(r"[A-Za-z]+(?:-[A-Za-z]+)*", words_of("{who} bring-in {amount}")) == [
+        "bring-in"
+    ]

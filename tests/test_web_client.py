@@ -612,7 +612,7 @@ def test_stud8_split_pot_keyboard_and_phone(
             player.page.wait_for_selector(f".felt .bet[data-seat='{state['you']}']")
             shot(player, tmp_path / "stud8-6th-street.png", "screenshot-table.png")
             player.page.set_viewport_size({"width": 390, "height": 844})
-            shot(player, tmp_path / "stud8-phone.png", "screenshot-phone.png")
+            shot(player, tmp_path / "stud8-phone.png")  # docs: tests/test_web_layout.py
             width = player.js("() => document.documentElement.scrollWidth")
             assert width <= 390, f"the phone layout is {width}px wide"
             player.page.set_viewport_size({"width": 1400, "height": 900})

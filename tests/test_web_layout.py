@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import os
 import shutil
-from pathlib import Path
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -29,6 +29,7 @@ from stud.testing.web import settle
 from stud.web.browser import watched_page
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
+DATA = Path(__file__).resolve().parent / "data"
 SERVER = ServerSpec(("--no-default-tables",))
 TIMEOUT = 30_000
 SEATS = 8
@@ -57,38 +58,18 @@ HANDS = [
     "Tc Jh 5c 5h 7d 7h",
 ]
 COMMUNITY = "6s"
-PROBLEMS = """() => {
-  const vw = innerWidth, vh = innerHeight;
-  const box = (el) => { const r = el.getBoundingClientRect(); return { x: r.left, y: r.top, r: r.right, b: r.bottom }; };
-  const visible = (el) => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
-  const parts = [];
-  for (const seat of document.querySelectorAll('.table-view .felt .seat')) {
-    const who = `seat ${seat.dataset.seat}`;
-    for (const [sel, what] of [['.hand-cards', 'cards'], ['.plate', 'plate'], ['.tags', 'tags']]) {
-      const el = seat.querySelector(sel);
-      if (el && visible(el)) parts.push({ who, what, ...box(el) });
-    }
-  }
-  for (const bet of document.querySelectorAll('.table-view .felt .bet')) {
-    if (visible(bet)) parts.push({ who: `bet ${bet.dataset.seat ?? ''}`, what: 'bet', ...box(bet) });
-  }
-  for (const [sel, what] of [['.felt .centre', 'centre'], ['.action-bar', 'action bar']]) {
-    for (const el of document.querySelectorAll(`.table-view ${sel}`)) if (visible(el)) parts.push({ who: what, what, ...box(el) });
-  }
-  const problems = [];
-  const inside = (p) => p.x >= -0.5 && p.y >= -0.5 && p.r <= vw + 0.5 && p.b <= vh + 0.5;
-  for (const p of parts) if (!inside(p)) problems.push(`${p.who} ${p.what} leaves the screen: ${JSON.stringify(p)}`);
-  const meet = (a, b) => Math.min(a.r, b.r) - Math.max(a.x, b.x) > 1 && Math.min(a.b, b.b) - Math.max(a.y, b.y) > 1;
-  for (let i = 0; i < parts.length; i += 1) {
-    for (let j = i + 1; j < parts.length; j += 1) {
-      const a = parts[i], b = parts[j];
-      if (a.who === b.who) continue;  // a seat's own cards, plate and tags are one stack
-      if (meet(a, b)) problems.push(`${a.who} ${a.what} overlaps ${b.who} ${b.what}`);
-    }
-  }
-  if (document.scrollingElement.scrollWidth > vw + 1) problems.push(`the page is ${document.scrollingElement.scrollWidth} px wide`);
-  return { problems, count: parts.length };
-}"""
+
+
+def script(name: str) -> str:
+    """A function for page.evaluate from tests/data, without its leading comment lines."""
+    lines = (DATA / name).read_text(encoding="utf-8").splitlines()
+    return "\n".join(line for line in lines if not line.startswith("//"))
+
+
+TILE_PROBLEMS = script("layout_tiles.js")
+"""What overlaps or leaves its tile, or a tile the screen (tests/data/layout_tiles.js)."""
+PROBLEMS = script("layout_table.js")
+"""What overlaps or leaves the screen on a table page (tests/data/layout_table.js)."""
 
 
 def table_state(you: int | None = YOU, *, hand_number: int = 356) -> dict[str, Any]:
@@ -110,7 +91,11 @@ def table_state(you: int | None = YOU, *, hand_number: int = 356) -> dict[str, A
             "live": True, "all_in": False, "shown": False,
             "down": cards[:2] if s == you else [None, None], "up": cards[2:],
         })  # fmt: skip
-    legal = [{"action": "fold", "to": 0}, {"action": "call", "to": 40}, {"action": "raise", "to": 60}]
+    legal = [
+        {"action": "fold", "to": 0},
+        {"action": "call", "to": 40},
+        {"action": "raise", "to": 60},
+    ]
     return {
         "settings": {
             "name": "七張梭哈八人桌", "game": "stud", "ante": 5, "bring_in": 10, "small_bet": 20,
@@ -125,7 +110,8 @@ def table_state(you: int | None = YOU, *, hand_number: int = 356) -> dict[str, A
             "community": COMMUNITY, "legal_actions": [], "is_over": False,
         },
         "hand_seats": list(range(SEATS)),
-        "turn": {"seat": YOU, "turn": 41, "started": 1e12, "clock_ends": 1e12 + 20, "deadline": 1e12 + 50},
+        # The clock's times are set when the page is given the state (give).
+        "turn": {"seat": YOU, "turn": 41, "started": 0, "clock_ends": 20, "deadline": 50},
         "legal": legal if you == YOU else [],
         "readout": {"high": "a pair of Sevens", "low": None} if you == YOU else None,
         "boards": {str(s): {"high": "a pair of Sevens", "low": None} for s in range(SEATS)},
@@ -141,7 +127,15 @@ def showdown_events(hand_number: int = 356) -> list[dict[str, Any]]:
     for s in range(SEATS):
         best = evaluate_high([*parse_cards(HANDS[s]), *community])
         values.append(best.value)
-        results.append({"type": "show", "seat": s, "cards": HANDS[s].split(), "high": best.description, "low": None})
+        results.append(
+            {
+                "type": "show",
+                "seat": s,
+                "cards": HANDS[s].split(),
+                "high": best.description,
+                "low": None,
+            }
+        )
     winner = max(range(SEATS), key=lambda s: values[s])
     best = evaluate_high([*parse_cards(HANDS[winner]), *community])
     pot = SEATS * 60 + 260
@@ -151,7 +145,7 @@ def showdown_events(hand_number: int = 356) -> list[dict[str, Any]]:
     })  # fmt: skip
     finished = {
         "type": "hand_finished", "number": hand_number, "hand_id": None,
-        "stacks": {str(s): 12_345 - 10 * s - 60 + (pot if s == winner else 0) for s in range(SEATS)},
+        "stacks": {str(s): 12_345 - 10 * s + (pot if s == winner else 0) for s in range(SEATS)},
         "summary": {"results": results},
     }  # fmt: skip
     return [finished]
@@ -167,13 +161,18 @@ def open_empty_table(base: str) -> int:
         "seats": SEATS, "bots": 0, "min_buy_in": 400, "max_buy_in": 40_000,
     }  # fmt: skip
     response = httpx.post(
-        f"{base}/api/tables", json=body, cookies={"stud_session": opener.cookies["stud_session"]}, timeout=10
+        f"{base}/api/tables",
+        json=body,
+        cookies={"stud_session": opener.cookies["stud_session"]},
+        timeout=10,
     )
     assert response.is_success, response.text
     return int(response.json()["id"])
 
 
-def give(page: Page, table: int, state: dict[str, Any], events: Sequence[dict[str, Any]] = ()) -> None:
+def give(
+    page: Page, table: int, state: dict[str, Any], events: Sequence[dict[str, Any]] = ()
+) -> None:
     """Hand the page's model of ``table`` this state (then these events and the state between
     hands, for a showdown) as the socket would; the turn's clock starts now."""
     page.wait_for_function("t => window.studApp?.models?.get(t)?.state", arg=table)
@@ -181,20 +180,24 @@ def give(page: Page, table: int, state: dict[str, Any], events: Sequence[dict[st
         """([t, state, events]) => {
           const model = window.studApp.models.get(t);
           const now = window.studApp.socket.now();
-          if (state.turn) state.turn = { ...state.turn, started: now, clock_ends: now + 20, deadline: now + 50 };
+          if (state.turn) {
+            state.turn = { ...state.turn, started: now, clock_ends: now + 20, deadline: now + 50 };
+          }
           let n = 1e9;
           model.handle({ type: 'state', table: t, n: ++n, state });
           if (events.length) {
             for (const event of events) model.handle({ type: 'event', table: t, n: ++n, event });
-            const between = { ...state, hand: null, turn: null, legal: [], readout: null, boards: {} };
-            model.handle({ type: 'state', table: t, n: ++n, state: between });
+            const between = { ...state, hand: null, turn: null, legal: [], readout: null };
+            model.handle({ type: 'state', table: t, n: ++n, state: { ...between, boards: {} } });
           }
         }""",
         [table, state, list(events)],
     )
 
 
-def show_state(page: Page, table: int, state: dict[str, Any], events: Sequence[dict[str, Any]] = ()) -> None:
+def show_state(
+    page: Page, table: int, state: dict[str, Any], events: Sequence[dict[str, Any]] = ()
+) -> None:
     """:func:`give` the page this state (and events), and wait for the felt to draw it."""
     give(page, table, state, events)
     page.wait_for_selector(f".felt .seat[data-seat='{SEATS - 1}'] .plate")
@@ -234,7 +237,12 @@ SIZES = [(1366, 768), (1280, 720), (390, 844)]
 @pytest.mark.parametrize("lang", ["zh-Hant", "en"])
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_an_eight_seat_table_fits_the_screen(
-    room: ServerProcess, browser: Browser, tables: list[int], tmp_path: Path, size: tuple[int, int], lang: str
+    room: ServerProcess,
+    browser: Browser,
+    tables: list[int],
+    tmp_path: Path,
+    size: tuple[int, int],
+    lang: str,
 ) -> None:
     width, height = size
     phone = width < 600
@@ -254,7 +262,10 @@ def test_an_eight_seat_table_fits_the_screen(
             for part in (".seat.me .hand-cards", ".action-bar", ".felt .pot"):
                 box = page.locator(part).bounding_box()
                 assert box and box["y"] >= 0 and box["y"] + box["height"] <= height, (part, box)
-        docs = {(1366, 768, "zh-Hant"): "screenshot-table-1366.png", (390, 844, "zh-Hant"): "screenshot-phone.png"}
+        docs = {
+            (1366, 768, "zh-Hant"): "screenshot-table-1366.png",
+            (390, 844, "zh-Hant"): "screenshot-phone.png",
+        }
         picture(page, tmp_path / f"turn-{width}-{lang}.png", docs.get((width, height, lang)))
 
         show_state(page, table, table_state(), showdown_events())
@@ -266,12 +277,21 @@ def test_an_eight_seat_table_fits_the_screen(
         context.close()
 
 
-@pytest.mark.parametrize(("size", "count"), [((1366, 768), 2), ((1920, 1080), 4)], ids=["2@1366x768", "4@1920x1080"])
+@pytest.mark.parametrize(
+    ("size", "count"), [((1366, 768), 2), ((1920, 1080), 4)], ids=["2@1366x768", "4@1920x1080"]
+)
 def test_tiles_fit_the_screen(
-    room: ServerProcess, browser: Browser, tables: list[int], tmp_path: Path, size: tuple[int, int], count: int
+    room: ServerProcess,
+    browser: Browser,
+    tables: list[int],
+    tmp_path: Path,
+    size: tuple[int, int],
+    count: int,
 ) -> None:
     width, height = size
-    context, page, errors = watched_page(browser, TIMEOUT, viewport={"width": width, "height": height})
+    context, page, errors = watched_page(
+        browser, TIMEOUT, viewport={"width": width, "height": height}
+    )
     try:
         ids = tables[:count]
         page.goto(f"{room.base}/?lang=zh-Hant#/tables/{','.join(map(str, ids))}")
@@ -281,42 +301,16 @@ def test_tiles_fit_the_screen(
             state = table_state()
             state["settings"]["name"] = f"{state['settings']['name']} {i + 1}"
             give(page, table, state)
-        page.wait_for_function(f"document.querySelectorAll('.tile .felt .seat .plate').length === {count * SEATS}")
+        page.wait_for_function(
+            f"document.querySelectorAll('.tile .felt .seat .plate').length === {count * SEATS}"
+        )
         settle(page)
         found = page.evaluate(TILE_PROBLEMS)
         assert found == [], f"{count} tiles at {width}x{height}"
         assert page.evaluate("scrollY") == 0
-        picture(page, tmp_path / f"tiles-{count}.png", "screenshot-tiles.png" if count == 4 else None)
+        picture(
+            page, tmp_path / f"tiles-{count}.png", "screenshot-tiles.png" if count == 4 else None
+        )
         assert errors == []
     finally:
         context.close()
-
-
-# Each tile inside the screen, and inside each tile no part of one seat over another's or
-# past the tile's edge.
-TILE_PROBLEMS = """() => {
-  const vw = innerWidth, vh = innerHeight;
-  const box = (el) => { const r = el.getBoundingClientRect(); return { x: r.left, y: r.top, r: r.right, b: r.bottom }; };
-  const meet = (a, b) => Math.min(a.r, b.r) - Math.max(a.x, b.x) > 1 && Math.min(a.b, b.b) - Math.max(a.y, b.y) > 1;
-  const within = (a, o) => a.x >= o.x - 0.5 && a.y >= o.y - 0.5 && a.r <= o.r + 0.5 && a.b <= o.b + 0.5;
-  const problems = [];
-  document.querySelectorAll('.tile').forEach((tile, t) => {
-    const edge = box(tile);
-    if (!within(edge, { x: 0, y: 0, r: vw, b: vh })) problems.push(`tile ${t} leaves the screen: ${JSON.stringify(edge)}`);
-    const parts = [];
-    for (const seat of tile.querySelectorAll('.felt .seat')) {
-      for (const sel of ['.hand-cards', '.plate', '.tags']) {
-        const el = seat.querySelector(sel);
-        if (el && el.getBoundingClientRect().width > 0) parts.push({ who: `seat ${seat.dataset.seat}`, what: sel, ...box(el) });
-      }
-    }
-    for (const bet of tile.querySelectorAll('.felt .bet')) parts.push({ who: `bet ${bet.dataset.seat ?? ''}`, what: 'bet', ...box(bet) });
-    for (const el of tile.querySelectorAll('.felt .centre, .action-bar')) parts.push({ who: el.className, what: '', ...box(el) });
-    for (const p of parts) if (!within(p, edge)) problems.push(`tile ${t}: ${p.who} ${p.what} leaves the tile`);
-    for (let i = 0; i < parts.length; i += 1) for (let j = i + 1; j < parts.length; j += 1) {
-      const a = parts[i], b = parts[j];
-      if (a.who !== b.who && meet(a, b)) problems.push(`tile ${t}: ${a.who} ${a.what} overlaps ${b.who} ${b.what}`);
-    }
-  });
-  return problems;
-}"""
