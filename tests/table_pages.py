@@ -37,7 +37,7 @@ SERVER_ARGS = (
 TABLE_PARTS = ".topbar, .table-view"
 REPLAY_PARTS = ".topbar, .replayer"
 # Words a Chinese page keeps: names of keys on the keyboard, and what the seed pages keep.
-KEPT = frozenset({"Tab", "Enter", "Home", "End", "Razz", "bring-in", "PHH", "PokerStars"})
+KEPT = frozenset({"Tab", "Enter", "Home", "End", "Razz", "PHH", "PokerStars"})
 STATE = "t => window.studApp.models.get(t)?.state"
 
 

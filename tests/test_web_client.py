@@ -612,7 +612,7 @@ def test_stud8_split_pot_keyboard_and_phone(
             player.page.wait_for_selector(f".felt .bet[data-seat='{state['you']}']")
             shot(player, tmp_path / "stud8-6th-street.png", "screenshot-table.png")
             player.page.set_viewport_size({"width": 390, "height": 844})
-            shot(player, tmp_path / "stud8-phone.png", "screenshot-phone.png")
+            shot(player, tmp_path / "stud8-phone.png")  # docs: tests/test_web_layout.py
             width = player.js("() => document.documentElement.scrollWidth")
             assert width <= 390, f"the phone layout is {width}px wide"
             player.page.set_viewport_size({"width": 1400, "height": 900})
@@ -624,7 +624,7 @@ def test_stud8_split_pot_keyboard_and_phone(
         assert mid["shot"]
         assert player.js("() => window.__seen.splits") >= 1, player.js("() => window.__seen")
         log = player.page.inner_text(".log")
-        assert "(high)" in log and "(low)" in log
+        assert "the high half of the pot" in log and "the low half of the pot" in log
         assert "7-5-3-2-A low" in log
         assert re.search(r"\(you\) bets 20", log), log
         assert not player.errors, player.errors
@@ -789,7 +789,8 @@ def test_razz_eight_players_community_card_and_side_pots(
             zip(awards, RAZZ_POTS, strict=True)
         ):
             assert (award["pot"], award["seat"]) == (pot, seat), award
-            assert award["text"].startswith(f"{names[str(seat)]} wins {amount} — {pot_name}"), award
+            sentence = f"{names[str(seat)]} wins {pot_name} ({amount}) with "
+            assert award["text"].startswith(sentence), award
         winners = player.js(
             """() => [...document.querySelectorAll('.felt .seat.winner')]
                 .map(s => Number(s.dataset.seat))"""
@@ -849,7 +850,7 @@ def test_time_bank_runs_out(quick_server: ServerProcess, browser: Browser, tmp_p
         assert "bank:bank 2s" in bank_labels and "bank:bank 1s" in bank_labels, clock
         # Folded: the log says so, the seat is marked, the action bar is gone.
         log = page.inner_text(".log")
-        assert "(you) ran out of time (fold)" in log, log
+        assert "(you) ran out of time and folded" in log, log
         page.wait_for_function(
             """() => [...document.querySelectorAll('.seat.me .tag')]
                 .some(t => t.textContent === 'folded')"""
@@ -864,7 +865,7 @@ def test_time_bank_runs_out(quick_server: ServerProcess, browser: Browser, tmp_p
                 .some(t => t.textContent === 'sitting out')"""
         )
         log = page.inner_text(".log")
-        assert log.count("(you) ran out of time (fold)") == 2, log
+        assert log.count("(you) ran out of time and folded") == 2, log
         assert "(you) sits out" in log, log
         page.wait_for_selector(".action-hint:text-is('You are sitting out.')")
         # Sitting in again from the header.

@@ -32,7 +32,7 @@ GAMES = ("stud", "stud8", "razz")
 ARGS = ("--no-default-tables", "--turn-seconds", "20", "--time-bank", "5")
 TIMEOUT = 30_000
 # Names the Chinese pages keep as they are (the seed pages do too).
-KEPT_NAMES = frozenset({"Razz", "bring-in", "wheel", "scoop"})
+KEPT_NAMES = frozenset({"Razz", "wheel", "scoop"})
 I18N = "import('/js/i18n.js')"
 
 

@@ -386,7 +386,7 @@ def test_two_tables_as_tiles_with_an_alert_for_the_other(
             action = next(a for a in ("check", "call", "bring-in") if a in labels)
             if acted[one] and acted[two] and not pictured:
                 pictured = True
-                shot(player, tmp_path / "tiles.png", "screenshot-tiles.png")
+                shot(player, tmp_path / "tiles.png")  # docs: tests/test_web_layout.py
             turn = state(player, table)["turn"]["turn"]
             other = two if table == one else one
             sent_there = acts_sent(player, other)

@@ -40,7 +40,7 @@ MTT_ARGS = (
     "--tournament-levels", "120",
 )  # fmt: skip
 STATE = "t => window.studApp.models.get(t)?.state"
-KEPT_NAMES = frozenset({"Razz", "bring-in"})  # as the Chinese rules pages keep them
+KEPT_NAMES = frozenset({"Razz"})  # as the seed pages keep it
 TOURNEY_TABLE = re.compile(r"#/table/(t(\d+)\.(\d+))$")
 
 

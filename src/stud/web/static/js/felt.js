@@ -19,11 +19,20 @@ import { boardText, readoutText } from './readout.js';
 import { listText, potName, seatName, timeLeft } from './tablewords.js';
 import { slot, splice } from './tparts.js';
 
-/** Where display slot `i` of `n` sits on the felt, in percent (slot 0 is bottom centre). */
-export function slotPosition(i, n, radius = [42, 41]) {
+/**
+ * Where display slot `i` of `n` sits on the felt, in percent (slot 0 is bottom centre).
+ * `corners` below 1 pushes the slots between the sides and the middles out toward the
+ * corners (a rounded rectangle rather than an ellipse): eight seats' cards then clear
+ * their neighbours' on a short laptop screen.
+ */
+export function slotPosition(i, n, radius = [42, 41], corners = 1) {
   const angle = Math.PI / 2 + (i * 2 * Math.PI) / n;
-  return { x: 50 + radius[0] * Math.cos(angle), y: 50 + radius[1] * Math.sin(angle) };
+  const bend = (v) => Math.sign(v) * Math.abs(v) ** corners;
+  return { x: 50 + radius[0] * bend(Math.cos(angle)), y: 50 + radius[1] * bend(Math.sin(angle)) };
 }
+
+/** How far toward the corners the seats sit (see slotPosition). */
+const SEAT_CORNERS = 0.5;
 
 /**
  * Where a seat's bet goes on the narrow (phone) felt, whose seats are drawn 0.8 times
@@ -33,7 +42,8 @@ export function slotPosition(i, n, radius = [42, 41]) {
 export function phoneBetPosition(seatPos) {
   const x = 50 + (seatPos.x - 50) * 0.8;
   if (Math.abs(seatPos.y - 50) < 12) return { x, y: seatPos.y - 15 };
-  return { x: 50 + (x - 50) * 0.7, y: seatPos.y + (50 - seatPos.y) * 0.55 };
+  const pull = Math.abs(x - 50) < 10 ? 0.55 : 0.42; // the corners' bets stay clear of the pot
+  return { x: 50 + (x - 50) * 0.7, y: seatPos.y + (50 - seatPos.y) * pull };
 }
 
 /** The display slot of table seat `seat`: the viewer's own seat is at the bottom. */
@@ -148,11 +158,13 @@ export function renderFelt(felt, picture, { onSit } = {}) {
 
   for (let seat = 0; seat < n; seat += 1) {
     const slot = slotOf(seat, n, you);
-    const pos = slotPosition(slot, n);
+    const pos = slotPosition(slot, n, [42, 41], SEAT_CORNERS);
+    const oval = slotPosition(slot, n);
     const player = seats[seat];
     const hs = hand?.seats?.find((s) => s.seat === seat) ?? null;
     const top = pos.y < 50;
     const classes = ['seat', top ? 'top' : 'bottom', pos.x < 35 ? 'left' : pos.x > 65 ? 'right' : 'mid'];
+    if (Math.abs(pos.y - 50) < 12) classes.push('flank'); // at the pot's height
     if (!player && !hs) classes.push('empty');
     if (seat === you) classes.push('me');
     if (turn && turn.seat === seat && hand) classes.push('acting');
@@ -162,7 +174,11 @@ export function renderFelt(felt, picture, { onSit } = {}) {
     const el = h('div', {
       class: classes.join(' '),
       dataset: { seat },
-      style: { '--x': `${pos.x}%`, '--y': `${pos.y}%`, '--dx': (50 - pos.x).toFixed(1), '--dy': ((50 - pos.y) * 0.6).toFixed(1) },
+      // --nx, --ny: the seat on a phone's narrow felt, an ellipse (css/app.css, play.css).
+      style: {
+        '--x': `${pos.x}%`, '--y': `${pos.y}%`, '--nx': `${oval.x}%`, '--ny': `${oval.y}%`,
+        '--dx': (50 - pos.x).toFixed(1), '--dy': ((50 - pos.y) * 0.6).toFixed(1),
+      },
     });
     if (!player && !hs) {
       if (onSit) el.append(h('button', { class: 'sit-btn', 'aria-label': t('table.seat.sit_in', { seat: String(seat + 1) }), onclick: () => onSit(seat) }, t('table.seat.sit_here')));
@@ -218,8 +234,8 @@ export function renderFelt(felt, picture, { onSit } = {}) {
     felt.append(el);
 
     if (hs && hs.bet > 0) {
-      const b = slotPosition(slot, n, [22, 19]); // between the seat's cards and the pot
-      const p = phoneBetPosition(pos);
+      const b = slotPosition(slot, n, [24, 14]); // between the seat's cards and the pot
+      const p = phoneBetPosition(oval);
       const moved = motion.betMoved(seat, hs.bet);
       felt.append(h('div', {
         class: `bet${moved ? ' fresh' : ''}`,
@@ -304,16 +320,39 @@ function resultsList(picture) {
   const name = (seat) => picture.seats?.[seat]?.name ?? picture.names?.(seat) ?? seatName(seat);
   const potCount = Math.max(1, result.pots?.length ?? 1);
   const list = h('ul', { class: 'results', 'aria-label': t('table.result.label') });
-  for (const a of result.awards) {
-    const wins = t('table.result.wins', { who: slot('who'), amount: chips(a.amount), pot: potName(a.pot, potCount), share: a.share ?? 'all' });
-    list.append(h('li', { class: `award share-${a.share}`, dataset: { seat: a.seat, share: a.share, pot: a.pot } },
-      splice(wins, { who: h('b', {}, nameEl(name(a.seat))) }),
-      a.hand ? h('span', { class: 'with' }, ' ', t('table.result.with', { hand: describeHand(a.hand) })) : null));
+  for (const line of awardLines(result.awards)) {
+    const a = line.award;
+    const pot = potName(a.pot, potCount);
+    const sentence = line.low
+      ? t('table.result.scoops', {
+        who: slot('who'), pot, amount: chips(a.amount + line.low.amount), high: describeHand(a.hand ?? ''), low: describeHand(line.low.hand ?? ''),
+      })
+      : t('table.result.wins', { who: slot('who'), amount: chips(a.amount), pot, share: a.share ?? 'all', hand: a.hand ? describeHand(a.hand) : 'none' });
+    const share = line.low ? 'scoop' : a.share;
+    list.append(h('li', { class: `award share-${share}`, dataset: { seat: a.seat, share, pot: a.pot } },
+      splice(sentence, { who: h('b', {}, nameEl(name(a.seat))) })));
   }
   for (const p of result.noLow ?? []) {
     list.append(h('li', { class: 'no-low' }, potCount > 1 ? t('table.result.no_low_pot', { pot: potName(p, potCount) }) : t('table.log.no_low')));
   }
   return list;
+}
+
+/**
+ * The showdown's awards as the lines the felt says: one per award, but a seat that takes
+ * both halves of a pot alone (a scoop) is one line, `{award: the high half, low: the low half}`.
+ */
+export function awardLines(awards) {
+  const halves = (pot, share) => awards.filter((x) => x.pot === pot && x.share === share);
+  const lines = [];
+  for (const a of awards) {
+    const high = halves(a.pot, 'high');
+    const low = halves(a.pot, 'low');
+    const scoop = high.length === 1 && low.length === 1 && high[0].seat === low[0].seat;
+    if (!scoop) lines.push({ award: a, low: null });
+    else if (a === high[0]) lines.push({ award: a, low: low[0] });
+  }
+  return lines;
 }
 
 /**

@@ -102,6 +102,7 @@ export function describe(e, names, you, context = {}) {
     case 'award':
       return line(t('table.log.collected', {
         who: W, amount: amount(e.amount), pot: potName(e.pot, context.pots ?? 1), share: e.share ?? 'all',
+        hand: e.hand ? describeHand(e.hand) : 'none',
       }), { who: who(e.seat) }, 'win');
     case 'hand_finished':
       return { cls: 'hand-end', parts: [...splice(t('table.log.hand_over', { id: String(e.hand_id ?? e.number) }), {}), ...shuffleCheck(e)] };
