@@ -9,10 +9,10 @@ import pytest
 
 pytest.importorskip("gymnasium", reason="the rl extra (gymnasium) is not installed")
 
-from stud.bots import BotError, from_policy, make_bot, parse_bots, play_hand  # noqa: E402
-from stud.cards import Deck  # noqa: E402
-from stud.env import SingleSeatEnv  # noqa: E402
-from stud.game import Hand, TableConfig  # noqa: E402
+from stud.bots import BotError, from_policy, make_bot, parse_bots, play_hand
+from stud.cards import Deck
+from stud.env import SingleSeatEnv
+from stud.game import Hand, TableConfig
 
 
 def first_legal(observation: Any, mask: np.ndarray) -> int:
@@ -51,7 +51,7 @@ CASES = [
 def test_wrapped_policy_plays_the_env_hands_with_the_env_observations(
     game: str, opponents: int, observation: str, recall: bool
 ) -> None:
-    options = {"observation": observation, "perfect_recall": recall, "stacks": 600}
+    options: dict[str, Any] = {"observation": observation, "perfect_recall": recall, "stacks": 600}
     for seed in range(12):
         env = SingleSeatEnv(game, ["random"] * opponents, **options)
         obs, _ = env.reset(seed=seed)
@@ -122,7 +122,11 @@ def test_an_answer_that_is_no_index_is_a_bot_error() -> None:
 def test_numpy_and_array_answers_are_indices() -> None:
     answers = [np.int64(1), np.array(1), np.array([1])]
     for answer in answers:
-        bot = from_policy(lambda observation, mask, a=answer: a, game="stud")
+
+        def policy(observation: Any, mask: np.ndarray, a: object = answer) -> object:
+            return a
+
+        bot = from_policy(policy, game="stud")
         hand = Hand(TableConfig("stud", 2, 5, 20, 40, (4000, 4000)), deck=Deck(seed=3))
         play_hand(hand, [bot, make_bot("station")])
         assert hand.is_over

@@ -165,7 +165,7 @@ class _Dealt:
 
 def _source(hand: Hand) -> _Dealt:
     """The card source of a state's hand (the engine keeps it as ``_src``; a copy has its own)."""
-    source = hand._src  # noqa: SLF001
+    source = hand._src
     assert isinstance(source, _Dealt)
     return source
 
@@ -363,10 +363,14 @@ class Observer:
         return state.observation_string(player)
 
 
-for _name, _code in GAMES.items():
-    _class = type(
-        f"{_code.capitalize()}Game",
-        (StudGame,),
-        {"code": _code, "game_type": _game_type(_name, _code)},
+def _register(name: str, code: str) -> None:
+    """Register ``name``: a :class:`StudGame` of ``code``'s game."""
+    game_type = _game_type(name, code)
+    game_class = type(
+        f"{code.capitalize()}Game", (StudGame,), {"code": code, "game_type": game_type}
     )
-    pyspiel.register_game(_class.game_type, _class)
+    pyspiel.register_game(game_type, game_class)
+
+
+for _name, _code in GAMES.items():
+    _register(_name, _code)

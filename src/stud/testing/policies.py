@@ -15,5 +15,5 @@ def first_legal(observation: Any, mask: np.ndarray) -> int:
 
 
 def first_legal_bot(seed: int | None = None) -> PolicyBot:
-    """:func:`first_legal` as a bot of any game (``--bot stud.testing.policies:first_legal_bot``)."""
+    """:func:`first_legal` as a bot of any game: ``stud.testing.policies:first_legal_bot``."""
     return from_policy(first_legal)
