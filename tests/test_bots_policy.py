@@ -190,3 +190,28 @@ def test_the_gauntlet_and_sim_play_a_module_factory_bot(capsys: pytest.CaptureFi
     assert sum(p["total_bb"] for p in sim["players"]) == pytest.approx(0.0, abs=1e-6)
     assert main(["sim", "stud", "--bots", "no_such_module:bot,random", "--hands", "2"]) == 2
     assert "cannot import no_such_module" in capsys.readouterr().err
+
+
+def test_sb3_policy_passes_the_mask_to_models_that_take_one() -> None:
+    """MaskablePPO's predict takes ``action_masks``; PPO's does not: both are called rightly."""
+    from stud.bots import sb3_policy
+
+    class Masked:
+        def predict(
+            self, observation: Any, deterministic: bool = False, action_masks: Any = None
+        ) -> tuple[np.ndarray, None]:
+            return np.array(int(np.flatnonzero(action_masks)[-1])), None
+
+    class Unmasked:
+        def predict(self, observation: Any, deterministic: bool = False) -> tuple[int, None]:
+            return 2, None
+
+    config = TableConfig("razz", 2, 5, 20, 40, (4000, 4000))
+    hand = Hand(config, deck=Deck(seed=6))
+    seat = hand.to_act
+    assert seat is not None
+    masked = from_policy(sb3_policy(Masked()), game="razz")
+    choice = masked.choose(hand.view(seat), tuple(hand.legal_actions()))
+    assert choice == hand.legal_actions()[-1]  # the last legal index: the mask reached it
+    unmasked = from_policy(sb3_policy(Unmasked()), game="razz")
+    assert unmasked.choose(hand.view(seat), tuple(hand.legal_actions())).kind.value == "bring-in"

@@ -1,8 +1,8 @@
 """Trained policies as bots: a callable from (observation, mask) to an action index, seated.
 
 :func:`from_policy` wraps any ``policy(observation, mask) -> index`` (a torch
-module's forward, a Stable-Baselines3 model through :func:`sb3_policy`, an
-OpenSpiel policy behind a small adapter) as a :class:`~stud.bots.Bot`, so
+module's forward, a Stable-Baselines3 model through :func:`sb3_policy`, a
+NumPy network) as a :class:`~stud.bots.Bot`, so
 ``stud gauntlet``, ``stud sim`` and the card room play it like the shipped
 bots. The observation is the one :mod:`stud.env` gives that seat, written by
 the environment's own core (:class:`stud.envcore.Core`), not a second encoder.
