@@ -110,7 +110,7 @@ class PolicyBot:
         seat = view.viewer
         if seat is None:
             raise ValueError("a policy bot plays a seat: it got a spectator's view")
-        core = self._follow(view)
+        core = self.follow(view)
         if core.acting != seat:
             raise BotError(f"{self._name()} was asked to act for seat {seat} out of turn")
         mask = core.mask_of(seat).copy()
@@ -137,8 +137,12 @@ class PolicyBot:
 
     # ------------------------------------------------------------------ following
 
-    def _follow(self, view: HandView) -> Core:
+    def follow(self, view: HandView) -> Core:
         """The bot's core brought up to ``view``: a new hand when the view shows another one.
+
+        Its ``hand`` is the bot's own hand (the view's cards, None where
+        hidden), which adapters use to rebuild the seat's state elsewhere
+        (:func:`stud.spiel.policy_bot`).
 
         The view's events up to those already followed must be the same (a
         later view of the same hand); any other view starts the bot's hand afresh.

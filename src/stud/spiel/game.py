@@ -226,6 +226,20 @@ class StudState(pyspiel.State):  # type: ignore[misc]
         """The environment's core following the hand (perfect recall: both tensors)."""
         return self._follower.core
 
+    @classmethod
+    def following(cls, game: StudGame, hand: Hand, records: list[int]) -> StudState:
+        """A state at ``hand`` as it stands (perfect-recall ``records`` of its actions).
+
+        What a bot does with its own hand built from its seat's view
+        (:func:`stud.spiel.policy_bot`): the seat's information state is
+        the same as in the real hand, whose hidden cards it does not know.
+        """
+        state = cls(game)
+        state._early = []
+        state._needed = 0
+        state._follower = _Follower(game.config, hand.copy(), records)
+        return state
+
     # ------------------------------------------------------------------ chance
 
     def _deal_size(self) -> int:
