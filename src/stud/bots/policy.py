@@ -22,13 +22,11 @@ from __future__ import annotations
 import importlib
 import inspect
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from stud.bots.base import BotError
-from stud.envcore import Core
-from stud.envcore.offsets import ACTION_COUNT
 from stud.game import (
     Acted,
     Action,
@@ -40,6 +38,9 @@ from stud.game import (
     TableConfig,
     variant,
 )
+
+if TYPE_CHECKING:
+    from stud.envcore import Core
 
 Policy = Callable[[Any, np.ndarray], Any]
 """``policy(observation, mask) -> index``: the observation as :mod:`stud.env` gives it."""
@@ -117,7 +118,7 @@ class PolicyBot:
         observation = core.named(seat) if self.observation == "dict" else core.flat(seat)
         observation["action_mask"] = mask.copy()
         index = _index(self.policy(observation, mask), self._name())
-        chosen = core.by_index[index] if 0 <= index < ACTION_COUNT else None
+        chosen = core.by_index[index] if 0 <= index < len(core.by_index) else None
         if chosen is None:
             legal_indices = [i for i, a in enumerate(core.by_index) if a is not None]
             raise BotError(
@@ -186,6 +187,8 @@ class PolicyBot:
             stacks=start.stacks,
             **self.rules,
         )
+        from stud.envcore import Core  # the encoder: loaded when a policy bot first plays
+
         core = self._core
         if core is None or core.config != config:
             self._core = Core(config, perfect_recall=self.perfect_recall)
