@@ -10,6 +10,7 @@ the calling station's rate against the same bot.
 
     python examples/train_razz.py                       # about three minutes
     python examples/train_razz.py --seconds 20 --chart /tmp/razz.png
+    python examples/train_razz.py --save razz-policy.npz   # then seat it: razz_policy_bot.py
 """
 
 from __future__ import annotations
@@ -67,6 +68,10 @@ class Policy:
         self.w2 = rng.normal(0, 0.01, (HIDDEN, ACTIONS))
         self.b2 = np.zeros(ACTIONS)
         self.params = [self.w1, self.b1, self.w2, self.b2]
+
+    def save(self, path: Path) -> None:
+        """The weights in an ``.npz`` file (what ``examples/razz_policy_bot.py`` loads)."""
+        np.savez(path, w1=self.w1, b1=self.b1, w2=self.w2, b2=self.b2)
 
     def forward(self, x: Array, mask: npt.NDArray[np.int8]) -> tuple[Array, Array]:
         """The hidden layer and the action probabilities (zero where illegal)."""
@@ -198,8 +203,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--reference-hands", type=int, default=2000, help="hands of station vs random"
     )
+    parser.add_argument("--save", type=Path, default=None, help="keep the weights (.npz)")
     args = parser.parse_args(argv)
-    _, results = train(args.seconds, args.hands, args.seed, args.rate)
+    policy, results = train(args.seconds, args.hands, args.seed, args.rate)
+    if args.save is not None:
+        policy.save(args.save)
     points = win_rates(results)
     if len(points) < 2:
         print(f"{len(results)} hands are too few for a chart: train longer")

@@ -15,6 +15,7 @@ See ``docs/bots.md`` for writing a bot.
 """
 
 from stud.bots.base import Bot, BotError, Observer, ask, observe, play_hand
+from stud.bots.policy import PolicyBot, from_policy, sb3_policy
 from stud.bots.registry import BOTS, GAUNTLET, make_bot, parse_bots
 from stud.bots.room import RoomBot, view_from_dict
 from stud.bots.simple import RandomBot, StationBot
@@ -27,15 +28,18 @@ __all__ = [
     "Bot",
     "BotError",
     "Observer",
+    "PolicyBot",
     "RandomBot",
     "RoomBot",
     "StationBot",
     "StrongBot",
     "StrongV1Bot",
     "ask",
+    "from_policy",
     "make_bot",
     "observe",
     "parse_bots",
     "play_hand",
+    "sb3_policy",
     "view_from_dict",
 ]

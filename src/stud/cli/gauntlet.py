@@ -36,7 +36,10 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     )
     parser.add_argument("game", help=f"one of {', '.join(GAMES)}")
     parser.add_argument(
-        "--bot", default="strong", help=f"the bot measured, one of {', '.join(BOTS)}"
+        "--bot",
+        default="strong",
+        help=f"the bot measured, one of {', '.join(BOTS)}, or package.module:factory "
+        "(e.g. a trained policy: docs/rl.md)",
     )
     parser.add_argument(
         "--opponents",

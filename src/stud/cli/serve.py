@@ -54,7 +54,8 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     )  # fmt: skip
     parser.add_argument(
         "--bots", default=None, metavar="KIND",
-        help="seat bots of this kind at every table (random, station, strong; default: each "
+        help="seat bots of this kind at every table (random, station, strong, ..., or "
+        "package.module:factory, e.g. a trained policy: docs/rl.md; default: each "
         "table's own, the strong bot at the default tables)",
     )  # fmt: skip
     parser.add_argument("--no-default-tables", action="store_true", help="open no tables at first")
@@ -192,6 +193,10 @@ def run(args: argparse.Namespace) -> int:
     from stud.server.ws.protocol import MAX_FRAME_BYTES
     from stud.server.ws.transport import BatchingWebSocketProtocol
 
+    if args.bots is not None:
+        from stud.bots import make_bot
+
+        make_bot(args.bots)  # ValueError naming the problem before the room opens
     module_name, _, function = args.hand_factory.partition(":")
     start_hand = getattr(importlib.import_module(module_name), function)
 

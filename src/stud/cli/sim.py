@@ -36,7 +36,8 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument(
         "--bots",
         required=True,
-        help=f"comma-separated, one per seat, 2 to 8 of: {', '.join(BOTS)}",
+        help=f"comma-separated, one per seat, 2 to 8 of: {', '.join(BOTS)}, or "
+        "package.module:factory (e.g. a trained policy: docs/rl.md)",
     )
     parser.add_argument("--hands", type=int, default=10_000, help="hands to play (%(default)s)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the run (%(default)s)")
