@@ -66,7 +66,7 @@ def call(
 
 def person(server: ServerProcess, name: str) -> Client:
     """A registered account, logged in."""
-    response = HTTP.post(server.base + "/api/register", json={"name": name, "password": "secret1"})
+    response = HTTP.post(server.base + "/api/register", json={"name": name, "password": "plum-Lantern-61"})
     assert response.status_code == 200, response.text
     client = Client(server.base, response.cookies.get("stud_session"))
     client.account = response.json()
@@ -215,7 +215,7 @@ def test_a_ban_ends_sessions_and_cashes_the_seat_out(server: ServerProcess) -> N
     asyncio.run(run())
     # Not logged in any more, and cannot log in; the stack is back in the balance.
     assert call(server, "GET", "/api/me", player).status_code == 401
-    login = HTTP.post(server.base + "/api/login", json={"name": "banned1", "password": "secret1"})
+    login = HTTP.post(server.base + "/api/login", json={"name": "banned1", "password": "plum-Lantern-61"})
     assert (login.status_code, login.json()["code"]) == (403, "account_banned")
     assert login.json()["params"]["until"].endswith("UTC")
     account = player.account
@@ -232,7 +232,7 @@ def test_a_ban_ends_sessions_and_cashes_the_seat_out(server: ServerProcess) -> N
     # Lifted: the account logs in again.
     answer = call(server, "POST", "/api/admin/accounts/banned1/unban", moderator, {"reason": "ok"})
     assert answer.status_code == 200
-    login = HTTP.post(server.base + "/api/login", json={"name": "banned1", "password": "secret1"})
+    login = HTTP.post(server.base + "/api/login", json={"name": "banned1", "password": "plum-Lantern-61"})
     assert login.status_code == 200
     # A moderator may not ban an admin.
     staff(server, "banadmin", "admin")
