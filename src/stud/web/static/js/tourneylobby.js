@@ -9,7 +9,7 @@ import { formatChips, t, tOf } from './i18n.js';
 import { lobbyTabs } from './lobbytabs.js';
 import { tourneyActions } from './tourneyactions.js';
 import { tourneyApi } from './tourneyapi.js';
-import { buyInText, kindText, levelLengthText, startText, stateText } from './tourneywords.js';
+import { buyInText, kindText, levelLengthText, startText, stateText, tourneyName } from './tourneywords.js';
 
 const GAME_CODES = ['stud', 'stud8', 'razz'];
 const LEVEL_MINUTES = [1, 2, 3, 5, 10, 15, 20];
@@ -120,7 +120,7 @@ export class TourneyLobbyView {
     const pill = () => h('span', { class: `state-pill state-${s.state}` }, stateText(s.state));
     return h('tr', { dataset: { tournament: s.id, game: s.game, state: s.state }, class: registered ? 'registered' : null },
       h('td', { class: 'tname' },
-        h('a', { href: `#/tournament/${s.id}` }, h('span', { translate: 'no' }, s.name)),
+        h('a', { href: `#/tournament/${s.id}` }, h('span', { translate: 'no' }, tourneyName(s.name))),
         h('small', { class: 'muted kind' }, kindText(s.kind)),
         h('span', { class: 'narrow-only' }, badge(), ' ', pill()),
         registered ? h('span', { class: 'you-in' }, t('tourney.registered')) : null),

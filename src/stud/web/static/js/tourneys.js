@@ -6,7 +6,7 @@
 
 import { t } from './i18n.js';
 import { tourneyApi } from './tourneyapi.js';
-import { finishText, tableIdOf, tourneyTableOf } from './tourneywords.js';
+import { finishText, tableIdOf, tourneyName, tourneyTableOf } from './tourneywords.js';
 
 const LIVE_STATES = new Set(['registering', 'late_registration', 'running']);
 
@@ -114,7 +114,7 @@ export class Tourneys extends EventTarget {
     if (entrant.prize) this.app.refreshAccountSoon();
     const shown = this.app.view?.model?.id;
     if (!(shown !== undefined && tourneyTableOf(shown)?.[0] === id)) {
-      this.app.toast(t('tourney.toast.finished', { name: view.settings?.name ?? '', result: finishText(entrant, (view.entrants ?? []).length) }));
+      this.app.toast(t('tourney.toast.finished', { name: tourneyName(view.settings?.name), result: finishText(entrant, (view.entrants ?? []).length) }));
     }
     this.emit('finished', { id, view, entrant });
   }
@@ -133,7 +133,7 @@ export class Tourneys extends EventTarget {
     if (follows && !(view?.tile)) {
       location.hash = `#/table/${table}`;
     } else {
-      const name = this.views.get(id)?.settings?.name ?? '';
+      const name = tourneyName(this.views.get(id)?.settings?.name);
       this.app.toast(previous ? t('tourney.toast.moved', { name }) : t('tourney.toast.started', { name }));
     }
     this.emit('seat', { id, table });

@@ -10,7 +10,7 @@ import { nameEl } from './handlog.js';
 import { levelClock } from './levelclock.js';
 import { rulesLink } from './rules.js';
 import { slot, splice } from './tparts.js';
-import { finishText, levelInfo, stakesText, tourneyTableOf } from './tourneywords.js';
+import { finishText, levelInfo, stakesText, tourneyName, tourneyTableOf } from './tourneywords.js';
 
 /** The header of tournament table `view` (a TableView whose state has a `tournament`). */
 export function renderTourneyHeader(view) {
@@ -36,7 +36,7 @@ export function renderTourneyHeader(view) {
   const finished = view.tourneyFinish;
   fill(view.header,
     h('div', { class: 'table-name' },
-      h('h1', {}, h('span', { translate: 'no' }, tour.name)),
+      h('h1', {}, h('span', { translate: 'no' }, tourneyName(tour.name))),
       h('span', { class: 'muted table-no' }, t('tourney.table_number', { number: tour.table })),
       h('span', { class: 'game-badge', dataset: { game: s.game } }, tOf('game', s.game)),
       rulesLink(s.game),

@@ -9,7 +9,7 @@ import { levelClock } from './levelclock.js';
 import { summaryOf, tourneyActions } from './tourneyactions.js';
 import { tourneyApi } from './tourneyapi.js';
 import {
-  buyInText, finishText, kindText, levelInfo, levelLengthText, placeText, startText, stateText, tableIdOf, whenText,
+  buyInText, finishText, kindText, levelInfo, levelLengthText, placeText, startText, stateText, tableIdOf, tourneyName, whenText,
 } from './tourneywords.js';
 
 export class TourneyView {
@@ -78,7 +78,7 @@ export class TourneyView {
     const summary = summaryOf(view);
     this.root.dataset.state = summary.state;
     fill(this.head,
-      h('h1', { translate: 'no' }, s.name),
+      h('h1', { translate: 'no' }, tourneyName(s.name)),
       h('span', { class: 'game-badge', dataset: { game: s.game } }, tOf('game', s.game)),
       h('span', { class: 'muted' }, kindText(s.kind)),
       h('span', { class: `state-pill state-${summary.state}` }, stateText(summary.state)));

@@ -10,6 +10,21 @@ export function buyInText(s) {
   return `${formatChips(s.buy_in)}+${formatChips(s.fee)}`;
 }
 
+/** The room's own tournaments (stud.server.room.config.DEFAULT_TOURNAMENTS), named in the
+ * page's language; any other name (a player's, an operator's) is shown as it was given. */
+const HOUSE_NAMES = {
+  'Stud Sit & Go': () => t('tourney.house.sng_stud'),
+  'Stud Hi/Lo Sit & Go': () => t('tourney.house.sng_stud8'),
+  'Razz Sit & Go': () => t('tourney.house.sng_razz'),
+  'Stud Half-Hourly': () => t('tourney.house.mtt_stud'),
+};
+
+/** A tournament's name as the page shows it. */
+export function tourneyName(name) {
+  const house = Object.hasOwn(HOUSE_NAMES, name ?? '') ? HOUSE_NAMES[name] : null;
+  return house ? house() : (name ?? '');
+}
+
 /** Sit & Go or multi-table. */
 export function kindText(kind) {
   return kind === 'mtt' ? t('tourney.kind.mtt') : t('tourney.kind.sng');
@@ -103,7 +118,7 @@ export function tourneyTableOf(id) {
 /** A table's name for a person: a tournament's table is "Daily Razz · Table 2" (its own name is "7 2"). */
 export function tableTitle(state) {
   const tour = state?.tournament;
-  if (tour) return `${tour.name} · ${t('tourney.table_number', { number: tour.table })}`;
+  if (tour) return `${tourneyName(tour.name)} · ${t('tourney.table_number', { number: tour.table })}`;
   return state?.settings?.name ?? null;
 }
 
