@@ -384,6 +384,17 @@ def test_the_tournament_table_speaks_the_pseudo_locale(
     page.wait_for_selector(".log .log-line")  # a hand is dealt: the felt, the log, the bar
     assert escaped_text(page, "#view") == []
     assert tab.js(STATE, table)["tournament"]["id"] == tid
+    # In Chinese no English is left at the tournament's table and on its page (the
+    # players' names aside: the bots' and this one's).
+    names = KEPT_NAMES | {"Bot", "tourney-pseudo", "Tab", "Enter", "Home", "End", "PHH", "PokerStars"}
+    for code, level in (("zh-Hant", "級"), ("zh-Hans", "级")):
+        page.goto(f"{server.base}/?lang={code}#/table/{table}")
+        page.wait_for_selector(f".table-head .lc-level:has-text('{level}')")
+        page.wait_for_selector(".log .log-line")
+        assert latin_words(page, "#view", names) == []
+        page.goto(f"{server.base}/?lang={code}#/tournament/{tid}")
+        page.wait_for_selector(".tourney-facts .fact")
+        assert latin_words(page, "#view", names) == []
     # The lobby's tab with a tournament one plays in, for the docs.
     tab.page.goto(f"{server.base}/#/tournaments")
     page.wait_for_selector(f".tourneys tr[data-tournament='{tid}'] a.my-table")
