@@ -29,6 +29,8 @@ from stud.testing.server import (
 )
 from stud.testing.wait import wait_until
 
+PASSWORD = "plum-Lantern-61"  # not one of the common passwords a new one may not be
+
 ARGS = (
     "--turn-seconds", "5", "--time-bank", "1", "--pause", "0.2", "--grace", "30",
     "--bot-delay", "0.01", "0.05", "--no-default-tables", "--no-default-tournaments",
@@ -66,7 +68,7 @@ def call(
 
 def person(server: ServerProcess, name: str) -> Client:
     """A registered account, logged in."""
-    response = HTTP.post(server.base + "/api/register", json={"name": name, "password": "plum-Lantern-61"})
+    response = HTTP.post(server.base + "/api/register", json={"name": name, "password": PASSWORD})
     assert response.status_code == 200, response.text
     client = Client(server.base, response.cookies.get("stud_session"))
     client.account = response.json()
@@ -215,7 +217,7 @@ def test_a_ban_ends_sessions_and_cashes_the_seat_out(server: ServerProcess) -> N
     asyncio.run(run())
     # Not logged in any more, and cannot log in; the stack is back in the balance.
     assert call(server, "GET", "/api/me", player).status_code == 401
-    login = HTTP.post(server.base + "/api/login", json={"name": "banned1", "password": "plum-Lantern-61"})
+    login = HTTP.post(server.base + "/api/login", json={"name": "banned1", "password": PASSWORD})
     assert (login.status_code, login.json()["code"]) == (403, "account_banned")
     assert login.json()["params"]["until"].endswith("UTC")
     account = player.account
@@ -232,7 +234,7 @@ def test_a_ban_ends_sessions_and_cashes_the_seat_out(server: ServerProcess) -> N
     # Lifted: the account logs in again.
     answer = call(server, "POST", "/api/admin/accounts/banned1/unban", moderator, {"reason": "ok"})
     assert answer.status_code == 200
-    login = HTTP.post(server.base + "/api/login", json={"name": "banned1", "password": "plum-Lantern-61"})
+    login = HTTP.post(server.base + "/api/login", json={"name": "banned1", "password": PASSWORD})
     assert login.status_code == 200
     # A moderator may not ban an admin.
     staff(server, "banadmin", "admin")
