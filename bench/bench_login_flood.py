@@ -108,9 +108,9 @@ def flood(base: str, stop: threading.Event, counts: dict[int, int]) -> None:
             counts[code.status_code] = counts.get(code.status_code, 0) + 1
 
 
-async def run(server: ServerProcess, actions: int, flooders: int, seconds: float) -> dict[str, Any]:
-    victim = {"name": "victim", "password": "right-password"}
-    httpx.post(server.base + "/api/register", json=victim, timeout=30).raise_for_status()
+async def seated_at_busy_table(server: ServerProcess, seconds: float) -> tuple[int, Client]:
+    """A guest seated at a new 4-seat stud table with three bots, warmed up: whose actions
+    the floods' benches time."""
     guest = Client.guest(server.base)
     response = httpx.post(
         server.base + "/api/tables",
@@ -122,6 +122,13 @@ async def run(server: ServerProcess, actions: int, flooders: int, seconds: float
     await guest.connect()
     await guest.send({"type": "sit", "table": table, "buy_in": 400})
     await measure(table, guest, 5, seconds)  # warm up
+    return table, guest
+
+
+async def run(server: ServerProcess, actions: int, flooders: int, seconds: float) -> dict[str, Any]:
+    victim = {"name": "victim", "password": "right-password"}
+    httpx.post(server.base + "/api/register", json=victim, timeout=30).raise_for_status()
+    table, guest = await seated_at_busy_table(server, seconds)
     quiet = await measure(table, guest, actions, seconds)
     stop = threading.Event()
     counts: dict[int, int] = {}

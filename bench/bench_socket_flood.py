@@ -28,8 +28,8 @@ from typing import Any
 import httpx
 import websockets
 
-from bench_login_flood import ARGS, measure, percentile
-from stud.testing.server import Client, ServerProcess, fresh_database
+from bench_login_flood import ARGS, measure, percentile, seated_at_busy_table
+from stud.testing.server import ServerProcess, fresh_database
 
 ATTACKER = "203.0.113.9"
 
@@ -81,17 +81,7 @@ def attacker_process(base: str, cookie: str, table: int, sockets: int, rate: flo
 
 
 async def run(server: ServerProcess, actions: int, sockets: int, seconds: float) -> dict[str, Any]:
-    guest = Client.guest(server.base)
-    response = httpx.post(
-        server.base + "/api/tables",
-        json={"name": "busy", "game": "stud", "ante": 1, "bring_in": 2, "small_bet": 4,
-              "big_bet": 8, "seats": 4, "bots": 3},
-        cookies={"stud_session": guest.cookie or ""}, timeout=30,
-    )  # fmt: skip
-    table = int(response.json()["id"])
-    await guest.connect()
-    await guest.send({"type": "sit", "table": table, "buy_in": 400})
-    await measure(table, guest, 5, seconds)  # warm up
+    table, guest = await seated_at_busy_table(server, seconds)
     quiet = await measure(table, guest, actions, seconds)
     attacker = httpx.post(server.base + "/api/guest", headers={"X-Forwarded-For": ATTACKER})
     cookie = attacker.cookies.get("stud_session") or ""
