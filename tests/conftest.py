@@ -195,6 +195,20 @@ def database_factory(tmp_path: Path) -> Iterator[Callable[[str], str]]:
         yield databases.make
 
 
+@pytest.fixture(params=["sqlite", "postgres"])
+def db(
+    request: pytest.FixtureRequest, database_factory: Callable[[str], str]
+) -> Iterator[Database]:
+    """A started database of the test's own (its writer thread running), on SQLite and on
+    PostgreSQL."""
+    database = Database(database_factory(str(request.param)))
+    database.start()
+    try:
+        yield database
+    finally:
+        database.close()
+
+
 @pytest.fixture
 def pg_url(database_factory: Callable[[str], str]) -> str:
     """A fresh PostgreSQL database of the test's own."""

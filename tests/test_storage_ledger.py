@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -19,19 +18,6 @@ from stud.server.storage import (
     verify_password,
 )
 from stud.testing.server import fresh_database, require_backend
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def db(
-    request: pytest.FixtureRequest, database_factory: Callable[[str], str]
-) -> Iterator[Database]:
-    database = Database(database_factory(str(request.param)))
-    database.start()
-    try:
-        yield database
-    finally:
-        database.close()
-
 
 SPEC = TableSpec(
     name="t", game="stud", ante=1, bring_in=2, small_bet=5, big_bet=10, seats=6, bots=0,

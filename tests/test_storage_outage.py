@@ -4,11 +4,9 @@ and how a step retried after one is booked once (stud.server.actors.booking)."""
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator, Mapping
-from pathlib import Path
+from collections.abc import Mapping
 
 import psycopg
-import pytest
 from sqlalchemy import Connection
 from sqlalchemy.exc import IntegrityError, OperationalError
 
@@ -17,7 +15,6 @@ from stud.server.storage import Database, LedgerError, TableSpec
 from stud.server.storage.fences import Fenced
 from stud.server.storage.outage import unavailable
 from stud.table import Event
-from stud.testing.server import fresh_database
 
 SPEC = TableSpec(
     name="t", game="stud", ante=1, bring_in=2, small_bet=5, big_bet=10, seats=6, bots=0,
@@ -70,17 +67,6 @@ def test_a_held_step_s_turn_clocks_move_on_by_the_wait() -> None:
     step.move_clocks(12.5)
     assert turn.data["clock_ends"] == 62.5 and turn.data["deadline"] == 72.5
     assert other.data == {"seat": 0, "kind": "call"}
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> Iterator[Database]:
-    with fresh_database("sqlite", tmp_path) as url:
-        database = Database(url)
-        database.start()
-        try:
-            yield database
-        finally:
-            database.close()
 
 
 def test_a_step_retried_after_its_commit_was_lost_is_booked_once(db: Database) -> None:

@@ -4,9 +4,8 @@ room) give one. The ledger is checked after each."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
-import pytest
 from sqlalchemy import Connection, select
 
 from stud.server.storage import Database, Entry, TableSpec
@@ -18,18 +17,6 @@ SPEC = TableSpec(
     name="t", game="stud", ante=1, bring_in=2, small_bet=5, big_bet=10, seats=6, bots=0,
     min_buy_in=50, max_buy_in=10_000,
 )  # fmt: skip
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def db(
-    request: pytest.FixtureRequest, database_factory: Callable[[str], str]
-) -> Iterator[Database]:
-    database = Database(database_factory(str(request.param)))
-    database.start()
-    try:
-        yield database
-    finally:
-        database.close()
 
 
 def account_with(db: Database, cash: int, kind: str = "user", name: str = "ann") -> int:
