@@ -403,34 +403,32 @@ class TableActor(Mailbox):
             if not records.due(now):
                 return
             self._clocks_wait(now)
-        try:
-            if records.held is not None:
-                step, records.held = records.held, None
-                await self._book(step)
-                self._records_back(self._clock())  # the database took a write: say so first
-                await self._booked(step)
-            await self._leave_later(now)
-            await self._timer_pass(now)
-        except RecordsUnavailable:
-            return
-        except Exception as error:
-            if not unavailable(error):
-                raise
-            self._records_failed(self._clock())
-            return
-        if records.down:  # held nothing: back once a whole pass went through
-            self._records_back(self._clock())
+        if await self._booking(self._held_then_timers(now)) and records.down:
+            self._records_back(self._clock())  # held nothing: back once a whole pass went through
 
-    async def _booking(self, work: Any) -> None:
-        """Await a step of the table (a coroutine); one the database cannot take is held."""
+    async def _held_then_timers(self, now: float) -> None:
+        records = self.records
+        if records.held is not None:
+            step, records.held = records.held, None
+            await self._book(step)
+            self._records_back(self._clock())  # the database took a write: say so first
+            await self._booked(step)
+        await self._leave_later(now)
+        await self._timer_pass(now)
+
+    async def _booking(self, work: Any) -> bool:
+        """Await a step of the table (a coroutine): True once done; False when the database
+        could not take it (the step is held)."""
         try:
             await work
         except RecordsUnavailable:
-            return
+            return False
         except Exception as error:
             if not unavailable(error):
                 raise
             self._records_failed(self._clock())
+            return False
+        return True
 
     async def _book(self, step: Step) -> None:
         """Store a step's effects in one transaction (RecordsUnavailable: the step is held)."""
