@@ -287,11 +287,18 @@ def test_a_guest_registers_in_place_keeping_chips_seat_and_hands(
     assert login.status_code == 200 and login.json()["id"] == guest.account["id"]  # type: ignore[index]
     hands = HTTP.get(server.base + "/api/me/hands", cookies=login.cookies).json()
     assert finished[0]["hand_id"] in {h["id"] for h in hands}
-    # Only a guest registers in place; a taken name is refused.
-    again = HTTP.post(
+    # The guest's token ended with the upgrade; only a guest registers in place; a taken
+    # name is refused.
+    stale = HTTP.post(
         server.base + "/api/register-guest",
         json={"name": "another", "password": "secret-pass"},
         cookies=cookies,
+    )
+    assert stale.status_code == 401
+    again = HTTP.post(
+        server.base + "/api/register-guest",
+        json={"name": "another", "password": "secret-pass"},
+        cookies=login.cookies,
     )
     assert again.status_code == 409
     other = Client.guest(server.base)
