@@ -147,6 +147,7 @@ async def open_table(
     for _ in range(players):
         response = await post(http, "/api/guest")
         clients.append(Client(server.base, response.cookies.get("stud_session")))
+        http.cookies.clear()  # a sign-up that brings a session along ends it: each keeps its own
     response = await post(
         http,
         "/api/tables",

@@ -209,6 +209,9 @@ async def _guest(http: httpx.AsyncClient) -> str:
     cookie = response.cookies.get("stud_session")
     if not cookie:
         raise RuntimeError("the room gave a guest no session cookie")
+    # Out of the jar: a sign-up that brings a session along ends it (the room renews the
+    # token of a browser that changes who it is), and each guest here keeps its own.
+    http.cookies.clear()
     return cookie
 
 

@@ -78,7 +78,7 @@ class Person:
         the view drawn again in it."""
         self.js(f"async () => (await import('/js/i18n.js')).useLanguage('{code}')")
         tag = "en-XA" if code == "pseudo" else code
-        self.page.wait_for_function(f"document.documentElement.lang === '{tag}'")
+        self.page.wait_for_function(f"() => document.documentElement.lang === '{tag}'")
         self.page.wait_for_selector("#view > *")
 
     def close(self) -> None:

@@ -385,6 +385,10 @@ def _public_cards(message: dict[str, Any], problems: list[str]) -> set[str]:
     return found
 
 
+WIDER_THAN_SCREEN = """() => [...document.querySelectorAll('body *')]
+  .filter((e) => e.getBoundingClientRect().right > innerWidth + 1 && e.getClientRects().length)
+  .slice(0, 8).map((e) => `${e.tagName.toLowerCase()}.${[...e.classList].join('.')}`)"""
+"""The first elements reaching past the screen's right edge (what makes a page scroll sideways)."""
 DROP_SOCKET = "() => { window.__oldSocket = window.studApp.socket.ws; __oldSocket.close(); }"
 OWN_CARDS = "() => [...document.querySelectorAll('.seat.me .cw svg')].map(s => s.dataset.card)"
 STREET = "() => Number(document.querySelector('.replayer').dataset.street)"
@@ -614,7 +618,8 @@ def test_stud8_split_pot_keyboard_and_phone(
             player.page.set_viewport_size({"width": 390, "height": 844})
             shot(player, tmp_path / "stud8-phone.png")  # docs: tests/test_web_layout.py
             width = player.js("() => document.documentElement.scrollWidth")
-            assert width <= 390, f"the phone layout is {width}px wide"
+            wide = player.js(WIDER_THAN_SCREEN)
+            assert width <= 390, f"the phone layout is {width}px wide: {wide}"
             player.page.set_viewport_size({"width": 1400, "height": 900})
             player.page.check("#pref-four-colour")
             return True

@@ -144,7 +144,7 @@ def test_the_menu_switches_every_page_and_the_choice_is_remembered(
     assert tab.lang() == "en"
     assert tab.page.inner_text(".rules h1") == "How to play Razz"
     tab.page.select_option("#language-menu", "zh-Hant")
-    tab.page.wait_for_function("document.documentElement.lang === 'zh-Hant'")
+    tab.page.wait_for_function("() => document.documentElement.lang === 'zh-Hant'")
     tab.page.wait_for_selector(".rules h1:text-is('Razz怎麼玩')")
     assert tab.page.url.endswith("#/rules/razz")  # the same page, now in Chinese
     assert tab.js("localStorage.getItem('stud.lang')") == "zh-Hant"
@@ -182,7 +182,7 @@ def test_the_language_follows_the_account_to_another_browser(
     home.open("#/rules/stud8")
     sign_in(home, "polyglot", "register")
     home.page.select_option("#language-menu", "zh-Hans")
-    home.page.wait_for_function("document.documentElement.lang === 'zh-Hans'")
+    home.page.wait_for_function("() => document.documentElement.lang === 'zh-Hans'")
     cookie = next(c["value"] for c in home.context.cookies() if c["name"] == "stud_session")
     saved = httpx.get(
         server.base + "/api/me/language", cookies={"stud_session": cookie}, timeout=60
@@ -192,7 +192,7 @@ def test_the_language_follows_the_account_to_another_browser(
     away.open("#/rules/stud8")
     assert away.lang() == "en"
     sign_in(away, "polyglot", "login")
-    away.page.wait_for_function("document.documentElement.lang === 'zh-Hans'")
+    away.page.wait_for_function("() => document.documentElement.lang === 'zh-Hans'")
     away.page.wait_for_selector(".rules h1:text-is('七张高低梭哈怎么玩')")
     assert away.page.input_value("#language-menu") == "zh-Hans"
     # A fresh page of that browser starts in it (remembered locally as well).
@@ -206,7 +206,7 @@ def test_a_new_account_takes_the_language_chosen_before_logging_in(
     tab = new_tab()
     tab.open("#/lobby")
     tab.page.select_option("#language-menu", "zh-Hant")
-    tab.page.wait_for_function("document.documentElement.lang === 'zh-Hant'")
+    tab.page.wait_for_function("() => document.documentElement.lang === 'zh-Hant'")
     sign_in(tab, "carried", "register")
     cookie = next(c["value"] for c in tab.context.cookies() if c["name"] == "stud_session")
 
@@ -452,9 +452,9 @@ def test_the_menu_works_from_the_keyboard(tab: Tab) -> None:
     )
     assert name == "Language"
     tab.page.keyboard.press("ArrowDown")
-    tab.page.wait_for_function("document.documentElement.lang === 'zh-Hant'")
+    tab.page.wait_for_function("() => document.documentElement.lang === 'zh-Hant'")
     tab.page.wait_for_selector(".rules h1:text-is('七張梭哈怎麼玩')")
     assert tab.js("document.activeElement.id") == "language-menu"  # the page redrawn, focus kept
     tab.page.keyboard.press("ArrowDown")
-    tab.page.wait_for_function("document.documentElement.lang === 'zh-Hans'")
+    tab.page.wait_for_function("() => document.documentElement.lang === 'zh-Hans'")
     assert tab.js("document.querySelector('.lang-box label').textContent.trim()") == "语言"

@@ -254,7 +254,7 @@ def test_the_contents_move_the_keyboards_focus(page: Page, server: ServerProcess
     open_rules(page, server.base, "stud8")
     page.focus(".rules-contents a[data-section='pots']")
     page.keyboard.press("Enter")
-    page.wait_for_function("document.activeElement?.id === 'rules-pots'")
+    page.wait_for_function("() => document.activeElement?.id === 'rules-pots'")
     top = page.evaluate("document.getElementById('rules-pots').getBoundingClientRect().top")
     assert 0 <= top < 200
     # Tab from the menu reaches the game links and the contents in order.
@@ -283,7 +283,7 @@ def test_screenshot_of_a_rules_page(
 ) -> None:
     open_rules(page, server.base, "stud8", language)
     page.click(".rules-contents a[data-section='ranking']")
-    page.wait_for_function("document.activeElement?.id === 'rules-ranking'")
+    page.wait_for_function("() => document.activeElement?.id === 'rules-ranking'")
     shot = tmp_path / f"screenshot-rules-{language}.png"
     page.screenshot(path=str(shot))
     assert shot.stat().st_size > 10_000

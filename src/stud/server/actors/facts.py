@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 from stud.server.storage import Database
 from stud.server.storage.facts import played_facts
+from stud.server.storage.outage import unavailable
 from stud.server.storage.stats import store_facts
 
 log = logging.getLogger("stud.server")
@@ -41,8 +42,11 @@ class FactsKeeper:
         try:
             rows = await asyncio.to_thread(played_facts, played, accounts, hand_id=hand_id, at=at)
             await db.write(lambda conn: store_facts(conn, rows))
-        except Exception:  # a hand's stats are not worth a table: log it and go on
-            log.exception("the facts of hand %s could not be stored", hand_id)
+        except Exception as error:  # a hand's stats are not worth a table: log it and go on
+            if unavailable(error):  # the database is away (the table waits for it meanwhile)
+                log.warning("the facts of hand %s are lost: the database is away", hand_id)
+            else:
+                log.exception("the facts of hand %s could not be stored", hand_id)
 
     async def settled(self) -> None:
         """Wait until every hand's facts so far are stored (a table stopping, a test)."""

@@ -27,6 +27,7 @@ from stud.server.room.coordination import Handle
 from stud.server.room.desk import TournamentDesk
 from stud.server.storage import Database
 from stud.server.storage import moderation as desk_db
+from stud.server.storage.outage import unavailable
 from stud.server.wire import dumps
 from stud.table import TableError
 
@@ -86,8 +87,11 @@ class Moderation:
         while True:
             try:
                 await self.sweep()
-            except Exception:  # the next look tries again
-                log.exception("moderation: the look at bans and requests failed")
+            except Exception as error:  # the next look tries again
+                if unavailable(error):  # the database is away: the tables say so already
+                    log.warning("moderation: no look at bans and requests (the database is away)")
+                else:
+                    log.exception("moderation: the look at bans and requests failed")
             await asyncio.sleep(POLL_SECONDS)
 
     async def sweep(self) -> None:

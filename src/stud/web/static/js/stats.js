@@ -86,6 +86,10 @@ export function hideStats() {
   anchor = null;
 }
 
+// A card placed beside a seat no longer sits there once the window changes size (a phone
+// turned, a window narrowed): it closes rather than reach past the screen.
+window.addEventListener('resize', hideStats);
+
 /**
  * A seat's extras for a logged-in viewer (`you`: its account id): the mark of its note on
  * the plate, and the player's card on hover of the plate or a tap on it.
