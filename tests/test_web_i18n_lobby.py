@@ -34,7 +34,7 @@ LANGUAGES = (PSEUDO, "en", "zh-Hant", "zh-Hans")
 TIMEOUT = 30_000
 # Names the Chinese pages keep: a game the seed pages leave in English, the formats' names
 # in a download link's name (PHH, PokerStars).
-KEPT = frozenset({"Razz", "PHH", "PokerStars"})
+KEPT = frozenset({"Razz", "PHH", "PokerStars", "MB"})  # docs/glossary.md: kept in Latin letters
 TABLE = {"game": "razz", "ante": 1, "bring_in": 2, "small_bet": 4, "big_bet": 8, "seats": 6}
 MY_HANDS = [
     {"id": 12, "table_id": 1, "table_name": "Ada", "game": "stud8", "status": "finished",
