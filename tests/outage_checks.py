@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -64,18 +63,6 @@ def ready_status(base: str) -> int:
 
 def table_ids(base: str) -> list[int]:
     return sorted(int(t["id"]) for t in httpx.get(base + "/api/tables", timeout=15).json())
-
-
-def wait_for(what: str, condition: Callable[[], Any], timeout: float) -> Any:
-    """Poll ``condition`` until it is truthy (its value returned); the timeout bounds a hang."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = condition()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise TimeoutError(f"still not {what} after {timeout} s")
-        time.sleep(0.1)
 
 
 def finished_hands(db: Database) -> dict[int, int]:

@@ -32,7 +32,6 @@ from outage_checks import (
     ready_status,
     table_ids,
     voided_hands,
-    wait_for,
 )
 from stud.server.storage import Database
 from stud.server.storage import schema as s
@@ -45,6 +44,7 @@ from stud.testing.server import (
     hand_factory_args,
     require,
 )
+from stud.testing.wait import wait_until
 
 SPEC = ServerSpec(ARGS + hand_factory_args("tests.test_table_double:start_double"))
 SQLITE_BUSY_SECONDS = 10.0
@@ -109,9 +109,9 @@ async def one_fault(
     leaving = None if leaver is None else asyncio.create_task(leaver.leave_during_outage())
     # Every table stops at its next booking and says so; the process is not ready.
     answers = await thread(
-        wait_for,
-        "every table waiting for its records",
+        wait_until,
         lambda: all_waiting(bases, len(tables)),
+        "every table waiting for its records",
         seconds + 20,
     )
     trial.waiting = sum(h["tables_waiting_for_records"] for h in answers)
@@ -119,14 +119,14 @@ async def one_fault(
     assert [await thread(ready_status, b) for b in bases] == [503] * len(bases)
     if leaving is not None:
         assert (await leaving)["type"] == "ok"  # kept for when the table can book
-    await thread(wait_for, "at the fault's end", lambda: time.monotonic() - began >= seconds, 300)
+    await thread(wait_until, lambda: time.monotonic() - began >= seconds, "the fault's end", 300)
     await thread(start)
     back, wall = time.monotonic(), time.time()
     # Every table deals and finishes a hand again, by itself; the process is ready.
     await thread(
-        wait_for,
-        "playing again on every table",
+        wait_until,
         lambda: all(new_hands_since(db, wall).get(t, 0) for t in tables),
+        "playing again on every table",
         120,
     )
     trial.recovered_after = time.monotonic() - back
@@ -159,8 +159,8 @@ async def faults(
     tables = await asyncio.to_thread(table_ids, bases[0])
     assert len(tables) == 6
     await asyncio.to_thread(
-        wait_for, "hands finished on every table",
-        lambda: all(new_hands_since(db, 0.0).get(t, 0) >= 2 for t in tables), 120,
+        wait_until, lambda: all(new_hands_since(db, 0.0).get(t, 0) >= 2 for t in tables),
+        "hands finished on every table", 120,
     )  # fmt: skip
     leaver = Leaver(leave_via, tables[0], buy_in=100)
     await leaver.sit()
