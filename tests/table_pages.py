@@ -86,15 +86,23 @@ class Person:
 
 
 def open_table(
-    base: str, game: str = "stud8", *, seats: int = 2, bots: int = 1, name: str = "Words"
+    base: str,
+    game: str = "stud8",
+    *,
+    seats: int = 2,
+    bots: int = 1,
+    name: str = "Words",
+    **settings: int,
 ) -> int:
     """A table opened through the REST API by a fresh guest (a guest may open one), with
-    calling-station bots (they never fold). Stakes 5/10, ante 1, bring-in 2."""
+    calling-station bots (they never fold). Stakes 5/10, ante 1, bring-in 2, buy-ins 50 to
+    500, unless ``settings`` names others (the body's own keys)."""
     opener = httpx.post(f"{base}/api/guest", timeout=10)
     opener.raise_for_status()
     body = {
         "name": name, "game": game, "ante": 1, "bring_in": 2, "small_bet": 5, "big_bet": 10,
         "seats": seats, "bots": bots, "bot_kind": "station", "min_buy_in": 50, "max_buy_in": 500,
+        **settings,
     }  # fmt: skip
     response = httpx.post(
         f"{base}/api/tables",

@@ -21,17 +21,14 @@ from stud.testing.server import ServerSpec
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 from bench_cluster import SERVER_ARGS
+from stud.testing import wait
 from stud.testing.server import ServerProcess
 from table_load import Pinger, TableLoad
 
 
 async def until(condition: Callable[[], bool], timeout: float = 120.0) -> None:
-    """Wait until ``condition()`` holds; AssertionError after ``timeout`` (a bound on a hang)."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not condition():
-        assert loop.time() < deadline, "condition not reached"
-        await asyncio.sleep(0.05)
+    """Wait until ``condition()`` holds (the timeout bounds a hang)."""
+    await wait.until(condition, "condition not reached", timeout, 0.05)
 
 
 async def play(base: str) -> None:

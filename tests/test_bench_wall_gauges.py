@@ -34,6 +34,7 @@ from bench_cluster import (
 )
 from capacity import Point
 from stud.testing.server import fresh_database, require_backend
+from stud.testing.wait import wait_until
 from table_load import HAND_END, Player, Table, TableLoad
 
 
@@ -123,10 +124,10 @@ def test_the_sampler_sees_a_transaction_waiting_for_its_client_and_one_waiting_f
                 target=lambda: waiter.execute(text("SELECT id FROM fence WHERE id = 1 FOR UPDATE"))
             )
             blocked.start()
-            deadline = time.monotonic() + 60
-            while sampler.counts["lock"] < 3 or sampler.counts["client"] < 3:
-                assert time.monotonic() < deadline, f"never seen: {sampler.counts}"
-                time.sleep(0.02)
+            wait_until(
+                lambda: sampler.counts["lock"] >= 3 and sampler.counts["client"] >= 3,
+                lambda: f"never seen: {sampler.counts}", 60, 0.02,
+            )  # fmt: skip
             holder.rollback()
             blocked.join(timeout=60)
             waiter.rollback()

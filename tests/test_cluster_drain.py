@@ -15,6 +15,7 @@ import time
 from collections import Counter
 
 from stud.server.storage import Database
+from stud.testing import wait
 from stud.testing.cluster import Cluster, runs, wait_until_run
 from stud.testing.server import Client, ServerProcess, ServerSpec
 from test_cluster_room import ARGS, ledger, open_table, until
@@ -154,10 +155,7 @@ def test_a_process_that_joins_takes_its_share_between_hands(cluster: Cluster) ->
             mine, theirs = shares()
             return mine + theirs == len(tables) and min(mine, theirs) >= 3
 
-        deadline = time.monotonic() + 60
-        while not fair():
-            assert time.monotonic() < deadline, f"no fair share within a minute: {shares()}"
-            time.sleep(0.2)
+        wait.wait_until(fair, lambda: f"no fair share: {shares()}", 60, 0.2)
         assert voided(db) == 0, "a table moved in the middle of a hand"
         # The one that leaves hands its share back, between hands too.
         terminate(second)

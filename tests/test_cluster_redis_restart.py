@@ -19,6 +19,7 @@ import pytest
 from stud.server.storage import Database
 from stud.testing.cluster import Cluster, PrivateRedis, runs, wait_until_run
 from stud.testing.server import Client, ServerProcess, hand_factory_args, require
+from stud.testing.wait import wait_until
 from test_cluster_room import ARGS, ledger, open_table
 
 RECOVER_SECONDS = 10.0
@@ -35,15 +36,9 @@ def seated(server: ServerProcess, tables: set[int]) -> dict[int, int]:
 def until(predicate: Callable[[], bool], timeout: float, what: str) -> float:
     """Poll ``predicate``; the seconds it took (the timeout bounds a hang)."""
     start = time.monotonic()
-    while True:
-        try:
-            if predicate():
-                return time.monotonic() - start
-        except httpx.HTTPError:
-            pass  # a process answering nothing for a moment (Redis gone): asked again
-        if time.monotonic() - start > timeout:
-            raise TimeoutError(what)
-        time.sleep(0.1)
+    # A process answering nothing for a moment (Redis gone) is asked again.
+    wait_until(predicate, what, timeout, 0.1, retry=(httpx.HTTPError,))
+    return time.monotonic() - start
 
 
 def test_redis_restarted_empty_the_room_rebuilds_what_it_kept_there(

@@ -23,6 +23,7 @@ from sqlalchemy import select
 
 from stud.server.storage import Database
 from stud.server.storage import schema as s
+from stud.testing import wait
 from stud.testing.cluster import (
     Cluster,
     runs,
@@ -176,10 +177,7 @@ def test_one_room_every_table_from_every_process_each_sees_only_its_own_cards(
 
     played = hands_seen(a)
     assert played >= 12
-    deadline = time.monotonic() + 30
-    while hands_seen(b) < played:
-        assert time.monotonic() < deadline, "B's lobby does not follow A's table"
-        time.sleep(0.2)
+    wait.wait_until(lambda: hands_seen(b) >= played, "B's lobby does not follow A's table", 30, 0.2)
     # The creator of B's table closes it through A: it leaves every process's lobby.
     cookie = {"stud_session": owner_b.cookie or ""}
     refused = httpx.delete(
@@ -188,13 +186,13 @@ def test_one_room_every_table_from_every_process_each_sees_only_its_own_cards(
     assert refused.status_code == 403
     closed = httpx.delete(f"{a.base}/api/tables/{other}", cookies=cookie, timeout=30)
     assert closed.status_code == 200, closed.text
-    deadline = time.monotonic() + 60
-    while any(
-        other in {t["id"] for t in httpx.get(p.base + "/api/tables", timeout=30).json()}
-        for p in (a, b)
-    ):
-        assert time.monotonic() < deadline, "the closed table stays in a lobby"
-        time.sleep(0.1)
+    wait.wait_until(
+        lambda: not any(
+            other in {t["id"] for t in httpx.get(p.base + "/api/tables", timeout=30).json()}
+            for p in (a, b)
+        ),
+        "the closed table stays in a lobby", 60, 0.1,
+    )  # fmt: skip
     assert other not in runs(b)
 
 
@@ -254,12 +252,7 @@ class Watcher:
 
 async def until(predicate: Any, timeout: float, what: str) -> None:
     """Poll ``predicate`` (the timeout only bounds a hang)."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not predicate():
-        if loop.time() > deadline:
-            raise TimeoutError(what)
-        await asyncio.sleep(0.05)
+    await wait.until(predicate, what, timeout, 0.05)
 
 
 def test_kill_9_mid_hand_the_others_take_over_void_it_and_clients_resume(
@@ -365,10 +358,7 @@ def test_a_paused_owner_never_runs_its_table_beside_the_new_one(cluster: Cluster
     db = Database(cluster.database_url)
     db.start()
     try:
-        deadline = time.monotonic() + 60
-        while len(ledger(db)["hands"]) < 3:
-            assert time.monotonic() < deadline, "no play"
-            time.sleep(0.05)
+        wait.wait_until(lambda: len(ledger(db)["hands"]) >= 3, "no play", 60)
         assert a.proc is not None
         os.kill(a.proc.pid, signal.SIGSTOP)  # a network pause, as the owner sees it: nothing
         stopped = time.monotonic()
@@ -377,9 +367,7 @@ def test_a_paused_owner_never_runs_its_table_beside_the_new_one(cluster: Cluster
             print(f"SIGSTOP: the table run by the other process {time.monotonic() - stopped:.1f} "
                   "s after")  # fmt: skip
             hands_then = len(ledger(db)["hands"])
-            while len(ledger(db)["hands"]) < hands_then + 3:  # B deals on
-                assert time.monotonic() < deadline + 60, "B does not deal"
-                time.sleep(0.05)
+            wait.wait_until(lambda: len(ledger(db)["hands"]) >= hands_then + 3, "B does not deal")
         finally:
             os.kill(a.proc.pid, signal.SIGCONT)
         # A wakes up with a lapsed lease: from its first answer on, it runs nothing.
@@ -470,10 +458,10 @@ def test_processes_that_die_or_restart_reuse_the_room_s_bots(cluster: Cluster) -
         def settled() -> int:
             """Every table run and its bots seated: the room's bot accounts then."""
             wait_until_run(cluster.live(), tables, 60)
-            deadline = time.monotonic() + 60
-            while (counts := bot_accounts(db))[1] < wanted:
-                assert time.monotonic() < deadline, f"bots seated: {counts[1]} of {wanted}"
-                time.sleep(0.1)
+            counts: tuple[int, int] = wait.wait_until(
+                lambda: ((c := bot_accounts(db))[1] >= wanted and c) or None,
+                lambda: f"bots seated: {bot_accounts(db)[1]} of {wanted}", 60, 0.1,
+            )  # fmt: skip
             return counts[0]
 
         first = settled()

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import asyncio
 import random
-import time
 from typing import Any
 
 import httpx
 
 from stud.testing.server import Client, ServerProcess, ServerSpec
+from stud.testing.wait import read_until
 from test_server_play import PLAY, Hands, hand_factory_args, make_table, play
 
 SERVER = ServerSpec(PLAY + hand_factory_args(), clean_log=True)
@@ -54,12 +54,7 @@ def play_hands(server: ServerProcess, alice: Client, bob: Client, goal: int) -> 
 def until(read: Any, ok: Any, seconds: float = 30.0) -> Any:
     """``read()`` once ``ok(value)`` holds, within ``seconds`` (the facts are stored after
     each hand, in the background)."""
-    deadline = time.monotonic() + seconds
-    while True:
-        value = read()
-        if ok(value) or time.monotonic() > deadline:
-            return value
-        time.sleep(0.1)
+    return read_until(read, ok, "the stats", seconds)
 
 
 def finished_hands(session: httpx.Client) -> dict[int, int]:

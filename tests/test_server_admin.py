@@ -27,7 +27,7 @@ from stud.testing.server import (
     check_no_foreign_down_cards,
     hand_factory_args,
 )
-from stud.testing.wait import wait_until
+from stud.testing.wait import until, wait_until
 
 PASSWORD = "plum-Lantern-61"  # not one of the common passwords a new one may not be
 
@@ -329,10 +329,7 @@ def test_mutes_refuse_chat_and_reports_reach_the_queue(server: ServerProcess) ->
             loud.messages.clear()
             return bool(answer["type"] == "ok")
 
-        deadline = asyncio.get_running_loop().time() + 30
-        while not await said():
-            assert asyncio.get_running_loop().time() < deadline, "still muted"
-            await asyncio.sleep(0.5)
+        await until(said, "still muted", 30, 0.5)
         await loud.close()
 
     asyncio.run(chat_again())
@@ -446,11 +443,7 @@ def test_an_admin_sees_a_table_as_a_spectator(server: ServerProcess) -> None:
             entry = await asyncio.to_thread(view)
             return entry if entry["state"]["hand"] is not None else None
 
-        entry = None
-        deadline = asyncio.get_running_loop().time() + 60
-        while entry is None:
-            entry = await in_hand()
-            assert asyncio.get_running_loop().time() < deadline
+        entry = await until(in_hand, "no hand on the table", 60)
         viewer.messages = [{"type": "state", "state": entry["state"]}]
         assert check_no_foreign_down_cards(viewer, None) > 0
         # The overview lists tables as the lobby does: no hand in it at all.

@@ -18,7 +18,6 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, Page
 
@@ -27,6 +26,7 @@ from stud.evaluate import evaluate_high
 from stud.testing.server import ServerProcess, ServerSpec
 from stud.testing.web import settle
 from stud.web.browser import watched_page
+from table_pages import open_table
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 DATA = Path(__file__).resolve().parent / "data"
@@ -154,20 +154,10 @@ def showdown_events(hand_number: int = 356) -> list[dict[str, Any]]:
 def open_empty_table(base: str) -> int:
     """An 8-seat Stud table no one sits at: the server sends its state once and then nothing,
     so the state the test gives the page stays."""
-    opener = httpx.post(f"{base}/api/guest", timeout=10)
-    opener.raise_for_status()
-    body = {
-        "name": "Layout", "game": "stud", "ante": 5, "bring_in": 10, "small_bet": 20, "big_bet": 40,
-        "seats": SEATS, "bots": 0, "min_buy_in": 400, "max_buy_in": 40_000,
-    }  # fmt: skip
-    response = httpx.post(
-        f"{base}/api/tables",
-        json=body,
-        cookies={"stud_session": opener.cookies["stud_session"]},
-        timeout=10,
-    )
-    assert response.is_success, response.text
-    return int(response.json()["id"])
+    return open_table(
+        base, "stud", seats=SEATS, bots=0, name="Layout", ante=5, bring_in=10, small_bet=20,
+        big_bet=40, min_buy_in=400, max_buy_in=40_000,
+    )  # fmt: skip
 
 
 def give(
