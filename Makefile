@@ -10,6 +10,14 @@ STAMP := $(VENV)/.installed
 # would run old code.
 COMPILED := $(shell $(PYTHON) -c "import runpy; print(' '.join('src/' + m.replace('.', '/') + '.py' for m in runpy.run_path('src/stud/_compiled.py')['COMPILED_MODULES']))")
 
+# Test workers: two per core. Many tests wait on a clock (a tournament's levels, a database
+# stopped for 10 s, a lease to lapse) rather than the CPU, and a second worker per core runs
+# meanwhile. `make test WORKERS=1` runs them one at a time.
+WORKERS ?= $(shell echo $$(( $$(nproc) * 2 )))
+# Python caches each module's compiled form (and pytest its rewritten tests) only if allowed:
+# every server a test starts would otherwise compile the room's modules again.
+unexport PYTHONDONTWRITEBYTECODE
+
 .PHONY: test quick bench lint fmt clean serve
 
 $(STAMP): pyproject.toml setup.py $(COMPILED)
@@ -19,11 +27,11 @@ $(STAMP): pyproject.toml setup.py $(COMPILED)
 	touch $(STAMP)
 
 test: $(STAMP)
-	$(BIN)/python -m pytest -n auto -q --durations=30
+	$(BIN)/python -m pytest -n $(WORKERS) -q --durations=30
 
 # The markers come from the fixtures a test uses (tests/conftest.py); slow ones are marked by hand.
 quick: $(STAMP)
-	$(BIN)/python -m pytest -n auto -q -m "not server and not browser and not cluster and not slow"
+	$(BIN)/python -m pytest -n $(WORKERS) -q -m "not server and not browser and not cluster and not slow"
 
 bench: $(STAMP)
 	@for b in bench/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done

@@ -58,12 +58,22 @@ LEASE_SECONDS = 3.0
 """A cluster's lease on a table or tournament."""
 
 
+FIRST = ("slow", "cluster", "browser", "server")
+"""Markers in the order their tests start: the long ones first, so the short ones fill
+the workers' last minutes instead of one long test running on alone at the end."""
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         used = set(getattr(item, "fixturenames", ()))
         for marker, fixtures in MARKED_BY.items():
             if used & fixtures:
                 item.add_marker(marker)
+    items.sort(key=_start_rank)  # stable: a module's tests keep their order
+
+
+def _start_rank(item: pytest.Item) -> int:
+    return next((rank for rank, name in enumerate(FIRST) if item.get_closest_marker(name)), 4)
 
 
 # -- servers -------------------------------------------------------------------------------
