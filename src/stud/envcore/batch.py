@@ -1,4 +1,4 @@
-"""N independent hands stepped in one call: the batched core of :class:`~stud.envcore.vector.VectorEnv`.
+"""N independent hands stepped in one call: the compiled loop behind ``VectorEnv``.
 
 Compiled with mypyc (``stud._compiled``): every hand's state sits in flat
 native vectors (``librt.vecs``), one slot per hand or per hand and seat, and
@@ -30,7 +30,7 @@ from stud.evaluate import eight_low_values, high_values, razz_values
 from stud.game.config import RAISE_CAP
 from stud.game.order import ace_low_key, showing_value
 from stud.game.showdown import settle
-from stud.game.variants import DoorCard, Showing, Split, Variant
+from stud.game.variants import DoorCard, Split, Variant
 
 FOLD: Final = 0
 CHECK_CALL: Final = 1
@@ -449,10 +449,12 @@ class BatchCore:
             for s in range(n):
                 if self._pending_live[i * n + s]:
                     rows.append(i * n + s)
-        cards = np.frombuffer(memoryview(self._pending_cards), dtype=np.int64).reshape(-1, CARDS_PER_SEAT)
+        cards = np.frombuffer(memoryview(self._pending_cards), dtype=np.int64).reshape(
+            -1, CARDS_PER_SEAT
+        )
         hands = cards[np.array(rows, dtype=np.int64)]
         split = self._split
-        main = (razz_values(hands, check=False) if split == 0 else high_values(hands, check=False))
+        main = razz_values(hands, check=False) if split == 0 else high_values(hands, check=False)
         mains: list[int] = main.tolist()
         lows: list[int] = eight_low_values(hands, check=False).tolist() if split == 2 else []
         row = 0

@@ -164,7 +164,7 @@ class VectorEnv:
         return self._batch()
 
     def step(self, actions: npt.ArrayLike) -> Batch:
-        """Play one action index in every hand; IllegalActionError (nothing played) if one is not legal."""
+        """Play one action index in each hand (an illegal one: IllegalActionError, none played)."""
         core = self._core
         if core is None:
             raise IllegalActionError("no hands are dealt: call reset() first")
@@ -175,9 +175,7 @@ class VectorEnv:
                 f"not {chosen.shape}"
             )
         if chosen.dtype.kind not in "iu":
-            raise IllegalActionError(
-                f"action indices must be integers, not {chosen.dtype} values"
-            )
+            raise IllegalActionError(f"action indices must be integers, not {chosen.dtype} values")
         out = (chosen < 0) | (chosen >= ACTION_COUNT)
         if out.any():
             hand = int(np.argmax(out))
@@ -202,14 +200,20 @@ class VectorEnv:
 
     def decks(self) -> IntArray:
         """(count, 52) the deck of each hand being played, in dealing order (a copy)."""
-        return np.frombuffer(memoryview(self._dealt().decks), dtype=np.int64).reshape(self.count, 52).copy()
+        return (
+            np.frombuffer(memoryview(self._dealt().decks), dtype=np.int64)
+            .reshape(self.count, 52)
+            .copy()
+        )
 
     def _batch(self) -> Batch:
         core = self._dealt()
         to_act = np.frombuffer(memoryview(core.to_act), dtype=np.int64).copy()
         bits = np.frombuffer(memoryview(core.bits), dtype=np.int64)
         mask = ((bits[:, None] >> _BITS) & 1).astype(np.int8)
-        observation = np.frombuffer(memoryview(core.obs), dtype=np.int64).reshape(self.count, -1).copy()
+        observation = (
+            np.frombuffer(memoryview(core.obs), dtype=np.int64).reshape(self.count, -1).copy()
+        )
         if core.ended:
             net = np.frombuffer(memoryview(core.net), dtype=np.int64).reshape(self.count, -1).copy()
             terminated = np.frombuffer(memoryview(core.done), dtype=np.int64) != 0

@@ -30,7 +30,7 @@ from stud.game import Hand, TableConfig
 
 @dataclass
 class Compared:
-    """What :func:`compare` played: hands finished, decisions, showdowns, and the first difference."""
+    """What :func:`compare` played (hands, decisions, showdowns) and the first difference."""
 
     hands: int = 0
     decisions: int = 0
@@ -38,7 +38,7 @@ class Compared:
     difference: str = ""
 
 
-def expected_row(hand: Hand, width: int) -> list[int]:
+def expected_row(hand: Hand, width: int) -> list[int | None]:
     """The observation row the vector env must give for ``hand``'s seat to act, from the engine."""
     seat = hand.to_act
     assert seat is not None
@@ -46,21 +46,27 @@ def expected_row(hand: Hand, width: int) -> list[int]:
     wagers = hand._full  # the engine's own count of full wagers this street (R10)
     opening = int(hand._bring_in)  # 3rd street not yet opened
     double = int(len(hand._units) > 1)  # R7's double bet on offer
-    row = [seat, hand.street, hand.level, wagers, opening, double, hand.pot]
-    down = list(hand.down_cards(seat))
-    row += [int(c) if c is not None else NO_CARD for c in down]
-    row += [NO_CARD] * (DOWN_SLOTS - len(down))
+    row: list[int | None] = [seat, hand.street, hand.level, wagers, opening, double, hand.pot]
+    down = hand.down_cards(seat)  # a dealt deck's cards are all known (never None)
+    row += [*down, *_NONE[: DOWN_SLOTS - len(down)]]
+    live, stacks, bets, committed = hand.live, hand.stacks, hand.bets, hand.committed
     for r in range(n):
         other = (seat + r) % n
-        ups = [int(c) if c is not None else NO_CARD for c in hand.up_cards(other)]
-        row += [int(hand.live[other]), hand.stacks[other], hand.bets[other]]
-        row += [hand.committed[other], *ups, *([NO_CARD] * (UP_SLOTS - len(ups)))]
+        ups = hand.up_cards(other)
+        row += [int(live[other]), stacks[other], bets[other], committed[other], *ups]
+        row += _NONE[: UP_SLOTS - len(ups)]
     assert len(row) == HEAD + SEAT_FIELDS * n == width
     return row
 
 
-def _mask_bits(mask: npt.NDArray[np.int8]) -> int:
-    return sum(int(bit) << index for index, bit in enumerate(mask))
+_NONE: list[int | None] = [NO_CARD] * UP_SLOTS
+_WEIGHTS = 1 << np.arange(5)
+
+
+def _mask_bits(mask: npt.NDArray[np.int8]) -> list[int]:
+    """Each row's mask as the bits of its legal indices."""
+    bits: list[int] = (mask * _WEIGHTS).sum(axis=1).tolist()
+    return bits
 
 
 def compare(
@@ -80,15 +86,18 @@ def compare(
     width = env.observation_size
     while done.hands < hands:
         actions = np.zeros(count, dtype=np.int64)
+        masks = _mask_bits(batch.mask)
+        rows = batch.observation.tolist()
+        seats = batch.to_act.tolist()
         for i, hand in enumerate(engine):
             by_index, bits = index_actions(hand.legal_actions())
-            if hand.to_act != int(batch.to_act[i]) or bits != _mask_bits(batch.mask[i]):
+            if hand.to_act != seats[i] or bits != masks[i]:
                 done.difference = (
                     f"hand {i}: engine seat {hand.to_act} bits {bits:05b}, vector seat "
                     f"{batch.to_act[i]} mask {batch.mask[i].tolist()}"
                 )
                 return done
-            row = batch.observation[i].tolist()
+            row = rows[i]
             expected = expected_row(hand, width)
             if row != expected:
                 done.difference = f"hand {i}: observation {row}, engine {expected}"
