@@ -199,7 +199,7 @@ class VectorEnv:
         return self._core
 
     def decks(self) -> IntArray:
-        """(count, 52) the deck of each hand being played, in dealing order (a copy)."""
+        """(count, 52) each hand's deck in dealing order (a copy; every card, so not for agents)."""
         return (
             np.frombuffer(memoryview(self._dealt().decks), dtype=np.int64)
             .reshape(self.count, 52)
