@@ -11,6 +11,9 @@ three and seven seats, and stacks just deep enough); the slow test runs
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -166,3 +169,17 @@ def test_bad_actions_are_refused_and_change_nothing(actions: object, words: str)
 def test_step_before_reset_is_refused() -> None:
     with pytest.raises(IllegalActionError, match="reset"):
         VectorEnv("razz", count=2).step(np.zeros(2, dtype=np.int64))
+
+
+def test_the_benchmark_loops_play_decisions() -> None:
+    """bench/bench_vector.py's three loops run and count what they play (nothing is timed)."""
+    bench = Path(__file__).resolve().parent.parent / "bench"
+    sys.path.insert(0, str(bench))
+    try:
+        from bench_vector import engine_loop, env_loop, vector_loop
+    finally:
+        sys.path.remove(str(bench))
+    config = VectorEnv("razz", count=1).config
+    assert engine_loop(config, 1)() >= 2  # the bring-in and a reply at least
+    assert env_loop("razz", 2, 1)() >= 2
+    assert vector_loop("razz", 2, 64, 1)() == 64

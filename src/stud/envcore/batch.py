@@ -26,17 +26,12 @@ import numpy as np
 from librt.vecs import vec
 from mypy_extensions import i64
 
+from stud.envcore.turns import BRING_IN, CHECK_CALL, DOUBLE_WAGER, FOLD, WAGER
 from stud.evaluate import eight_low_values, high_values, razz_values
 from stud.game.config import RAISE_CAP
 from stud.game.order import ace_low_key, showing_value
 from stud.game.showdown import settle
 from stud.game.variants import DoorCard, Split, Variant
-
-FOLD: Final = 0
-CHECK_CALL: Final = 1
-BRING_IN: Final = 2
-WAGER: Final = 3
-DOUBLE_WAGER: Final = 4
 
 CARDS_PER_SEAT: Final = 7
 UP_SLOTS: Final = 4
@@ -48,8 +43,10 @@ SEAT_FIELDS: Final = 8
 NO_CARD: Final = -1
 
 _SHOWING_SLOTS: Final = 13 + 13**2 + 13**3 + 13**4
+"""Remembered R6 values: one slot per sequence of 1 to 4 up-card ranks."""
 _SHOWING_BASE: Final = (0, 0, 13, 13 + 13**2, 13 + 13**2 + 13**3)
-_NO_SPLIT: Final = Fraction(0)
+"""Where the sequences of each length (by up-card count) start among those slots."""
+_NO_RAKE: Final = Fraction(0)
 
 
 def _vec(values: list[int]) -> vec[i64]:
@@ -510,7 +507,7 @@ class BatchCore:
             hands,
             (),
             aggressor if aggressor >= 0 else None,
-            rake_percent=_NO_SPLIT,
+            rake_percent=_NO_RAKE,
             rake_cap=None,
             forced_rake=None,
             muck_losing_hands=True,
