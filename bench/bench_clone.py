@@ -1,13 +1,17 @@
-"""What cloning costs against one step: ``Hand.copy()`` beside ``Hand.act()``, and the envs.
+"""What cloning and perfect recall cost against one step: ``Hand.copy()`` beside ``Hand.act()``.
 
 Six-handed hands of each game dealt from seeded decks and played at random
 to a random point; then, on the same hands, the time of one ``act()`` (on
 clones made outside the time, so every act starts from the same point), of
 ``copy()``, ``copy.deepcopy`` and a ``pickle`` round trip of the hand, and a
 deep copy and a pickle round trip of a ``StudEnv`` in the middle of a hand
-beside one of its steps (whole hands played, time over steps). Times are
-CPU medians of several repeats (``time.process_time``), so other load on
-the machine hits them alike.
+beside one of its steps (whole hands played, time over steps). Then the
+observation: the environment's compiled core (``stud.envcore.Core``) playing
+whole hands, observing the seat to act before each decision (and every seat
+at the end), with the compact observation and with perfect recall, per
+decision, on the same hands (``bench_env.core_hands``). Times are CPU
+medians of several repeats (``time.process_time``), so other load on the
+machine hits them alike; each ratio is against one step of its own kind.
 
     python bench/bench_clone.py [--repeats 5] [--hands 300]
 """
@@ -23,6 +27,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from bench_env import core_hands
 from stud.env import StudEnv, table_config
 from stud.game import Hand
 
@@ -119,6 +124,19 @@ def env_costs(game: str, repeats: int) -> dict[str, float]:
     return {name: _median(values) for name, values in results.items()}
 
 
+def observation_costs(game: str, repeats: int) -> dict[str, float]:
+    """Microseconds per decision of the core, compact and perfect-recall, on the same hands."""
+    results: dict[str, list[float]] = {"compact": [], "recall": []}
+    for _ in range(repeats):
+        for name, recall in (("compact", False), ("recall", True)):
+            play = core_hands(game, 11, recall)
+            clock = time.process_time
+            start = clock()
+            steps = sum(play() for _ in range(200))
+            results[name].append((clock() - start) / steps * 1e6)
+    return {name: _median(values) for name, values in results.items()}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5, help="repeats per case (medians shown)")
@@ -126,18 +144,23 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     print(f"{PLAYERS} players; CPU microseconds, medians of {args.repeats} repeats")
     print(
-        f"{'game':6} {'act':>7} {'copy()':>8} {'/act':>6} {'deepcopy':>9} {'pickle':>8} "
-        f"{'env step':>9} {'env deepcopy':>13} {'/step':>6} {'env pickle':>11} {'/step':>6}"
+        f"{'game':6} {'act':>7} {'copy()':>8} {'/act':>6} {'deepcopy':>9} {'/act':>6} "
+        f"{'pickle':>8} {'/act':>6} {'env step':>9} {'env deepcopy':>13} {'/step':>6} "
+        f"{'env pickle':>11} {'/step':>6} {'obs compact':>12} {'obs recall':>11} {'/compact':>9}"
     )
     for game in ("stud", "stud8", "razz"):
         hand = hand_costs(game, _hands(game, args.hands), args.repeats)
         env = env_costs(game, args.repeats)
-        ratio = hand["copy"] / hand["act"]
+        seen = observation_costs(game, args.repeats)
+        act = hand["act"]
         print(
-            f"{game:6} {hand['act']:>7.2f} {hand['copy']:>8.2f} {ratio:>5.2f}x "
-            f"{hand['deepcopy']:>9.2f} {hand['pickle']:>8.2f} {env['step']:>9.2f} "
+            f"{game:6} {act:>7.2f} {hand['copy']:>8.2f} {hand['copy'] / act:>5.2f}x "
+            f"{hand['deepcopy']:>9.2f} {hand['deepcopy'] / act:>5.2f}x "
+            f"{hand['pickle']:>8.2f} {hand['pickle'] / act:>5.1f}x {env['step']:>9.2f} "
             f"{env['deepcopy']:>13.1f} {env['deepcopy'] / env['step']:>5.0f}x "
-            f"{env['pickle']:>11.1f} {env['pickle'] / env['step']:>5.0f}x"
+            f"{env['pickle']:>11.1f} {env['pickle'] / env['step']:>5.0f}x "
+            f"{seen['compact']:>12.2f} {seen['recall']:>11.2f} "
+            f"{seen['recall'] / seen['compact']:>8.2f}x"
         )
     return 0
 

@@ -31,6 +31,7 @@ COMPILED_MODULES = (
     "stud.envcore.views",
     "stud.envcore.recycle",
     "stud.envcore.protocol",
+    "stud.envcore.batch",
     "stud.evaluate.sofar",
     "stud.table.readout",
     "stud.table.port",

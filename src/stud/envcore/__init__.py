@@ -5,8 +5,9 @@ It imports only NumPy, the engine and mypyc's runtime library ``librt``
 engine's hot modules (``stud._compiled.COMPILED_MODULES``): the
 observation offsets, the encoder, the turns' indexing, :class:`Core` (a
 hand played by action index, observed seat by seat: also usable alone, the
-fast path of docs/rl.md) and the AEC bookkeeping :mod:`stud.env` builds the
-environment on. Importing it
+fast path of docs/rl.md), the AEC bookkeeping :mod:`stud.env` builds the
+environment on, and :class:`VectorEnv`, many hands stepped in one call
+(its compiled loop is :mod:`stud.envcore.batch`). Importing it
 checks that a compiled module is not older than its source, as importing
 :mod:`stud.game` does for the engine.
 """
@@ -14,7 +15,8 @@ checks that a compiled module is not older than its source, as importing
 from stud._compiled import check_fresh
 from stud.envcore.core import OVER, Core
 from stud.envcore.encoder import Encoder
+from stud.envcore.vector import VectorEnv
 
-__all__ = ["OVER", "Core", "Encoder"]
+__all__ = ["OVER", "Core", "Encoder", "VectorEnv"]
 
 check_fresh()  # a compiled module older than its source would run old code
