@@ -36,6 +36,8 @@ accounts = Table(
     Column("created_at", Float, nullable=False),
     # The language the account chose for the browser client ('en', 'zh-Hant', ...); NULL: none.
     Column("language", String(16), nullable=True),
+    # At a showdown, muck a hand that cannot win (on, the room's default) or show it.
+    Column("muck_losing_hands", Boolean, nullable=False, server_default="1"),
     # Moderation (stud.server.storage.moderation): 'player', 'moderator' or 'admin'; a ban
     # (its reason set: banned; until NULL: for good) and a mute (chat refused until then).
     Column("role", String(16), nullable=False, server_default="player"),
