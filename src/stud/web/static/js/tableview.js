@@ -293,7 +293,7 @@ export class TableView {
       buttons.push(me.sitting_out
         ? h('button', { class: 'btn', dataset: { do: 'sit-in' }, onclick: () => this.command('sit_in') }, t('table.sit_in'))
         : h('button', { class: 'btn', dataset: { do: 'sit-out' }, onclick: () => this.command('sit_out') }, t('table.sit_out')));
-      if (!me.sitting_out) buttons.push(this.bringInBox());
+      if (!me.sitting_out && !this.tile) buttons.push(this.bringInBox()); // a tile's header stays one line
       buttons.push(...chipButtons(this));
       buttons.push(h('button', { class: 'btn danger', dataset: { do: 'leave' }, onclick: () => this.leave() }, t('table.leave')));
     } else if (this.app.account && state.seats.some((p) => !p) && !(state.waiting ?? []).length) {
