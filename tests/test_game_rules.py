@@ -804,3 +804,20 @@ def test_R18_no_seat_gets_two_odd_chips_from_one_split() -> None:
 def test_R17_pot_layers_count_folded_chips() -> None:
     pots = build_pots([10, 30, 30, 25], [True, True, True, False])
     assert [(p.amount, p.seats) for p in pots] == [(40, (0, 1, 2)), (55, (1, 2))]
+
+
+def test_R13_each_seat_its_own_muck_choice() -> None:
+    """A seat that chose to show shows its beaten hand; the others still muck theirs."""
+    hand = make(STUD, THREE_TO_SHOWDOWN, muck_losing_hands=(True, False, True))
+    passive(hand, 7)
+    do(hand, (2, "bet"), (0, "call"), (1, "call"))
+    assert [e.seat for e in events_of(hand, HandShown)] == [2, 1]
+    assert [e.seat for e in events_of(hand, HandMucked)] == [0]
+    assert hand.view(2).seats[0].down == (None, None, None)
+    assert None not in hand.view(2).seats[1].down
+
+
+@pytest.mark.parametrize("choice", [(True, False), (True, False, 1), "no", None])
+def test_R13_a_muck_choice_per_seat_is_checked(choice: Any) -> None:
+    with pytest.raises(ValueError, match="muck_losing_hands must be True or False"):
+        make(STUD, THREE_TO_SHOWDOWN, muck_losing_hands=choice)

@@ -78,7 +78,7 @@ def test_stats_follow_the_hands_and_show_only_shared_ones(server: ServerProcess)
     # The facts' chips agree with the ledger's, hand by hand summed.
     assert own["results"]["net"] == sum(mine.values())
     assert own["results"]["by_game"] == [
-        {"game": "stud", "hands": len(mine), "net": sum(mine.values())}
+        {"game": "stud", "unit": "chips", "hands": len(mine), "net": sum(mine.values())}
     ]
     assert sum(s["hands"] for s in own["results"]["by_session"]) == len(mine)
     assert 0 <= own["vpip"] <= own["hands"] and own["saw4"] >= own["showdown"]

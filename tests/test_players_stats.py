@@ -124,6 +124,7 @@ def test_imported_hands_count_only_for_their_account(stored: Database) -> None:
     assert stored.read_sync(lambda c: player_stats(c, 5, 5))["hands"] == 2
     own, results = stored.read_sync(lambda c: own_stats(c, 5))  # the rollup has it too
     assert own == stored.read_sync(lambda c: player_stats(c, 5, 5))
+    # Its results are in the hand's own money (none given: the room's chips), one session.
     assert [s["hands"] for s in results["by_session"]] == [2]
     assert stored.read_sync(lambda c: player_stats(c, 5, 4)) == summed("Eve", [4])
     assert stored.read_sync(lambda c: player_stats(c, 4, 5)) == summed("Dee", [4])
@@ -133,9 +134,10 @@ def test_own_results_by_game_and_session(stored: Database) -> None:
     _, results = stored.read_sync(lambda c: own_stats(c, 1))
     assert results["hands"] == 4
     assert results["net"] == -3 - 6 + 15 - 3
-    assert results["by_game"] == [{"game": "stud", "hands": 4, "net": 3}]
+    assert results["by_game"] == [{"game": "stud", "unit": "chips", "hands": 4, "net": 3}]
     sessions = [(s["hands"], s["net"], s["start"], s["end"]) for s in results["by_session"]]
     assert sessions == [(2, 12, AT[3], AT[4]), (2, -9, AT[1], AT[2])]  # newest first
+    assert {s["unit"] for s in results["by_session"]} == {"chips"}
     assert stored.read_sync(lambda c: own_stats(c, 99))[1]["by_session"] == []
 
 
@@ -161,3 +163,30 @@ def test_net_agrees_with_the_stacks_on_random_hands() -> None:
             assert row["showdown"] >= row["won_showdown"] and row["saw4"] >= row["fold4_chance"]
             assert row["vpip"] >= row["raised"] and row["steal_chance"] >= row["stole"]
         assert sum(row["net"] for row in rows) == -record.rake
+
+
+def test_results_of_each_money_are_kept_apart(stored: Database) -> None:
+    """An imported hand's ``net`` counts its file's money: never added to the room's chips,
+    nor to another money, in the results by game or by session."""
+    record = read_phh_file(DATA / "h2.phh").hands[0]
+    for hand_id, unit, at in ((7, "USD", AT[1] + 10), (8, "tourney", AT[2]), (9, "USD", AT[4])):
+        rows = hand_facts(record, [None, None, 3, None], hand_id=hand_id, at=at, source="import")
+        stored.write_sync(lambda c, rows=rows, unit=unit: store_facts(  # type: ignore[misc]
+            c, [{**row, "unit": unit} for row in rows]))  # fmt: skip
+    counts, results = stored.read_sync(lambda c: own_stats(c, 3))
+    assert counts == {k: a + 3 * b for (k, a), b in zip(
+        summed("Cy", [1, 2, 3, 4]).items(), summed("Cy", [2]).values(), strict=True)}  # fmt: skip
+    assert results["hands"] == 4 and results["net"] == -1 + 18 - 1 - 1  # the room's alone
+    assert results["by_game"] == [
+        {"game": "stud", "unit": "chips", "hands": 4, "net": 15},
+        {"game": "stud", "unit": "USD", "hands": 2, "net": 36},
+        {"game": "stud", "unit": "tourney", "hands": 1, "net": 18},
+    ]
+    sessions = [(x["unit"], x["hands"], x["net"]) for x in results["by_session"]]
+    assert sessions == [
+        ("USD", 1, 18),
+        ("chips", 2, -2),
+        ("tourney", 1, 18),
+        ("USD", 1, 18),
+        ("chips", 2, 17),
+    ]  # newest first, each money's sessions its own

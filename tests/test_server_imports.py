@@ -29,7 +29,7 @@ from stud.server.storage.imports import imported_records_of
 from stud.table.engine import start_engine_hand
 from test_history_corpus import CORPUS, HAVE_CORPUS
 
-ACCOUNTS = ("alice", "bob")
+ACCOUNTS = ("alice", "bob", "carol", "dora")
 
 
 def corpus_files(folder: Path) -> list[tuple[str, bytes]]:

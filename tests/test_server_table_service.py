@@ -208,6 +208,62 @@ def test_chips_are_conserved_through_buy_in_top_up_rebuy_and_leaving(
         db.close()
 
 
+def test_showdown_and_bring_in_choices_are_kept_and_reach_the_table(
+    server: ServerProcess,
+) -> None:
+    """The muck choice is kept with the account (GET/PUT /api/me/preferences) and told to a
+    table at the sit or later; "sit out next bring-in" is the table's; both only in the
+    player's own state."""
+    alice, bob = Client.guest(server.base), Client.guest(server.base)
+    url = server.base + "/api/me/preferences"
+
+    def prefs(client: Client | None, body: Any = None) -> httpx.Response:
+        cookies = {"stud_session": client.cookie or ""} if client else {}
+        if body is None:
+            return httpx.get(url, cookies=cookies, timeout=60)
+        return httpx.put(url, json=body, cookies=cookies, timeout=60)
+
+    assert prefs(alice).json() == {"muck_losing_hands": True}  # the room's default
+    assert prefs(alice, {"muck_losing_hands": False}).json() == {"muck_losing_hands": False}
+    for bad in ({"muck_losing_hands": "no"}, {"muck_losing_hands": None}, {}):
+        assert prefs(alice, bad).status_code == 422, bad
+    assert prefs(None, {"muck_losing_hands": True}).status_code == 401
+    assert prefs(alice).json() == {"muck_losing_hands": False}  # refusals changed nothing
+    assert prefs(bob).json() == {"muck_losing_hands": True}  # another account's untouched
+    table = make_table(server, alice, name="choices", bots=1)
+
+    async def mine(client: Client, key: str, value: bool) -> None:
+        await seen(
+            client,
+            lambda m: m.get("type") == "state" and m["table"] == table
+            and (m["state"].get("mine") or {}).get(key) is value,
+            timeout=60,
+        )  # fmt: skip
+
+    async def run() -> None:
+        await alice.connect()
+        await bob.connect()
+        await bob.send({"type": "watch", "table": table})
+        sit = {"type": "sit", "table": table, "buy_in": 60, "muck_losing_hands": False}
+        await alice.send({**sit, "id": "s"})
+        assert (await reply(alice, "s"))["type"] == "ok"
+        await mine(alice, "muck_losing_hands", False)
+        for kind, key, on in (
+            ("muck_losing_hands", "muck_losing_hands", True),
+            ("sit_out_bring_in", "sit_out_after_bring_in", True),
+        ):
+            await alice.send({"type": kind, "table": table, "on": on, "id": kind})
+            assert (await reply(alice, kind))["type"] == "ok"
+            await mine(alice, key, on)
+        await bob.send({"type": "muck_losing_hands", "table": table, "on": False, "id": "b"})
+        assert (await reply(bob, "b"))["type"] == "error"  # not seated there
+        assert all(m["state"].get("mine") is None for m in bob.messages if m.get("type") == "state")
+        await alice.close()
+        await bob.close()
+
+    asyncio.run(run())
+
+
 def test_a_full_table_has_a_waiting_list_and_a_bot_makes_room(
     server: ServerProcess,
 ) -> None:

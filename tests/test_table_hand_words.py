@@ -128,27 +128,42 @@ def test_bad_card_indexes_are_refused_by_name(cards: tuple[int, ...], message: s
 
 def test_a_kept_own_settings_piece_is_made_again_when_its_values_change() -> None:
     """Each seat's ``mine`` (its player's own settings) is kept as JSON between steps: the
-    automatic rebuy, chips bought during a hand and the buy-in reach their player at once,
-    and nobody else's state carries them."""
+    automatic rebuy, chips bought during a hand, the buy-in and the showdown and bring-in
+    choices reach their player at once, and nobody else's state carries them."""
     actor, table, watchers = _seated_table()
     _send_and_compare(actor)
-    assert _state(watchers[12])["mine"] == {"auto_rebuy": False, "pending": 0, "buy_in": 200}
+    assert _state(watchers[12])["mine"] == mine(False, 0, 200)
     table.set_auto_rebuy(12, True)
     table.top_up(12, 30, 0.0)  # between hands: the stack and the buy-in
     _send_and_compare(actor)
-    assert _state(watchers[12])["mine"] == {"auto_rebuy": True, "pending": 0, "buy_in": 230}
+    assert _state(watchers[12])["mine"] == mine(True, 0, 230)
     table.tick(1.0)
     assert table.hand is not None
     table.top_up(12, 20, 1.0)  # in a hand: pending until it ends
     _send_and_compare(actor)
-    assert _state(watchers[12])["mine"] == {"auto_rebuy": True, "pending": 20, "buy_in": 250}
-    assert _state(watchers[11])["mine"] == {"auto_rebuy": False, "pending": 0, "buy_in": 200}
+    assert _state(watchers[12])["mine"] == mine(True, 20, 250)
+    assert _state(watchers[11])["mine"] == mine(False, 0, 200)
     hand, now = table.hand, 2.0
     while table.hand is hand:  # the hand ends: the chips bought join the stack
         _act_first(table, ("check", "call", "bring-in"), now)
         now += 1.0
     _send_and_compare(actor)
-    assert _state(watchers[12])["mine"] == {"auto_rebuy": True, "pending": 0, "buy_in": 250}
+    assert _state(watchers[12])["mine"] == mine(True, 0, 250)
     table.set_auto_rebuy(12, False)
     _send_and_compare(actor)
     assert _state(watchers[12])["mine"]["auto_rebuy"] is False
+    table.set_show_losing(12, True)  # the showdown choice and the bring-in's, likewise
+    table.sit_out_after_bring_in(12, True)
+    _send_and_compare(actor)
+    assert _state(watchers[12])["mine"] == {
+        **mine(False, 0, 250),
+        "muck_losing_hands": False,
+        "sit_out_after_bring_in": True,
+    }
+    assert _state(watchers[11])["mine"] == mine(False, 0, 200)
+
+
+def mine(auto_rebuy: bool, pending: int, buy_in: int) -> dict[str, object]:
+    """A player's own settings with the room's defaults for the showdown and the bring-in."""
+    return {"auto_rebuy": auto_rebuy, "pending": pending, "buy_in": buy_in,
+            "muck_losing_hands": True, "sit_out_after_bring_in": False}  # fmt: skip

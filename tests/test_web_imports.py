@@ -3,7 +3,8 @@
 A guest uploads a PokerStars file and one cut short through the page's form: the page says
 how many hands were imported and words each refusal in its language; the imported hand
 opens in the replayer with its equity chart, whose numbers are the server's, and whose
-current street follows the replay. In English and Traditional Chinese, each with a picture
+current street follows the replay; My hands then counts it in the results, in its own
+money. In English and Traditional Chinese, each with a picture
 for the docs (STUD_WEB_SCREENSHOTS=1) and no serious accessibility violation.
 """
 
@@ -82,6 +83,20 @@ def test_import_then_replay_with_the_equity_chart(
         assert serious_violations(page) == []
         person.js("() => document.querySelector('.equity-chart').scrollIntoView({block: 'end'})")
         screenshot(page, tmp_path / "equity.png", f"screenshot-equity-{lang}.png")
+
+        # My hands: the imported hand in the results, in its own money, apart from chips.
+        person.goto("#/lobby", lang)
+        person.goto("#/hands", lang)
+        row = page.wait_for_selector(".results-imported tbody tr[data-unit='USD']")
+        assert row is not None and row.get_attribute("data-game") == "stud"
+        me = person.js("() => window.studApp.account.id")
+        stats = httpx.get(f"{server.base}/api/players/{me}/stats", cookies=cookies).json()
+        (usd,) = stats["results"]["by_game"]
+        assert (usd["unit"], usd["hands"]) == ("USD", 1) and stats["hands"] == 1
+        net = page.inner_text(".results-imported tbody tr td.num:last-child")
+        assert net.lstrip("+−") == f"{abs(usd['net']) / 100:.2f}"
+        assert page.query_selector(".results-by-game") is None  # no hand of the room's
+        assert serious_violations(page) == []
         assert not person.errors, person.errors
     finally:
         person.close()

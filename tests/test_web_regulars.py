@@ -132,3 +132,44 @@ def test_results_chart_settings_and_quick_chat(server: ServerProcess, browser: B
         assert not person.errors
     finally:
         person.close()
+
+
+def test_showdown_and_bring_in_choices(server: ServerProcess, browser: Browser) -> None:
+    """The settings menu's "muck losing hands" (on by default) is kept with the account and
+    reaches the table; the header's "sit out next bring-in" reaches the table; both in the
+    page's language."""
+    table = open_table(server.base, name="Choices")
+    person = Person(browser, server.base)
+    page = person.page
+    mine = "([t, key, value]) => window.studApp.models.get(t)?.state?.mine?.[key] === value"
+    try:
+        person.guest()
+        sit(person, table)
+        box = ".table-buttons .sit-out-bring-in input"
+        assert not page.is_checked(box)
+        assert "bring-in" in (page.get_attribute(".table-buttons .sit-out-bring-in", "title") or "")
+        page.check(box)
+        page.wait_for_function(mine, arg=[table, "sit_out_after_bring_in", True])
+
+        page.click("#open-settings")
+        muck = "dialog.settings-dialog input[name='muck_losing_hands']"
+        assert page.is_checked(muck)  # the room's default
+        page.uncheck(muck)
+        page.wait_for_function(mine, arg=[table, "muck_losing_hands", False])
+        kept = person.js("async () => (await fetch('/api/me/preferences')).json()")
+        assert kept == {"muck_losing_hands": False}
+        page.click("dialog.settings-dialog button[value='done']")
+
+        # Kept with the account: after a reload the menu says so, and the table holds it.
+        person.goto(f"#/table/{table}", "zh-Hant")
+        page.wait_for_function(mine, arg=[table, "muck_losing_hands", False])
+        assert page.inner_text(".table-buttons .sit-out-bring-in").strip() == "下次帶入後暫離"
+        page.click("#open-settings")
+        page.wait_for_selector("dialog.settings-dialog .settings-muck")
+        assert not page.is_checked(muck)
+        assert "輸牌時蓋牌不亮" in page.inner_text("dialog.settings-dialog .settings-muck")
+        page.check(muck)
+        page.wait_for_function(mine, arg=[table, "muck_losing_hands", True])
+        assert not person.errors
+    finally:
+        person.close()

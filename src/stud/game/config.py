@@ -75,8 +75,9 @@ class TableConfig:
     """Rake: at most this much per hand; None for no cap."""
     rake_third_street: bool = False
     """Rake: whether a hand that ends on 3rd street pays rake (off: "no flop, no drop")."""
-    muck_losing_hands: bool = True
-    """At the showdown a hand that cannot win any share is mucked, not shown."""
+    muck_losing_hands: bool | tuple[bool, ...] = True
+    """At the showdown a hand that cannot win any share is mucked, not shown; a tuple says
+    it per seat (each player's own choice at a card room)."""
 
     if TYPE_CHECKING:
         # What the generated __init__ accepts (checked in __post_init__): a game's
@@ -95,7 +96,7 @@ class TableConfig:
             rake_percent: Fraction | int | float | str = ...,
             rake_cap: int | None = None,
             rake_third_street: bool = False,
-            muck_losing_hands: bool = True,
+            muck_losing_hands: bool | Sequence[bool] = True,
         ) -> None: ...
 
     def __post_init__(self) -> None:
@@ -133,10 +134,15 @@ class TableConfig:
             "burn_cards",
             "short_all_in_rule",
             "rake_third_street",
-            "muck_losing_hands",
         ):
             if not isinstance(getattr(self, name), bool):
                 raise ValueError(f"{name} must be True or False, not {getattr(self, name)!r}")
+        object.__setattr__(self, "muck_losing_hands", _per_seat(self.muck_losing_hands, stacks))
+
+    def mucks(self, seat: int) -> bool:
+        """Whether ``seat`` mucks a hand that cannot win at the showdown."""
+        muck = self.muck_losing_hands
+        return muck if isinstance(muck, bool) else muck[seat]
 
     @property
     def seats(self) -> int:
@@ -146,3 +152,17 @@ class TableConfig:
     def with_stacks(self, stacks: Sequence[int]) -> TableConfig:
         """The same table with other stacks (the next hand at a table)."""
         return replace(self, stacks=tuple(stacks))
+
+
+def _per_seat(muck: object, stacks: tuple[int, ...]) -> bool | tuple[bool, ...]:
+    """``muck_losing_hands`` checked: True or False, or one of them per seat."""
+    if isinstance(muck, bool):
+        return muck
+    if isinstance(muck, Sequence) and not isinstance(muck, str):
+        choices = tuple(muck)
+        if len(choices) == len(stacks) and all(isinstance(c, bool) for c in choices):
+            return choices
+    raise ValueError(
+        f"muck_losing_hands must be True or False, or one of them for each of the "
+        f"{len(stacks)} seats, not {muck!r}"
+    )

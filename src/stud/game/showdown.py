@@ -78,13 +78,14 @@ def settle(
     rake_percent: Fraction | int,
     rake_cap: int | None,
     forced_rake: int | Sequence[int] | None,
-    muck_losing_hands: bool,
+    muck_losing_hands: bool | Sequence[bool],
 ) -> Settlement:
     """Form the pots (R17), take the rake, show down (R13) and award every chip (R14–R18).
 
     ``hands[s]`` is seat ``s``'s own cards, ``None`` where unknown (a replay),
     and ``board`` the R12 community card if there is one; a seat whose cards
-    are not all known cannot show and is taken to muck.
+    are not all known cannot show and is taken to muck. ``muck_losing_hands`` is one choice
+    for every seat, or each seat's own.
     Rake is taken when ``rake_percent`` is above 0 (the caller passes 0 when a
     hand is not raked) or when ``forced_rake`` states it (a total, or each
     pot's rake, main pot first: see :func:`~stud.game.pots.rake_pots`).
@@ -147,7 +148,9 @@ def settle(
         if seat not in full:
             events.append(HandMucked(seat))
             continue
-        show = not muck_losing_hands
+        show = not (
+            muck_losing_hands if isinstance(muck_losing_hands, bool) else muck_losing_hands[seat]
+        )
         for p, pot in enumerate(pots):
             if seat in pot.seats and (
                 main[seat] >= best_main[p]

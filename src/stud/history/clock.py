@@ -39,3 +39,19 @@ def eastern_time(time: datetime | None, zone: str | None) -> datetime | None:
         return local.astimezone(ZoneInfo(EASTERN)).replace(tzinfo=None)
     except (ZoneInfoNotFoundError, ValueError):
         return None
+
+
+def posix_time(time: datetime | None, zone: str | None, time_et: datetime | None) -> float | None:
+    """The moment a header states, in seconds since the epoch: from its ET time when it has
+    one, else from its own zone (read as UTC when unknown); None when it states no time."""
+    if time_et is not None:
+        time, zone = time_et, "ET"
+    if time is None:
+        return None
+    name = (
+        EASTERN if zone == "ET" else ZONES.get(zone or "", zone if zone and "/" in zone else "UTC")
+    )
+    try:
+        return time.replace(tzinfo=ZoneInfo(name)).timestamp()
+    except (ZoneInfoNotFoundError, ValueError):
+        return time.replace(tzinfo=ZoneInfo("UTC")).timestamp()

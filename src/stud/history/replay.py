@@ -126,8 +126,11 @@ class ReplayReport:
 
 def table_config(record: HandRecord) -> TableConfig:
     """The engine table a record was played at; a bring-in the record never shows is one its
-    actions fit (:func:`~stud.history.ledger.bring_in_to_play`)."""
+    actions fit (:func:`~stud.history.ledger.bring_in_to_play`). A seat the record shows
+    at the showdown showed by choice, even beaten (a player who shows losing hands); the
+    others muck a hand that cannot win."""
     stakes = record.stakes
+    shown = record.shown()
     return TableConfig(
         game=variant(record.game),
         ante=stakes.ante,
@@ -136,6 +139,7 @@ def table_config(record: HandRecord) -> TableConfig:
         big_bet=stakes.big_bet,
         stacks=record.starting_stacks,
         burn_cards=record.burn_cards,
+        muck_losing_hands=tuple(seat not in shown for seat in range(len(record.seats))),
     )
 
 

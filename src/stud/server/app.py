@@ -27,6 +27,7 @@ from stud.server.http import (
     imports,
     language,
     players,
+    preferences,
     tables,
     topups,
     tournaments,
@@ -71,6 +72,7 @@ ROUTERS = (
     admin,
     topups,
     players,
+    preferences,
 )
 """The REST API, a router per resource (stud.server.http)."""
 

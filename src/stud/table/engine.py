@@ -601,6 +601,7 @@ def start_engine_hand(
     rake_cap: int | None = None,
     cards: CardSource | None = None,
     shuffle: Shuffle | None = None,
+    muck_losing_hands: bool | tuple[bool, ...] = True,
 ) -> tuple[HandPort, list[HandEvent]]:
     """The table's hand factory: a real engine hand, dealt from the table's committed shuffle.
 
@@ -610,6 +611,7 @@ def start_engine_hand(
     config = TableConfig(
         game=variant(game), ante=ante, bring_in=bring_in, small_bet=small_bet, big_bet=big_bet,
         stacks=tuple(stacks), rake_percent=Fraction(str(rake_percent)), rake_cap=rake_cap,
+        muck_losing_hands=muck_losing_hands,
     )  # fmt: skip
     if cards is not None:
         shuffle = None

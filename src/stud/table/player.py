@@ -32,6 +32,11 @@ class Player:
     auto_rebuy: bool = False
     pending: int = 0
     """Chips bought during a hand the player is in, added to the stack when it ends."""
+    show_losing: bool = False
+    """Show a hand that cannot win at the showdown (from the next hand dealt); the room's
+    default, off, mucks it."""
+    sit_out_after_bring_in: bool = False
+    """Sit out once the player has posted a bring-in: from the hand after it."""
 
     def public(self, seat: int) -> dict[str, Any]:
         return {
@@ -48,4 +53,10 @@ class Player:
 
     def own(self) -> dict[str, Any]:
         """What only the player in the seat is shown of their own settings."""
-        return {"auto_rebuy": self.auto_rebuy, "pending": self.pending, "buy_in": self.buy_in}
+        return {
+            "auto_rebuy": self.auto_rebuy,
+            "pending": self.pending,
+            "buy_in": self.buy_in,
+            "muck_losing_hands": not self.show_losing,
+            "sit_out_after_bring_in": self.sit_out_after_bring_in,
+        }

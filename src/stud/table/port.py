@@ -90,7 +90,9 @@ class HandFactory(Protocol):
     The table passes the hand's committed ``shuffle`` (:class:`stud.fairness.Shuffle`)
     by keyword: a hand dealt from it reports it in its summary (``shuffle``) and
     histories once over; a hand dealt otherwise (a test's stacked deck) does not.
-    A table that takes a rake also passes ``rake_percent`` and ``rake_cap`` by keyword.
+    A table that takes a rake also passes ``rake_percent`` and ``rake_cap`` by keyword,
+    and a hand with a player who shows losing hands ``muck_losing_hands`` (a choice per
+    player of the hand, in its order).
     """
 
     def __call__(

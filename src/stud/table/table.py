@@ -47,6 +47,7 @@ class Table(TableViews):
         """People on the table's waiting list (kept by the server): seats bots leave for them."""
         self._bot_joined_after = -1  # hand number after which a bot last joined a dealing table
         self._committed: list[int] = []
+        self._brought_in: int | None = None  # the player index that posted the hand's bring-in
         self._out: list[Out] = []
         self.closing = False
         """Closed by its creator or for idleness: no new hand, no new player."""
@@ -191,6 +192,33 @@ class Table(TableViews):
             in_hand = player.index is not None and self.hand is not None
             self._emit(Event("sat_out", {"seat": seat, "next_hand": in_hand}))
         return self._drain()
+
+    def sit_out_after_bring_in(self, player_id: int, on: bool) -> list[Out]:
+        """Sit out from the hand after the next one in which the player posts the bring-in
+        (docs/play.md): the bring-in falls by the cards dealt, so it cannot be skipped, only
+        paid; a bring-in already posted in the hand in progress counts."""
+        seat = self._seat(player_id)
+        player = self.seats[seat]
+        assert player is not None
+        player.sit_out_after_bring_in = on
+        if on and player.index is not None and self._brought_in == player.index:
+            self._sit_out_now(seat, player)
+        return self._drain()
+
+    def _sit_out_now(self, seat: int, player: Player) -> None:
+        """Sit the player out from the next hand (the hand in progress plays on)."""
+        player.sit_out_after_bring_in = False
+        if not player.sitting_out:
+            player.sitting_out = True
+            in_hand = player.index is not None and self.hand is not None
+            self._emit(Event("sat_out", {"seat": seat, "next_hand": in_hand}))
+
+    def set_show_losing(self, player_id: int, on: bool) -> None:
+        """Whether the player shows a hand that cannot win at the showdown (from the next
+        hand dealt: a hand's showdown choices are fixed when it is dealt)."""
+        player = self.seats[self._seat(player_id)]
+        assert player is not None
+        player.show_losing = on
 
     def sit_in(self, player_id: int, now: float) -> list[Out]:
         seat = self._seat(player_id)
@@ -450,7 +478,10 @@ class Table(TableViews):
         rake: dict[str, Any] = (
             {"rake_percent": s.rake_percent, "rake_cap": s.rake_cap} if s.rake_percent else {}
         )
-        accounts = [p.id for p in (self.seats[seat] for seat in self.hand_seats) if p is not None]
+        dealt_in = [p for p in (self.seats[seat] for seat in self.hand_seats) if p is not None]
+        if any(p.show_losing for p in dealt_in):  # likewise the showdown choices
+            rake["muck_losing_hands"] = tuple(not p.show_losing for p in dealt_in)
+        accounts = [p.id for p in dealt_in]
         self.shuffle = pending.shuffle(accounts)
         self.next_shuffle = None
         hand, events = self._start_hand(
@@ -458,6 +489,7 @@ class Table(TableViews):
             shuffle=self.shuffle, **rake,
         )  # fmt: skip
         self.hand = hand
+        self._brought_in = None
         self._committed = [0] * len(stacks)
         players = [self._hand_player(seat) for seat in self.hand_seats]
         self._emit(Effect("hand_started", {"number": self.hand_number, "players": players}))
@@ -486,6 +518,8 @@ class Table(TableViews):
         assert self.hand is not None
         for event in events:
             self._emit(Event(event.kind, dict(event.data), self._owners(event.private)))
+            if event.kind == "action" and event.data.get("kind") == "bring-in":
+                self._brought_in_by(int(event.data["seat"]))
         committed = self.hand.committed()
         commits: dict[int, int] = {}
         for index, total in enumerate(committed):
@@ -522,6 +556,15 @@ class Table(TableViews):
             )
         )
         self._auto_act(now)
+
+    def _brought_in_by(self, seat: int) -> None:
+        """Note the hand's bring-in; a player waiting for it to sit out sits out now."""
+        player = self.seats[seat]
+        if player is None:
+            return
+        self._brought_in = player.index
+        if player.sit_out_after_bring_in:
+            self._sit_out_now(seat, player)
 
     def _owners(self, by_seat: dict[int, dict[str, Any]]) -> dict[int, dict[str, Any]]:
         """A hand's private parts (keyed by table seat) keyed by the account in each seat now.

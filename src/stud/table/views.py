@@ -153,7 +153,7 @@ class TableViews:
     def _mine_text(self, seat: int, me: Player) -> bytes:
         """What only the seat's player is shown of their settings (:meth:`Player.own`) as
         JSON, kept while its values are (asked for at every step)."""
-        key = (me.auto_rebuy, me.pending, me.buy_in)
+        key = (me.auto_rebuy, me.pending, me.buy_in, me.show_losing, me.sit_out_after_bring_in)
         cached = self._mine_json[seat]
         if cached is not None and cached[0] == key:
             return cached[1]

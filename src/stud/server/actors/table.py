@@ -41,6 +41,7 @@ log = logging.getLogger("stud.server")
 
 TABLE_SERVICES = frozenset({"top_up", "auto_rebuy", "chat", "wait", "unwait", "rename"})
 """Commands handled by :meth:`TableActor._service` rather than the table itself."""
+TABLE_SERVICES |= {"muck_losing_hands", "sit_out_bring_in"}  # a player's own choices
 WHILE_RECORDS_DOWN = frozenset({"watch", "unwatch", "disconnect"})
 """Commands a table takes as usual while it cannot book (stud.server.actors.booking)."""
 RECORDS_WORDS = "the room is reconnecting to its records: try again in a moment"
@@ -249,6 +250,12 @@ class TableActor(Mailbox):
         elif kind == "auto_rebuy":
             self.table.set_auto_rebuy(account, bool(args["on"]))
             self.send_states()
+        elif kind == "muck_losing_hands":
+            self.table.set_show_losing(account, not args["on"])
+            self.send_states()
+        elif kind == "sit_out_bring_in":
+            await self.apply(self.table.sit_out_after_bring_in(account, bool(args["on"])))
+            self.send_states()
         elif kind == "chat":
             text = clean_text(str(args["text"]))
             self.chat.admit(account, now)
@@ -325,6 +332,7 @@ class TableActor(Mailbox):
             raise
         self.room.seated(self, account)
         self.table.set_auto_rebuy(account, bool(args.get("auto_rebuy", False)))
+        self.table.set_show_losing(account, not args.get("muck_losing_hands", True))
         self.waiting.drop(account)
         self.table.waiting = len(self.waiting)
         await self.apply(outs)

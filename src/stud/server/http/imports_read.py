@@ -7,7 +7,8 @@ UTF-8 PokerStars text; each hand in it is read by the project's reader
 (:func:`stud.history.read_pokerstars`) and replayed through the engine
 (:func:`stud.history.replay`), so a stored hand always replays. A hand that fails either
 is refused with its reason and changes nothing; the others are kept. What is stored is the
-hand in the project's own history format (PHH text) with a few columns a list needs.
+hand in the project's own history format (PHH text) with a few columns a list needs, and
+the uploader's facts row for the stats (stud.server.storage.facts.imported_facts).
 Past :class:`ImportLimits` the whole upload is refused (:class:`UploadRefused`) before any
 hand is read.
 """
@@ -25,6 +26,7 @@ from typing import Any, Final
 
 from stud.history import HandRecord, HistoryError, read_pokerstars, replay, write_phh
 from stud.history.pokerstars_read import HEADER, split_hands
+from stud.server.storage.facts import imported_facts
 
 SITE: Final = "pokerstars"
 STUD_GAMES: Final = re.compile(r"7 Card Stud|Razz", re.IGNORECASE)
@@ -206,4 +208,5 @@ def hand_row(record: HandRecord, file_name: str) -> dict[str, Any]:
         "decimals": record.decimals,
         "currency": record.currency,
         "phh": phh,
+        "facts": imported_facts(record, time.time()),
     }

@@ -206,5 +206,18 @@ def account_language(conn: Connection, account_id: int) -> str | None:
     ).scalar_one_or_none()
 
 
+def mucks_losing_hands(conn: Connection, account_id: int) -> bool:
+    """Whether the account mucks a hand that cannot win at a showdown (the default)."""
+    value = conn.execute(
+        select(s.accounts.c.muck_losing_hands).where(s.accounts.c.id == account_id)
+    ).scalar_one_or_none()
+    return value is None or bool(value)
+
+
+def set_mucks_losing_hands(conn: Connection, account_id: int, on: bool) -> None:
+    table = s.accounts
+    conn.execute(update(table).where(table.c.id == account_id).values(muck_losing_hands=on))
+
+
 def set_account_language(conn: Connection, account_id: int, language: str) -> None:
     conn.execute(update(s.accounts).where(s.accounts.c.id == account_id).values(language=language))

@@ -20,6 +20,11 @@ The definitions (docs/rest.md, "Player stats"):
 - ``showdown``/``won_showdown``: was in at the showdown (two or more players left);
   took chips from a pot there.
 - ``net``: chips won less chips put in (ante included), after rake.
+
+An imported hand (:func:`imported_facts`) gives its importer's row alone: its other seats
+are names on another site, which the room never takes for its own accounts (anyone here
+may have any name there), so an import changes no other account's stats. Its ``net`` is
+in the file's money (:func:`money_unit`), kept apart from the room's chips.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from stud.history import HandRecord, Kind
+from stud.history.clock import posix_time
 from stud.history.played import load_played
 
 STEAL_BEHIND: Final = 2
@@ -44,6 +50,8 @@ FLAGS: Final = (
     "won_showdown",
 )
 """The 0/1 columns of a facts row, in the order stats report them."""
+ROOM_UNIT: Final = "chips"
+"""What the room's hands count ``net`` in (:func:`money_unit` gives an imported hand's)."""
 _VOLUNTARY: Final = frozenset({Kind.CALL, Kind.COMPLETE, Kind.BET, Kind.RAISE})
 _AGGRESSIVE: Final = frozenset({Kind.COMPLETE, Kind.BET, Kind.RAISE})
 
@@ -155,3 +163,27 @@ def played_facts(
     """The facts rows of a room hand stored as played (:mod:`stud.history.played`); its
     seats are the hand's players in order, ``accounts`` theirs."""
     return hand_facts(load_played(played), accounts, hand_id=hand_id, at=at)
+
+
+def money_unit(record: HandRecord) -> str:
+    """What an imported hand's amounts count: its currency (in cents) for a cash game,
+    ``tourney`` chips, or ``play`` money."""
+    if record.tournament is not None:
+        return "tourney"
+    return record.currency if record.currency and record.decimals else "play"
+
+
+def imported_facts(record: HandRecord, imported_at: float) -> dict[str, Any] | None:
+    """The importer's facts row of a hand read from a file, with its ``unit``, less the
+    account and the hand's id (given when it is stored); None when the file names no hero.
+    ``at`` is when the file says the hand was played (``imported_at`` if it does not)."""
+    if record.hero is None:
+        return None
+    accounts: list[int | None] = [None] * len(record.seats)
+    accounts[record.hero] = 0
+    at = posix_time(record.time, record.time_zone, record.time_et)
+    (row,) = hand_facts(
+        record, accounts, hand_id=0, at=imported_at if at is None else at, source="import"
+    )
+    del row["account_id"], row["hand_id"]
+    return {**row, "unit": money_unit(record)}

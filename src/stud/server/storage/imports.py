@@ -2,9 +2,10 @@
 
 Every function takes the account, and every read is of that account's rows only: no query
 here reads another account's imported hands (stud.server.http.imports answers 404 for one).
-A hand is one row, stored whole or not at all; one (site, hand number) is kept once per
-account. Stats read them with :func:`imported_records_of` (the hand in PHH, the project's
-history format, with the account's seat in it).
+A hand is one row, stored whole or not at all with the account's facts row of it (its
+stats, stud.server.storage.stats) in the same transaction; one (site, hand number) is kept
+once per account. :func:`imported_records_of` reads the hands back (the hand in PHH, the
+project's history format, with the account's seat in it).
 """
 
 from __future__ import annotations
@@ -16,6 +17,10 @@ from typing import Any
 from sqlalchemy import Connection, and_, func, insert, select
 
 from stud.server.storage import schema as s
+from stud.server.storage.stats import store_facts
+
+_NOT_STORED = ("place", "facts")
+"""Keys of an upload's row that are no column: its place in its file, its facts row."""
 
 LIST_COLUMNS = (
     "id",
@@ -46,9 +51,11 @@ def imported_count(conn: Connection, account_id: int) -> int:
 def store_imported(
     conn: Connection, account_id: int, rows: Sequence[dict[str, Any]], quota: int
 ) -> list[int | str]:
-    """Insert the rows an account uploaded (``place``, if given, is not stored); for each,
-    its new id, or why it was not stored: ``import_duplicate`` (the account holds that hand
-    already, or an earlier row had it) or ``import_quota`` (past the account's ``quota``)."""
+    """Insert the rows an account uploaded (``place``, if given, is not stored) and the
+    account's facts row of each (``facts``, if given: stored with the hand, in this
+    transaction); for each, its new id, or why it was not stored: ``import_duplicate`` (the
+    account holds that hand already, or an earlier row had it) or ``import_quota`` (past
+    the account's ``quota``)."""
     table = s.imported_hands.c
     wanted = [row["site_hand_id"] for row in rows]
     have: set[tuple[str, str]] = set()
@@ -65,6 +72,7 @@ def store_imported(
     room = quota - imported_count(conn, account_id)
     now = time.time()
     fresh: list[dict[str, Any]] = []
+    facts: list[dict[str, Any] | None] = []
     out: list[int | str] = []
     for row in rows:
         key = (row["site"], row["site_hand_id"])
@@ -75,12 +83,18 @@ def store_imported(
         else:
             have.add(key)
             out.append(len(fresh))  # its place among the new rows, made an id below
-            columns = {k: v for k, v in row.items() if k != "place"}
+            columns = {k: v for k, v in row.items() if k not in _NOT_STORED}
             fresh.append({**columns, "account_id": account_id, "imported_at": now})
+            facts.append(row.get("facts"))
     if not fresh:
         return out
     statement = insert(s.imported_hands).returning(table.id, sort_by_parameter_order=True)
     ids = [int(i) for i in conn.execute(statement, fresh).scalars()]
+    store_facts(
+        conn,
+        [{**row, "account_id": account_id, "hand_id": hand_id}
+         for hand_id, row in zip(ids, facts, strict=True) if row is not None],
+    )  # fmt: skip
     return [ids[place] if isinstance(place, int) else place for place in out]
 
 

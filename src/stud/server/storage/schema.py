@@ -36,6 +36,8 @@ accounts = Table(
     Column("created_at", Float, nullable=False),
     # The language the account chose for the browser client ('en', 'zh-Hant', ...); NULL: none.
     Column("language", String(16), nullable=True),
+    # At a showdown, muck a hand that cannot win (on, the room's default) or show it.
+    Column("muck_losing_hands", Boolean, nullable=False, server_default="1"),
     # Moderation (stud.server.storage.moderation): 'player', 'moderator' or 'admin'; a ban
     # (its reason set: banned; until NULL: for good) and a mute (chat refused until then).
     Column("role", String(16), nullable=False, server_default="player"),
@@ -296,14 +298,17 @@ _FLAG_SUMS: tuple[str, ...] = ("vpip", "raised", "steal_chance", "stole", "fold4
 _FLAG_SUMS += ("folded4", "saw4", "showdown", "won_showdown")
 """The flags of stud.server.storage.facts.FLAGS, summed."""
 
-# An account's own facts summed by game and by stretch of time (stud.server.storage.stats):
-# its stats and results by session are read from a few hundred of these rows, not from every
-# hand's. Kept in the transaction that stores the facts; a stretch is shorter than the gap
-# that ends a session, so no session ends inside one.
+# An account's own facts summed by money, game and stretch of time
+# (stud.server.storage.stats): its stats and results by session are read from a few hundred
+# of these rows, not from every hand's. ``unit`` is what ``net`` counts: 'chips' (the room's)
+# or an imported hand's ('USD' and other currencies in cents, 'tourney' chips, 'play' money),
+# never summed together. Kept in the transaction that stores the facts; a stretch is shorter
+# than the gap that ends a session, so no session ends inside one.
 player_rollup = Table(
     "player_rollup",
     metadata,
     Column("account_id", BigInteger, primary_key=True),
+    Column("unit", String(16), primary_key=True),
     Column("stretch", BigInteger, primary_key=True),
     Column("game", String(8), primary_key=True),
     Column("start", Float, nullable=False),

@@ -18,7 +18,7 @@ from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from stud.server.storage import schema as s
-from stud.server.storage.facts import FLAGS
+from stud.server.storage.facts import FLAGS, ROOM_UNIT
 from stud.server.storage.writes import UNREAD, insert_rows
 
 SESSION_GAP: Final = 30 * 60.0
@@ -40,15 +40,18 @@ _INSERT_FACTS_ARRAYS = text(
 def store_facts(conn: Connection, rows: Sequence[Mapping[str, Any]]) -> None:
     """Store facts rows (:func:`stud.server.storage.facts.hand_facts`) and add them to their
     accounts' rollups, in the caller's transaction: the room's after each hand, an
-    import's with its hands (in any order of time)."""
-    insert_rows(conn, rows, _COLUMNS, _INSERT_FACTS_ARRAYS, _INSERT_FACTS)
-    sums: dict[tuple[int, int, str], dict[str, Any]] = {}
+    import's with its hands (in any order of time). A row's ``unit``, if given, is what its
+    ``net`` counts (an imported hand's money); the room's chips otherwise."""
+    columns = [{c: row[c] for c in _COLUMNS} for row in rows]
+    insert_rows(conn, columns, _COLUMNS, _INSERT_FACTS_ARRAYS, _INSERT_FACTS)
+    sums: dict[tuple[int, str, int, str], dict[str, Any]] = {}
     for row in rows:
-        key = (int(row["account_id"]), int(row["at"] // SESSION_GAP), str(row["game"]))
+        unit = str(row.get("unit", ROOM_UNIT))
+        key = (int(row["account_id"]), unit, int(row["at"] // SESSION_GAP), str(row["game"]))
         known = sums.get(key)
         if known is None:
             sums[key] = {
-                "account_id": key[0], "stretch": key[1], "game": key[2],
+                "account_id": key[0], "unit": unit, "stretch": key[2], "game": key[3],
                 "start": row["at"], "end": row["at"], "hands": 1,
                 **{c: row[c] for c in _SUMMED},
             }  # fmt: skip
@@ -74,7 +77,7 @@ def _upsert(dialect: str) -> Any:
     values["start"] = case((new.start < table.c.start, new.start), else_=table.c.start)
     values["end"] = case((new.end > table.c.end, new.end), else_=table.c.end)
     return statement.on_conflict_do_update(
-        index_elements=["account_id", "stretch", "game"], set_=values
+        index_elements=["account_id", "unit", "stretch", "game"], set_=values
     )
 
 
@@ -115,44 +118,56 @@ def player_stats(conn: Connection, account_id: int, viewer_id: int) -> dict[str,
 
 
 def own_stats(conn: Connection, account_id: int) -> tuple[dict[str, int], dict[str, Any]]:
-    """An account's own counts (as :func:`player_stats`) and its results: chips won or lost
-    in all, by game, and by session (newest first, at most :data:`MAX_SESSIONS`; a
-    session ends after :data:`SESSION_GAP` without a hand).
+    """An account's own counts (as :func:`player_stats`: every hand, imported ones too) and
+    its results: ``hands`` and ``net`` of the room's hands, and by game and by session
+    (newest first, at most :data:`MAX_SESSIONS`; a session ends after :data:`SESSION_GAP`
+    without a hand), each entry with the ``unit`` its ``net`` counts: the room's chips, or
+    an imported hand's money (:func:`stud.server.storage.facts.money_unit`), never summed
+    together.
 
-    Read from the account's rollup (a row per game and stretch of time shorter than the
-    gap, so no session ends inside one): stretches less than the gap apart are one
-    session, joined here.
+    Read from the account's rollup (a row per money, game and stretch of time shorter than
+    the gap, so no session ends inside one): stretches of one money less than the gap apart
+    are one session, joined here.
     """
     r = s.player_rollup.c
     groups = conn.execute(
-        select(s.player_rollup).where(r.account_id == account_id).order_by(r.stretch, r.game)
+        select(s.player_rollup)
+        .where(r.account_id == account_id)
+        .order_by(r.stretch, r.unit, r.game)
     ).all()
     counts = {"hands": 0, **dict.fromkeys(FLAGS, 0)}
-    games: dict[str, dict[str, Any]] = {}
+    games: dict[tuple[str, str], dict[str, Any]] = {}
     sessions: list[dict[str, Any]] = []
+    last: dict[str, dict[str, Any]] = {}  # each money's latest session
     for group in groups:
         g = group._mapping
         for key in counts:
             counts[key] += int(g[key])
-        game = games.setdefault(g["game"], {"game": g["game"], "hands": 0, "net": 0})
+        unit = str(g["unit"])
+        game = games.setdefault(
+            (unit, g["game"]), {"game": g["game"], "unit": unit, "hands": 0, "net": 0}
+        )
         game["hands"] += int(g["hands"])
         game["net"] += int(g["net"])
         start, end = float(g["start"]), float(g["end"])
-        last = sessions[-1] if sessions else None
-        if last is not None and start - last["end"] <= SESSION_GAP:
-            last["start"] = min(last["start"], start)
-            last["end"] = max(last["end"], end)
-            last["hands"] += int(g["hands"])
-            last["net"] += int(g["net"])
+        session = last.get(unit)
+        if session is not None and start - session["end"] <= SESSION_GAP:
+            session["start"] = min(session["start"], start)
+            session["end"] = max(session["end"], end)
+            session["hands"] += int(g["hands"])
+            session["net"] += int(g["net"])
         else:
-            sessions.append(
-                {"session": len(sessions) + 1, "start": start, "end": end,
-                 "hands": int(g["hands"]), "net": int(g["net"])}
-            )  # fmt: skip
-    by_game = [games[name] for name in sorted(games)]
+            last[unit] = {"unit": unit, "start": start, "end": end,
+                          "hands": int(g["hands"]), "net": int(g["net"])}  # fmt: skip
+            sessions.append(last[unit])
+    sessions.sort(key=lambda x: (x["start"], x["unit"]))
+    for number, session in enumerate(sessions, 1):
+        session["session"] = number
+    by_game = [games[key] for key in sorted(games, key=lambda k: (k[0] != ROOM_UNIT, k))]
+    room = [g for g in by_game if g["unit"] == ROOM_UNIT]
     results = {
-        "hands": counts["hands"],
-        "net": sum(g["net"] for g in by_game),
+        "hands": sum(g["hands"] for g in room),
+        "net": sum(g["net"] for g in room),
         "by_game": by_game,
         "by_session": sessions[::-1][:MAX_SESSIONS],
     }

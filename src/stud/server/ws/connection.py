@@ -328,3 +328,4 @@ class ClientConnection:
 
 CASH_ONLY = frozenset({"sit", "leave", "top_up", "wait", "unwait", "auto_rebuy"})
 """Table messages refused at a tournament table (``tournament_table``)."""
+CASH_ONLY |= {"muck_losing_hands", "sit_out_bring_in"}  # a player's own choices

@@ -20,6 +20,7 @@ import { takePreAction } from './preactions.js';
 import { bindPrefs } from './prefs.js';
 import { ReplayerView } from './replayer.js';
 import { RulesView } from './rules.js';
+import { loadShowdownChoice, syncTable } from './showdown.js';
 import { RoomSocket } from './socket.js';
 import { unlockAudioOnGesture } from './sound.js';
 import { TableView } from './tableview.js';
@@ -79,6 +80,7 @@ class App {
       this.route();
     });
     renderAccount(this.accountEl, this);
+    loadShowdownChoice(this);
     this.socket.connect();
     window.addEventListener('hashchange', () => this.route());
     await this.watchMySeats();
@@ -91,6 +93,7 @@ class App {
     if (msg.type === 'event' || msg.type === 'state') {
       this.models.get(msg.table)?.handle(msg);
       if (msg.type === 'state') this.seeder.onState(msg); // our seed for the next hand's deck
+      if (msg.type === 'state') syncTable(this, this.models.get(msg.table)); // muck or show
       if (msg.type === 'event' && msg.event.type === 'seated') this.refreshAccountSoon();
       if (msg.type === 'event' && msg.event.type === 'left') this.refreshAccountSoon();
       // The top bar counts chips at tables: a hand you played changes them.
@@ -132,6 +135,7 @@ class App {
     if (account?.id !== this.account?.id) clearLogs();
     this.account = account;
     adoptAccountLanguage(this); // its language, if it has one: the page is drawn again in it
+    loadShowdownChoice(this);
     renderAccount(this.accountEl, this);
     this.socket.reconnect(); // the socket speaks for the account its cookie names
     this.route();

@@ -64,15 +64,15 @@ export class MyHandsView {
       return;
     }
     rows = runningTotals(rows.filter((r) => r.status !== 'running'));
-    if (!rows.length) {
-      fill(this.body, h('p', { class: 'muted' }, t('myhands.none')));
+    const results = h('div', { class: 'my-results-slot' });
+    ownStats(this.app.account).then((stats) => {
+      if (stats.results.by_game.length) fill(results, resultsSection(stats.results, { chips, gameShort, signed }));
+    }).catch(() => {}); // the hands' list stands without it
+    if (!rows.length) { // imported hands alone still have their results
+      fill(this.body, results, h('p', { class: 'muted' }, t('myhands.none')));
       return;
     }
     const total = rows[0].total;
-    const results = h('div', { class: 'my-results-slot' });
-    ownStats(this.app.account).then((stats) => {
-      fill(results, resultsSection(stats.results, { chips, gameShort, signed }));
-    }).catch(() => {}); // the hands' list stands without it
     fill(this.body,
       results,
       h('p', { class: 'my-hands-total' }, tParts((marks) => t('myhands.total', { n: rows.length, ...marks }), { amount: h('b', { class: total >= 0 ? 'won' : 'lost' }, signed(total)) })),

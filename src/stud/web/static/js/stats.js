@@ -148,23 +148,52 @@ export function sessionsChart(sessions, signed) {
     list.length > 1 ? svg('polyline', { class: 'running', points }) : null);
 }
 
-/** The viewer's own results under My hands: by game, and by session with the chart. */
+/** What an imported hand's `net` counts, in words: a currency's code, tournament chips, play money. */
+function unitName(unit) {
+  if (unit === 'tourney') return t('stats.unit.tourney');
+  if (unit === 'play') return t('stats.unit.play');
+  return unit;
+}
+
+/** An imported game's result in its money: a currency's cents as such, chips as they are. */
+function unitAmount(g, signed) {
+  if (g.unit === 'tourney' || g.unit === 'play') return signed(g.net);
+  const sign = g.net > 0 ? '+' : g.net < 0 ? '−' : '';
+  return `${sign}${(Math.abs(g.net) / 100).toFixed(2)}`;
+}
+
+/**
+ * The viewer's own results under My hands: the room's hands by game, and by session with
+ * the chart; then the imported hands by game, each in its own money (never added to the
+ * room's chips).
+ */
 export function resultsSection(results, { chips, gameShort, signed }) {
+  const room = (list) => list.filter((x) => (x.unit ?? 'chips') === 'chips');
+  const sessions = room(results.by_session);
+  const imported = results.by_game.filter((g) => (g.unit ?? 'chips') !== 'chips');
+  const games = room(results.by_game);
   return h('section', { class: 'my-results', 'aria-labelledby': 'my-results-title' },
     h('h2', { id: 'my-results-title' }, t('stats.results_title')),
-    results.by_session.length ? sessionsChart(results.by_session, signed) : null,
-    h('table', { class: 'tables results-by-game' },
+    sessions.length ? sessionsChart(sessions, signed) : null,
+    games.length ? h('table', { class: 'tables results-by-game' },
       h('caption', {}, t('stats.by_game')),
       h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('lobby.col.game')), h('th', { scope: 'col', class: 'num' }, t('stats.col.hands')), h('th', { scope: 'col', class: 'num' }, t('myhands.col.net')))),
-      h('tbody', {}, results.by_game.map((g) => h('tr', { dataset: { game: g.game } },
+      h('tbody', {}, games.map((g) => h('tr', { dataset: { game: g.game } },
         h('td', {}, gameShort(g.game)), h('td', { class: 'num' }, chips(g.hands)),
-        h('td', { class: `num ${g.net > 0 ? 'won' : g.net < 0 ? 'lost' : ''}` }, signed(g.net)))))),
-    h('table', { class: 'tables results-by-session' },
+        h('td', { class: `num ${g.net > 0 ? 'won' : g.net < 0 ? 'lost' : ''}` }, signed(g.net)))))) : null,
+    sessions.length ? h('table', { class: 'tables results-by-session' },
       h('caption', {}, t('stats.by_session')),
       h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('stats.col.session')), h('th', { scope: 'col', class: 'num' }, t('stats.col.hands')), h('th', { scope: 'col', class: 'num' }, t('myhands.col.net')))),
-      h('tbody', {}, results.by_session.map((s) => h('tr', { dataset: { session: s.session } },
+      h('tbody', {}, sessions.map((s) => h('tr', { dataset: { session: s.session } },
         h('td', {}, t('stats.session_when', { start: s.start, end: s.end })), h('td', { class: 'num' }, chips(s.hands)),
-        h('td', { class: `num ${s.net > 0 ? 'won' : s.net < 0 ? 'lost' : ''}` }, signed(s.net)))))));
+        h('td', { class: `num ${s.net > 0 ? 'won' : s.net < 0 ? 'lost' : ''}` }, signed(s.net)))))) : null,
+    imported.length ? h('table', { class: 'tables results-imported' },
+      h('caption', {}, t('stats.imported_title')),
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('lobby.col.game')), h('th', { scope: 'col' }, t('stats.col.unit')), h('th', { scope: 'col', class: 'num' }, t('stats.col.hands')), h('th', { scope: 'col', class: 'num' }, t('myhands.col.net')))),
+      h('tbody', {}, imported.map((g) => h('tr', { dataset: { game: g.game, unit: g.unit } },
+        h('td', {}, gameShort(g.game)), h('td', {}, unitName(g.unit)), h('td', { class: 'num' }, chips(g.hands)),
+        h('td', { class: `num ${g.net > 0 ? 'won' : g.net < 0 ? 'lost' : ''}` }, unitAmount(g, signed))))))
+      : null);
 }
 
 /** The viewer's own stats and results (`account`): for My hands. */

@@ -269,6 +269,14 @@ export class TableView {
     if (hint.textContent !== text) fill(hint, words);
   }
 
+  /** "Sit out after my next bring-in": the bring-in falls by the cards, so it is paid, then the player sits out. */
+  bringInBox() {
+    const box = h('input', { type: 'checkbox', checked: Boolean(this.model.state.mine?.sit_out_after_bring_in), onchange: () => {
+      this.app.socket.send({ type: 'sit_out_bring_in', table: this.model.id, on: box.checked });
+    } });
+    return h('label', { class: 'toggle sit-out-bring-in', title: t('table.sit_out_bring_in_hint') }, box, ' ', t('table.sit_out_bring_in'));
+  }
+
   renderHeader() {
     const state = this.model.state;
     if (state.tournament) return renderTourneyHeader(this); // no buy-in, top-up, waiting list or leaving
@@ -285,6 +293,7 @@ export class TableView {
       buttons.push(me.sitting_out
         ? h('button', { class: 'btn', dataset: { do: 'sit-in' }, onclick: () => this.command('sit_in') }, t('table.sit_in'))
         : h('button', { class: 'btn', dataset: { do: 'sit-out' }, onclick: () => this.command('sit_out') }, t('table.sit_out')));
+      if (!me.sitting_out && !this.tile) buttons.push(this.bringInBox()); // a tile's header stays one line
       buttons.push(...chipButtons(this));
       buttons.push(h('button', { class: 'btn danger', dataset: { do: 'leave' }, onclick: () => this.leave() }, t('table.leave')));
     } else if (this.app.account && state.seats.some((p) => !p) && !(state.waiting ?? []).length) {
