@@ -32,6 +32,7 @@ from sqlalchemy.engine import ExecutionContext, make_url
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
 from stud.server.observe.metrics import DB_WRITE_FAILURES, DB_WRITE_SECONDS
+from stud.server.storage import upgrades
 from stud.server.storage.outage import unavailable
 from stud.server.storage.schema import accounts_by_name_key, metadata
 from stud.server.storage.store import Store
@@ -249,7 +250,9 @@ class Database:
     # -- life cycle ------------------------------------------------------------------------
 
     def create_schema(self) -> None:
-        """Create what is missing: tables, and columns added since a database was made."""
+        """Create what is missing: tables, and columns added since a database was made;
+        then what an older database needs besides (:mod:`.upgrades`)."""
+        rebuild_rollups = upgrades.before_create(self.engine)
         metadata.create_all(self.engine)
         known = inspect(self.engine)
         with self.engine.begin() as conn:
@@ -265,6 +268,7 @@ class Database:
                         )
             accounts_by_name_key.create(conn, checkfirst=True)
             self.store.fill_name_keys(conn)
+            upgrades.after_create(conn, rebuild_rollups)
 
     def start(self) -> None:
         """Create the schema if needed and start the writer thread."""

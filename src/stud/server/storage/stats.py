@@ -44,6 +44,11 @@ def store_facts(conn: Connection, rows: Sequence[Mapping[str, Any]]) -> None:
     ``net`` counts (an imported hand's money); the room's chips otherwise."""
     columns = [{c: row[c] for c in _COLUMNS} for row in rows]
     insert_rows(conn, columns, _COLUMNS, _INSERT_FACTS_ARRAYS, _INSERT_FACTS)
+    add_to_rollups(conn, rows)
+
+
+def add_to_rollups(conn: Connection, rows: Sequence[Mapping[str, Any]]) -> None:
+    """Add facts rows to their accounts' rollups (by unit, stretch and game)."""
     sums: dict[tuple[int, str, int, str], dict[str, Any]] = {}
     for row in rows:
         unit = str(row.get("unit", ROOM_UNIT))
