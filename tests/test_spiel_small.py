@@ -125,7 +125,9 @@ def test_cfr_plus_on_the_exported_tree_is_measured_as_on_the_python_game() -> No
     solved = SolvedPolicy.of(tree, policy)
 
     class OnTheGame:  # what OpenSpiel's Python exploitability asks of a policy
-        def action_probabilities(self, state: object, player_id: int | None = None) -> dict:
+        def action_probabilities(
+            self, state: object, player_id: int | None = None
+        ) -> dict[int, float]:
             return solved.action_probabilities(state, player_id)
 
     measured = exploitability.exploitability(game, OnTheGame())
