@@ -61,6 +61,12 @@ def test_a_short_deck_deals_only_its_cards_and_keeps_every_chip() -> None:
             cards = hand.cards(seat)
             assert set(cards) <= allowed
             assert len(cards) in (2, 3)  # a fold on 3rd street ends it after two
+    hand = Hand(config, deck=Deck(7))
+    clone = hand.copy()  # a short deck's place is copied too: both deal the same cards
+    for played in (hand, clone):
+        while not played.is_over:
+            played.act(played.legal_actions()[1])
+    assert hand.events == clone.events
     with pytest.raises(ValueError, match="the table's 7 deck_cards"):
         Hand(config, deck=list(range(52)))
 

@@ -1,8 +1,10 @@
-"""The engine as OpenSpiel games: ``python_stud``, ``python_stud8`` and ``python_razz``.
+"""The engine as OpenSpiel games: ``python_stud``, ``python_stud8``, ``python_razz`` and more.
 
 Importing :mod:`stud.spiel` registers them, so ``pyspiel.load_game("python_razz")``
 (with parameters ``players``, ``ante``, ``bring_in``, ``small_bet``,
-``big_bet``, ``stack``) plays the project's engine: no second copy of the rules.
+``big_bet``, ``stack`` and the engine's small-game options ``down_cards``,
+``last_street``, ``deck``) plays the project's engine: no second copy of the
+rules. ``python_razz_small`` is a small game of the family (SMALL_DEFAULTS).
 
 - **Chance** deals every card: one chance node per card, uniform over the
   cards not yet dealt, in the order the engine asks for them (3rd street as
@@ -14,7 +16,8 @@ Importing :mod:`stud.spiel` registers them, so ``pyspiel.load_game("python_razz"
 - **Returns** are chips won or lost in big bets (the environment's reward).
 - **Information state**: the string is the seat's own view of every event
   so far, in order (its down cards, every up card, every action); the tensor
-  is the environment's perfect-recall observation (``perfect_recall=True``).
+  is the environment's perfect-recall observation (``perfect_recall=True``)
+  followed by the street of every seat's up cards (:func:`up_streets`).
   **Observation**: the string is the seat's view of the table now, the
   tensor the environment's compact observation. Both tensors come from the
   environment's encoder (:class:`stud.envcore.Core`), which reads a seat's
