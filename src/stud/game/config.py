@@ -12,12 +12,16 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
+from stud.cards import DECK_SIZE, parse_cards
 from stud.game.variants import Variant, variant
 
 MIN_SEATS = 2
 MAX_SEATS = 8
 RAISE_CAP = 4
 """R10: a bet and three raises per betting round (the completion is the bet)."""
+FIRST_STREET = 3
+LAST_STREET = 7
+"""The streets of the game: 3rd street (the deal and the bring-in) to 7th (the river)."""
 
 
 def _chips(name: str, value: object, *, minimum: int) -> int:
@@ -78,6 +82,16 @@ class TableConfig:
     muck_losing_hands: bool | tuple[bool, ...] = True
     """At the showdown a hand that cannot win any share is mucked, not shown; a tuple says
     it per seat (each player's own choice at a card room)."""
+    down_cards: int = 2
+    """Small-game option: down cards dealt each seat on 3rd street, 2 (the game) or 1."""
+    last_street: int = LAST_STREET
+    """Small-game option: the showdown follows this street's betting (3 to 7; 7 is the game).
+
+    With fewer than five cards a seat's hand is the best of the cards it was dealt
+    (rules.md, *Small games*): Razz the ace-to-five low of those cards, Stud and
+    Stud8 their high by pairs, sets and quads (no straights or flushes), no low."""
+    deck_cards: tuple[int, ...] | None = None
+    """Small-game option: the only cards shuffled and dealt (card ints or text); None = all 52."""
 
     if TYPE_CHECKING:
         # What the generated __init__ accepts (checked in __post_init__): a game's
@@ -97,6 +111,9 @@ class TableConfig:
             rake_cap: int | None = None,
             rake_third_street: bool = False,
             muck_losing_hands: bool | Sequence[bool] = True,
+            down_cards: int = 2,
+            last_street: int = LAST_STREET,
+            deck_cards: Sequence[int | str] | str | None = None,
         ) -> None: ...
 
     def __post_init__(self) -> None:
@@ -129,6 +146,7 @@ class TableConfig:
         object.__setattr__(self, "rake_percent", percent)
         if self.rake_cap is not None:
             _chips("rake_cap", self.rake_cap, minimum=0)
+        self._check_small_game()
         for name in (
             "lift_cap_heads_up",
             "burn_cards",
@@ -143,6 +161,48 @@ class TableConfig:
         """Whether ``seat`` mucks a hand that cannot win at the showdown."""
         muck = self.muck_losing_hands
         return muck if isinstance(muck, bool) else muck[seat]
+
+    def _check_small_game(self) -> None:
+        """Check the small-game options (down cards, last street, short deck) fit together."""
+        if isinstance(self.down_cards, bool) or self.down_cards not in (1, 2):
+            raise ValueError(f"down_cards must be 1 or 2, not {self.down_cards!r}")
+        last = self.last_street
+        if isinstance(last, bool) or not isinstance(last, int) or not 3 <= last <= LAST_STREET:
+            raise ValueError(f"last_street must be a street from 3 to 7, not {last!r}")
+        if self.deck_cards is None:
+            return
+        try:
+            cards = tuple(int(card) for card in parse_cards(self.deck_cards))
+        except (TypeError, ValueError) as error:
+            raise ValueError(
+                f"deck_cards must be distinct cards (ints 0..51 or text): {error}"
+            ) from None
+        object.__setattr__(self, "deck_cards", tuple(sorted(cards)))
+        needed = self.seats * self.cards_per_seat
+        if last == LAST_STREET:
+            needed -= self.seats - 1  # R12: 7th street may be one community card
+        if self.burn_cards:
+            needed += min(last, 6) - FIRST_STREET  # a burn before 4th to 6th street
+        if len(cards) < needed:
+            raise ValueError(
+                f"deck_cards holds {len(cards)} cards; {self.seats} seats need at least {needed}"
+            )
+
+    @property
+    def cards_per_seat(self) -> int:
+        """Cards each seat is dealt when it plays to the end (7 in the game itself)."""
+        return (
+            self.down_cards
+            + 1
+            + min(self.last_street, 6)
+            - FIRST_STREET
+            + (self.last_street == LAST_STREET)
+        )
+
+    @property
+    def deck_size(self) -> int:
+        """How many cards are shuffled: 52, or the short deck's."""
+        return DECK_SIZE if self.deck_cards is None else len(self.deck_cards)
 
     @property
     def seats(self) -> int:

@@ -44,7 +44,10 @@ class DeckCards:
 
     __slots__ = ("next_card", "remaining")
 
-    def __init__(self, deck: Deck | Sequence[int]) -> None:
+    def __init__(self, deck: Deck | Sequence[int], short: tuple[int, ...] | None = None) -> None:
+        if short is not None:
+            self._deal_short(deck, short)
+            return
         if isinstance(deck, Deck):
             self.next_card: Callable[[], int] = deck.deal
             self.remaining = deck.remaining
@@ -59,6 +62,24 @@ class DeckCards:
             raise ValueError("a deck given as cards must be the 52 card ints 0..51, each once")
         self.next_card = iter(order).__next__
         self.remaining = DECK_SIZE
+
+    def _deal_short(self, deck: Deck | Sequence[int], short: tuple[int, ...]) -> None:
+        """Deal a short deck (``TableConfig.deck_cards``): a Deck's order kept to those cards,
+        or a sequence that is exactly those cards in dealing order."""
+        if isinstance(deck, Deck):
+            wanted = frozenset(short)
+            order = bytes(int(c) for c in deck.peek_remaining() if c in wanted)
+        else:
+            try:
+                order = bytes(deck.tolist() if hasattr(deck, "tolist") else deck)
+            except (TypeError, ValueError):
+                order = b""
+            if len(order) != len(short) or sorted(order) != list(short):
+                raise ValueError(
+                    f"a deck given as cards must be the table's {len(short)} deck_cards, each once"
+                )
+        self.next_card = iter(order).__next__
+        self.remaining = len(order)
 
     def copy(self) -> DeckCards:
         """A copy at the same place in the same deck (the deck copied: each deals on alone)."""

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from stud.cards import RANK_NAMES, RANK_PLURALS, Card
 from stud.evaluate import (
     eight_low_value,
     high_description,
@@ -25,9 +27,12 @@ from stud.game.events import (
     PotsFormed,
     ShowdownOrder,
 )
-from stud.game.order import ace_low_key, showdown_order
+from stud.game.order import ace_low_key, showdown_order, showing_value
 from stud.game.pots import build_pots, rake_pots, split
-from stud.game.variants import Split, Variant
+from stud.game.variants import Showing, Split, Variant
+
+FULL_HAND = 5
+"""Cards a poker hand is made of; a small game's showdown may have fewer (see _short_hand)."""
 
 _AWARD = shared_constructor(PotAwarded)
 _POTS = fast_constructor(PotsFormed)  # pots rarely repeat, and hashing them costs
@@ -55,6 +60,38 @@ def _best_five(cards: Sequence[int], value: int, low: bool) -> tuple[int, ...]:
     if low:
         return low_display(low_five(cards, value))
     return high_display(high_five(cards, value), value)
+
+
+def _short_value(split_rule: Split, cards: Sequence[int]) -> int:
+    """The value of fewer than five cards (a small game's showdown; bigger is better).
+
+    The R6 order of a showing hand, the same cards in hand: Razz the ace-to-five
+    low of the cards, Stud and Stud8 their high by quads, sets and pairs (a
+    straight or a flush needs five cards; so does a Stud8 low, so none qualifies).
+    """
+    return showing_value(Showing.LOW if split_rule is Split.LOW else Showing.HIGH, cards)
+
+
+def _short_hand(cards: Sequence[int], low: bool) -> tuple[str, tuple[int, ...]]:
+    """The words and cards (in reading order) of a hand of fewer than five cards."""
+    if low:
+        shown = low_display(cards)
+        return ",".join(str(card)[0] for card in shown), shown
+    counts = Counter(c >> 2 for c in cards)
+    order = tuple(Card(c) for c in sorted(cards, key=lambda c: (counts[c >> 2], c), reverse=True))
+    groups = sorted(((n, rank) for rank, n in counts.items()), reverse=True)
+    (most, top), second = groups[0], groups[1][1] if len(groups) > 1 else 0
+    if most == 4:
+        words = f"four of a kind, {RANK_PLURALS[top]}"
+    elif most == 3:
+        words = f"three of a kind, {RANK_PLURALS[top]}"
+    elif most == 2 and groups[1][0] == 2:
+        words = f"two pair, {RANK_PLURALS[top]} and {RANK_PLURALS[second]}"
+    elif most == 2:
+        words = f"a pair of {RANK_PLURALS[top]}"
+    else:
+        words = f"high card {RANK_NAMES[top]}"
+    return words, order
 
 
 def _high_first(cards: Sequence[int]) -> int:
@@ -134,7 +171,11 @@ def settle(
         if len(known) != len(hands[seat]) + len(board):
             continue
         full[seat] = known
-        if split_rule is Split.LOW:
+        if len(known) < FULL_HAND:
+            main[seat] = _short_value(split_rule, known)
+            if split_rule is Split.HIGH_LOW:
+                low8[seat] = 0
+        elif split_rule is Split.LOW:
             main[seat] = razz_value(known)
         else:
             main[seat] = high_value(known)
@@ -168,7 +209,13 @@ def settle(
                     best_low[p] = max(best_low[p], low8[seat])
         high: str | None = None
         low: str | None = None
-        if split_rule is Split.LOW:
+        if len(full[seat]) < FULL_HAND:
+            words = _short_hand(full[seat], split_rule is Split.LOW)[0]
+            if split_rule is Split.LOW:
+                low = words
+            else:
+                high = words
+        elif split_rule is Split.LOW:
             low = low_description(main[seat])
         else:
             high = high_description(main[seat])
@@ -185,7 +232,9 @@ def settle(
         hand = made.get((seat, low_half))
         if hand is None:
             cards = full[seat]
-            if low_half:
+            if len(cards) < FULL_HAND:  # a small game: no low half, the cards as they are
+                hand = _short_hand(cards, split_rule is Split.LOW)
+            elif low_half:
                 value = low8[seat]
                 hand = (low_description(value), _best_five(cards, value, True))
             elif split_rule is Split.LOW:

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final, cast
 
-from stud.cards import DECK_SIZE, Deck
+from stud.cards import Deck
 from stud.game.actions import Action, ActionKind, IllegalActionError
 from stud.game.betting import BETTING_FIELDS, Betting
 from stud.game.config import TableConfig
@@ -170,10 +170,10 @@ class Hand(Betting):
             self._deal: Callable[[], int] | None = None
             self._dealt = 0
         else:
-            source = DeckCards(Deck() if deck is None else deck)
+            source = DeckCards(Deck() if deck is None else deck, config.deck_cards)
             self._src = source
             self._deal = source.next_card  # the hot path deals straight off the deck
-            self._dealt = DECK_SIZE - source.remaining
+            self._dealt = config.deck_size - source.remaining
         self._forced_rake = rake
         self._down: list[list[int | None]] = [[] for _ in range(n)]
         self._up: list[list[int | None]] = [[] for _ in range(n)]
@@ -275,7 +275,8 @@ class Hand(Betting):
     def cards(self, seat: int) -> tuple[int | None, ...]:
         """All the seat's own cards in dealing order: down, down, up, up, up, up, down."""
         down, up = self._down[seat], self._up[seat]
-        return tuple(down[:2] + up + down[2:])
+        first = self.config.down_cards  # 3rd street's down cards come first, 7th's last
+        return tuple(down[:first] + up + down[first:])
 
     def to_call(self, seat: int) -> int:
         """Chips the seat needs to call the current level (capped by its stack)."""
@@ -502,6 +503,16 @@ class Hand(Betting):
                 events.append(_ANTE(s, paid, stacks[s] == 0))
         events.append(_STREET(3))
         seats = range(self._n)
+        if config.down_cards == 1:  # the small game's one down card
+            self._deal_third_one_down()
+        else:
+            self._deal_third(seats)
+        self._open_round()
+        self._advance()
+
+    def _deal_third(self, seats: range) -> None:
+        """3rd street: two down cards and the door card, each round of the table in turn."""
+        events = self._events
         if self._deal is not None:
             deal = self._deal
             first: list[int | None] = [deal() for _ in seats]
@@ -517,6 +528,19 @@ class Hand(Betting):
             self._down[s] = [first[s], second[s]]
             self._up[s] = [door[s]]
             events.append(_DEALT_THIRD(s, 3, (first[s], second[s]), (door[s],)))
+
+    def _deal_third_one_down(self) -> None:
+        """3rd street with one down card and the door card (``TableConfig.down_cards=1``)."""
+        seats = range(self._n)
+        deal = self._deal
+        for_seat = self._src.for_seat
+        first = [for_seat(s) if deal is None else deal() for s in seats]
+        door = [for_seat(s) if deal is None else deal() for s in seats]
+        self._dealt += 2 * self._n
+        for s in seats:
+            self._down[s] = [first[s]]
+            self._up[s] = [door[s]]
+            self._events.append(_DEALT_THIRD(s, 3, (first[s],), (door[s],)))
         self._open_round()
         self._advance()
 
@@ -529,7 +553,7 @@ class Hand(Betting):
         seats = [s for s in range(self._n) if live[s]]
         burn = self.config.burn_cards
         if street == 7:
-            left = DECK_SIZE - self._dealt
+            left = self.config.deck_size - self._dealt
             if left < len(seats):
                 # R12: too few cards for everyone: one card face up for all.
                 if burn and left >= 2:
@@ -628,7 +652,7 @@ class Hand(Betting):
                     self._to_act = s
                     return
             self._close_round()
-            if self._street == 7:
+            if self._street == self.config.last_street:
                 self._finish()
                 return
             self._deal_street(self._street + 1)
@@ -697,7 +721,7 @@ class Hand(Betting):
             self._live,
             [self.cards(s) for s in range(n)] if self._live_count > 1 else [],
             (self._community,) if self._has_community else (),
-            self._aggressor if self._street == 7 else None,
+            self._aggressor if self._street == config.last_street else None,
             rake_percent=config.rake_percent if raked else 0,
             rake_cap=config.rake_cap,
             forced_rake=self._forced_rake,

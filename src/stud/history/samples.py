@@ -11,6 +11,7 @@ import random
 from collections.abc import Iterator
 from datetime import datetime, timedelta
 from fractions import Fraction
+from typing import Any, cast
 
 from stud.cards import Deck
 from stud.game import Action, Hand, TableConfig, variant
@@ -75,7 +76,7 @@ def sample_hand(
         stacks=chips,
         rake_percent=Fraction(rake_percent if cash else 0),
         rake_cap=rake_cap if cash else None,
-        **options,
+        **cast("dict[str, Any]", options),  # the table's on/off options (TableConfig checks them)
     )
     hand = play_randomly(Hand(config, deck=Deck(seed=seed)), rng)
     hero = rng.randrange(players)
