@@ -64,6 +64,12 @@ def test_tables_and_bots_per_account_are_limited(room: tuple[ServerProcess, Data
     assert 1 <= len(listed(server)) <= 2
 
 
+LASTING = ServerSpec((*ARGS[:-2], "--idle-close", "3600"), fresh=True)
+"""Tables nobody sits at stay: a bots' table would close itself (``--idle-close 2``) before
+three hands on a loaded machine."""
+
+
+@pytest.mark.parametrize("server", [LASTING], indirect=True)
 def test_the_creator_closes_a_table_and_every_chip_goes_home(
     room: tuple[ServerProcess, Database],
 ) -> None:
