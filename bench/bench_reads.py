@@ -16,9 +16,11 @@ per 100 hands per seat with 95% intervals, every match on the same deals
   as the shifter spent its hands (it needs the matches against ``loose``,
   ``stealer``, ``prober``, ``nit`` and ``tag``).
 
-Each match's per-deal results are kept in ``--cache`` (one ``.npz`` per game,
-bot, opponent, seed and deals), so a run can be split into several commands
-(say one opponent each, in parallel) and the report made from what they left.
+Each session's per-deal results are kept in ``--cache`` as it ends (one
+``.npz`` per game, bot, opponent, seed and session), sessions taken in turn
+across the matches: an interrupted run keeps whole sessions of every match,
+the same command resumes it, and ``--report`` tables what the cache holds
+(the sessions every match has played, so the deals are the same).
 
     python bench/bench_reads.py --game razz --deals 20000 --seed 401 --jobs 2
     python bench/bench_reads.py --game razz --opponents stealer --deals 20000 --seed 401
@@ -35,8 +37,9 @@ import numpy as np
 import numpy.typing as npt
 
 from stud.bots.gears import GearBot
-from stud.sim.duplicate import PLAYS, MatchConfig, MatchResult, play_match
+from stud.sim.duplicate import PLAYS, MatchConfig, MatchResult, SessionPlay, play_match_session
 from stud.sim.run import session_seeds
+from stud.sim.workers import run_tasks
 
 Deals = npt.NDArray[np.float64]
 """A side's luck-adjusted big bets per hand per seat: shape (deals, plays)."""
@@ -54,17 +57,33 @@ def _per_play(result: MatchResult) -> Deals:
     return per_play
 
 
-def _match(game: str, bot: str, opponent: str, deals: int, seed: int, jobs: int,
-           cache: Path) -> tuple[MatchConfig, Deals]:  # fmt: skip
-    """The hero's per-deal, per-play results, played now or taken from the cache."""
-    config = MatchConfig(game, bot, opponent, deals, 2, seed)
-    path = cache / f"{config.game}-{bot}-{opponent}-{seed}-{deals}.npz"
-    if path.exists():
-        return config, np.load(path)["hero"]
-    per_play = _per_play(play_match(config, jobs))
+def _name(config: MatchConfig, start: int) -> str:
+    return f"{config.game}-{config.hero}-{config.villain}-{config.seed}-{start}.npz"
+
+
+def _play(configs: list[MatchConfig], jobs: int, cache: Path) -> None:
+    """Play every session not in the cache yet, session by session across the matches (so
+    an interrupted run leaves whole sessions of every match), saving each as it ends."""
     cache.mkdir(parents=True, exist_ok=True)
-    np.savez(path, hero=per_play)
-    return config, per_play
+    tasks = [
+        (config, start, count)
+        for start, count in configs[0].sessions()
+        for config in configs
+        if not (cache / _name(config, start)).exists()
+    ]
+
+    def save(i: int, session: SessionPlay) -> None:
+        config, start, _ = tasks[i]
+        result = MatchResult(config, session.net, session.luck)
+        np.savez(cache / _name(config, start), hero=_per_play(result))
+
+    run_tasks(play_match_session, tasks, jobs, done=save)
+
+
+def _load(config: MatchConfig, cache: Path, starts: list[int]) -> Deals:
+    """The hero's per-deal, per-play results over the sessions ``starts``."""
+    parts = [np.load(cache / _name(config, start))["hero"] for start in starts]
+    return np.concatenate(parts) if parts else np.zeros((0, PLAYS))
 
 
 def _cell(values: Deals) -> str:
@@ -75,9 +94,9 @@ def _cell(values: Deals) -> str:
     return f"{mean:+7.2f} ± {half:5.2f}{'*' if abs(mean) > half else ' '}"
 
 
-def _early(config: MatchConfig, early: int) -> npt.NDArray[np.bool_]:
-    """Which deals are among the first ``early`` of their session (a fresh opponent)."""
-    index = np.arange(config.deals)
+def _early(config: MatchConfig, deals: int, early: int) -> npt.NDArray[np.bool_]:
+    """Which of ``deals`` (whole sessions) are among the first ``early`` of their session."""
+    index = np.arange(deals)
     return (index % config.session) < early
 
 
@@ -95,22 +114,24 @@ def _ratio(early: Deals, later: Deals) -> str:
     return f"{100 * r:5.1f}% ± {100 * half:4.1f}"
 
 
-def shifter_styles(config: MatchConfig) -> npt.NDArray[np.str_]:
-    """The style the shifter played each hand of the match in, shape (deals, plays).
+def shifter_styles(config: MatchConfig, starts: list[int]) -> npt.NDArray[np.str_]:
+    """The style the shifter played each hand of the sessions ``starts`` in, shape (deals,
+    plays).
 
     The hero is player 0 and the shifter player 1 of every session; each session's
     shifter is seeded from the run's seed and the session alone, and counts every
     hand it is dealt, so its schedule replays from the seed.
     """
-    out = np.empty((config.deals, PLAYS), dtype="<U8")
+    out = []
     for start, count in config.sessions():
+        if start not in starts:
+            continue
         _, seeds = session_seeds(config.seed, start, config.seats)
         shifter = GearBot(seeds[1])
-        for deal in range(start, start + count):
-            for play in range(PLAYS):
-                shifter.next_hand()
-                out[deal, play] = shifter.style
-    return out
+        for _ in range(count * PLAYS):
+            shifter.next_hand()
+            out.append(shifter.style)
+    return np.array(out, dtype="<U8").reshape(-1, PLAYS)
 
 
 def main() -> None:
@@ -123,25 +144,35 @@ def main() -> None:
     parser.add_argument("--early", type=int, default=250, help="deals of a session counted early")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--cache", type=Path, default=Path("bench-reads"))
+    parser.add_argument("--report", action="store_true", help="only report what the cache holds")
     args = parser.parse_args()
     opponents = [o.strip() for o in args.opponents.split(",") if o.strip()]
-    results = {
-        o: _match(args.game, args.bot, o, args.deals, args.seed, args.jobs, args.cache)
-        for o in opponents
-    }
-    print(f"{args.game}: {args.bot}, heads-up duplicate, {args.deals:,} deals (x2 hands) a match, "
+    configs = [MatchConfig(args.game, args.bot, o, args.deals, 2, args.seed) for o in opponents]
+    if not args.report:
+        _play(configs, args.jobs, args.cache)
+    # Whole sessions every match has played: the same deals for each.
+    starts = [
+        start
+        for start, _ in configs[0].sessions()
+        if all((args.cache / _name(c, start)).exists() for c in configs)
+    ]
+    results = {c.villain: (c, _load(c, args.cache, starts)) for c in configs}
+    deals = sum(count for start, count in configs[0].sessions() if start in starts)
+    print(f"{args.game}: {args.bot}, heads-up duplicate, {deals:,} deals (x2 hands) a match, "
           f"seed {args.seed}; luck-adjusted bb/100 per seat, 95% CI, * significant")  # fmt: skip
     print(f"{'opponent':10} {'all':>16}  {f'first {args.early} deals':>18}  "
           f"{'later':>16}  {'first / later':>15}")  # fmt: skip
+    if not starts:
+        return
     for name, (config, per_play) in results.items():
         per_deal = per_play.mean(axis=1)
-        early = _early(config, args.early)
+        early = _early(config, len(per_deal), args.early)
         first, rest = per_deal[early], per_deal[~early]
         print(f"{name:10} {_cell(per_deal)}  {_cell(first):>18}  "
               f"{_cell(rest)}  {_ratio(first, rest):>15}")  # fmt: skip
     if SHIFTER in results and all(s in results for s in STYLES):
         config, shifted = results[SHIFTER]
-        styles = shifter_styles(config)
+        styles = shifter_styles(config, starts)
         alone = np.zeros_like(shifted)
         for style in STYLES:
             alone = np.where(styles == style, results[style][1], alone)
