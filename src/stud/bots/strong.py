@@ -15,7 +15,7 @@ and what it takes from the literature):
    holds now among the hands that show my board (he acts by what he sees).
    ``q`` is that player's own rate
    (:mod:`stud.bots.players`), fed by every action at the table, the folds
-   that end a hand included, and kept across hands.
+   that end a hand included, and kept across hands (recent ones weighing more).
 2. **Equity against those ranges**, by one small Monte Carlo
    (:class:`stud.bots.estimate.Estimator`) dealt in groups that share the
    next street's cards: my share now, and against the part of each range
