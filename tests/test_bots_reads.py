@@ -60,7 +60,7 @@ def _folds_to_a_completion(hand: Hand, seat: int) -> int:
 @pytest.mark.parametrize("game", GAMES)
 def test_reads_count_the_folds_that_end_a_hand(game: str) -> None:
     """Heads-up, every fold ends the hand: the bot's turns never show one, the end of hand does."""
-    strong = StrongBot(seed=3)
+    strong = StrongBot(seed=3, half_life=None)  # whole counts: nothing weighed down
     folder = Folder()
     config = _config(game, 2)
     folds = 0
@@ -190,7 +190,7 @@ def test_the_room_bot_observes_the_tables_views_by_account() -> None:
     accounts = {1: 11, 3: 12, 4: 13}
     for place, account in accounts.items():
         table.sit(account, f"p{account}", 400, now, seat=place)
-    strong = StrongBot(seed=1)
+    strong = StrongBot(seed=1, half_life=None)  # whole counts: nothing weighed down
     room_bot = RoomBot(strong)
     decisions = 0
     for hand_number in range(6):

@@ -84,6 +84,14 @@ class GearBot:
         if len(key) == 1 or key == self._hand:
             return
         self._hand = key
+        self.next_hand()
+
+    def next_hand(self) -> None:
+        """Count one more hand dealt to it; change gear when the stretch is over.
+
+        The schedule depends on the seed alone, so a measurement can replay it (which
+        style each of its hands was played in) without the views.
+        """
         self.hands += 1
         if self._left <= 0:
             if self.stretches:

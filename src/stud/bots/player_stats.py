@@ -1,9 +1,12 @@
 """One player's decisions counted by situation, and his rate in each, shrunk towards a prior.
 
-Every rate is smoothed towards a prior (a sound tight-aggressive player) with
-the weight of :data:`PRIOR_WEIGHT` decisions, so the first hands against a
-stranger are played as against a solid player, and the read takes over as
-the evidence grows. A rate of one spot (a street, the bring-in's seat, the
+Every rate is smoothed towards a prior with the weight of :data:`PRIOR_WEIGHT`
+decisions: the population's rate in that spot (:attr:`PlayerStats.prior`, every
+player seen so far pooled, itself shrunk towards a sound tight-aggressive
+player's), or the sound player's when there is no population. So the first
+hands against a stranger are played as against the players met so far (a
+solid player before anyone is met), and the read takes over as the evidence
+grows. A rate of one spot (a street, the bring-in's seat, the
 class of a wagerer's door, the board he faced) is smoothed towards the
 player's own rate over the related spots (:data:`STREET_WEIGHT`). The counts
 are fed by :class:`stud.bots.players.PlayerReads`.
@@ -11,7 +14,7 @@ are fed by :class:`stud.bots.players.PlayerReads`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
 
 from stud.bots.boards import DOOR_CLASSES
@@ -181,6 +184,24 @@ class PlayerStats:
     calibration: FoldCalibration = field(default_factory=FoldCalibration)
     """His answers to the strong bot's wagers against its model's fold chance for each
     (written by the bot that wagered: the model is its own)."""
+    prior: PlayerStats | None = field(default=None, repr=False, compare=False)
+    """The population's counts (:class:`stud.bots.players.PlayerReads`): each first-level
+    rate (a steal, a fold to a completion, a bet, ...) is shrunk towards the population's
+    rate there; None: towards a sound player's (the module's ``PRIOR_*``)."""
+
+    def add(self, other: PlayerStats) -> None:
+        """Add ``other``'s counts to these (not its hands, calibration or prior)."""
+        for name in _COUNTS:
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        for name in _SPOT_COUNTS:
+            counts, more = getattr(self, name), getattr(other, name)
+            for i, count in enumerate(more):
+                if count:
+                    counts[i] += count
+
+    def _base(self, sound: float, rate: Callable[[PlayerStats], float]) -> float:
+        """The prior of a rate: the population's ``rate``, or ``sound`` without one."""
+        return sound if self.prior is None else rate(self.prior)
 
     def decay(self, factor: float) -> None:
         """Weigh every count so far by ``factor`` (under 1: what he did before counts less)."""
@@ -194,12 +215,15 @@ class PlayerStats:
     @property
     def steal_rate(self) -> float:
         """How often it completes first in (1: a stealer who always does)."""
-        return _rate(self.steals, self.steal_chances, PRIOR_STEAL)
+        return _rate(self.steals, self.steal_chances, self._base(PRIOR_STEAL, _steal))
 
     @property
     def bring_in_rate(self) -> float:
         """How often it completes when it has the bring-in and nobody has completed."""
-        return _rate(self.bring_in_completes, self.bring_ins, PRIOR_BRING_IN_COMPLETES)
+        return _rate(
+            self.bring_in_completes, self.bring_ins,
+            self._base(PRIOR_BRING_IN_COMPLETES, _bring_in),
+        )  # fmt: skip
 
     def open_third(self, bring_in: bool) -> float:
         """How often it makes 3rd street's first wager: as the bring-in, or when it may steal."""
@@ -208,25 +232,25 @@ class PlayerStats:
     @property
     def fold_third(self) -> float:
         """How often it folds to a completion (or a raise) on 3rd street."""
-        return _rate(self.folds_third, self.faced_third, PRIOR_FOLD_THIRD)
+        return _rate(self.folds_third, self.faced_third, self._base(PRIOR_FOLD_THIRD, _fold_third))
 
     @property
     def raise_third(self) -> float:
-        return _rate(self.raises_third, self.faced_third, PRIOR_RAISE)
+        return _rate(self.raises_third, self.faced_third, self._base(PRIOR_RAISE, _raise_third))
 
     @property
     def open_rate(self) -> float:
         """How often it bets when it may open the betting on a later street (1: a prober)."""
-        return _rate(self.opens, self.may_open, PRIOR_BET_CHECKED)
+        return _rate(self.opens, self.may_open, self._base(PRIOR_BET_CHECKED, _open))
 
     @property
     def fold_later(self) -> float:
         """How often it folds to a bet on 4th to 7th street."""
-        return _rate(self.folds_later, self.faced_later, PRIOR_FOLD_LATER)
+        return _rate(self.folds_later, self.faced_later, self._base(PRIOR_FOLD_LATER, _fold_later))
 
     @property
     def raise_later(self) -> float:
-        return _rate(self.raises_later, self.faced_later, PRIOR_RAISE)
+        return _rate(self.raises_later, self.faced_later, self._base(PRIOR_RAISE, _raise_later))
 
     def open_at(self, street: int, first: bool | None = None) -> float:
         """How often it bets when it may open the betting on ``street`` (4 to 7): acting first
@@ -289,7 +313,10 @@ class PlayerStats:
     @property
     def fold_back_third(self) -> float:
         """How often it folds on 3rd street when re-raised after completing or raising."""
-        return _rate(self.folds_back_third, self.faced_back_third, PRIOR_FOLD_BACK_THIRD)
+        return _rate(
+            self.folds_back_third, self.faced_back_third,
+            self._base(PRIOR_FOLD_BACK_THIRD, _fold_back_third),
+        )  # fmt: skip
 
     @property
     def fold_back(self) -> float:
@@ -298,7 +325,7 @@ class PlayerStats:
         Read apart from 3rd street: a stealer who gives up a re-raised steal
         half the time may never fold a later bet of his when raised.
         """
-        return _rate(self.folds_back, self.faced_back, PRIOR_FOLD_BACK)
+        return _rate(self.folds_back, self.faced_back, self._base(PRIOR_FOLD_BACK, _fold_back))
 
     def fold_back_at(self, street: int) -> float:
         """How often it folds when raised after wagering itself on ``street`` (3 to 7)."""
@@ -347,7 +374,8 @@ class PlayerStats:
         or either (``None``); each level shrunk towards the rate over both."""
         counts = self._back_counts(street)
         faced, raised, _, _ = counts
-        either = _rate(raised, faced, PRIOR_RAISE_BACK)
+        base = PRIOR_RAISE_BACK if self.prior is None else self.prior.raise_back(street)
+        either = _rate(raised, faced, base)
         if high is None:
             return either
         return _at_level(counts, high, either)
@@ -440,3 +468,39 @@ _COUNTS = tuple(f.name for f in fields(PlayerStats) if f.type == "float")
 """The counts of :class:`PlayerStats` that :meth:`PlayerStats.decay` weighs ..."""
 _SPOT_COUNTS = tuple(f.name for f in fields(PlayerStats) if f.type == "list[float]")
 """... and its counts by street or spot."""
+
+
+def _steal(stats: PlayerStats) -> float:
+    return stats.steal_rate
+
+
+def _bring_in(stats: PlayerStats) -> float:
+    return stats.bring_in_rate
+
+
+def _fold_third(stats: PlayerStats) -> float:
+    return stats.fold_third
+
+
+def _raise_third(stats: PlayerStats) -> float:
+    return stats.raise_third
+
+
+def _open(stats: PlayerStats) -> float:
+    return stats.open_rate
+
+
+def _fold_later(stats: PlayerStats) -> float:
+    return stats.fold_later
+
+
+def _raise_later(stats: PlayerStats) -> float:
+    return stats.raise_later
+
+
+def _fold_back_third(stats: PlayerStats) -> float:
+    return stats.fold_back_third
+
+
+def _fold_back(stats: PlayerStats) -> float:
+    return stats.fold_back

@@ -8,6 +8,14 @@ view shows it, so it sees the whole hand when the table shows the final view
 (the folds that end a hand included), not only what happened before the
 bot's own turns. Views hold no hidden card, so these are the reads any player
 at the table can make.
+
+Two memories: each player's own counts, which may forget (weighed down by
+:attr:`PlayerReads.half_life` at each hand he is dealt, so his read follows
+him when he changes gear), and the population's, every player's counts pooled
+and never forgotten, which each player's rates are shrunk towards
+(:attr:`stud.bots.player_stats.PlayerStats.prior`): a stranger is read as the
+players met so far, and a spot a player was seldom seen in lately as the
+population plays it.
 """
 
 from __future__ import annotations
@@ -21,6 +29,13 @@ from stud.bots.reads import hand_key
 from stud.game import Acted, ActionKind, HandView, StreetStarted
 
 _NO_WAGERS = (0,) * 8
+
+HALF_LIFE = 100.0
+"""The strong bot's half-life of a read, in the player's own hands: what he did 100 hands
+ago weighs half as much as what he does now, 300 hands ago an eighth. A player who
+changes gear is read as his new self within about two half-lives; a player who does not
+is read from about 144 hands' worth of his play (``HALF_LIFE / ln 2``), each spot
+seldom seen in that window filled in by the population's rate."""
 
 
 def visible_up(up: Sequence[int | None], street: int) -> list[int]:
@@ -36,6 +51,12 @@ class PlayerReads:
     half_life: float | None = None
     """In a player's own hands, how long until what he did weighs half as much as what he
     does now (:meth:`PlayerStats.decay` at each hand he is dealt); None: never forgets."""
+    pooled: bool = True
+    """Whether each player's rates shrink towards the population's (:attr:`population`)
+    rather than towards a sound player's."""
+    population: PlayerStats = field(default_factory=PlayerStats)
+    """Every player's counts added up, never forgotten (its own rates shrink towards a sound
+    player's)."""
     _hand: tuple[int | None, ...] = field(default=(), repr=False)
     _done: int = field(default=0, repr=False)
     _seated: tuple[Hashable, ...] = field(default=(), repr=False)
@@ -51,7 +72,7 @@ class PlayerReads:
         key = self.identity(seat)
         found = self.players.get(key)
         if found is None:
-            found = self.players[key] = PlayerStats()
+            found = self.players[key] = PlayerStats(prior=self.population if self.pooled else None)
         return found
 
     def update(self, view: HandView, players: Sequence[Hashable] | None = None) -> None:
@@ -90,6 +111,14 @@ class PlayerReads:
         raised: dict[int, list[int]] = {}  # each seat's wagers per street so far
         bettor = -1
         checked = False  # someone checked on this street already
+        counted: dict[int, PlayerStats] = {}  # what this view adds, per seat
+
+        def new(seat: int) -> PlayerStats:
+            found = counted.get(seat)
+            if found is None:
+                found = counted[seat] = PlayerStats()
+            return found
+
         for i, event in enumerate(events):
             if isinstance(event, StreetStarted):
                 street = event.street
@@ -109,13 +138,13 @@ class PlayerReads:
                 # 3rd street's first action is the bring-in's: post it or complete.
                 brought_in.add(seat)
                 if i >= start and seat != view.viewer:
-                    stats = self.stats(seat)
+                    stats = new(seat)
                     stats.bring_ins += 1
                     stats.bring_in_completes += kind.is_wager
             elif i >= start and seat != view.viewer:
                 facing = level > bets.get(seat, 0)
                 if facing and seat in wagered:
-                    stats = self.stats(seat)
+                    stats = new(seat)
                     folded = kind is ActionKind.FOLD
                     high = wagers >= 3  # a re-raise of his raise, not a raise of his bet
                     stats.faced_back_high[street] += high
@@ -132,7 +161,7 @@ class PlayerReads:
                         stats.faced_back_at[street] += 1
                         stats.folds_back_at[street] += folded
                 else:
-                    stats = self.stats(seat)
+                    stats = new(seat)
                     self._count(stats, street, kind, facing, wagers, seat in brought_in, checked)
                     if facing and street == 3 and bettor >= 0:
                         door = view.seats[bettor].up[0]
@@ -156,6 +185,10 @@ class PlayerReads:
             if kind is not ActionKind.FOLD and kind is not ActionKind.CHECK:
                 bets[seat] = event.to
                 level = max(level, event.to)
+        for seat, more in counted.items():
+            self.stats(seat).add(more)
+            if self.pooled:
+                self.population.add(more)
 
     @staticmethod
     def _looks_better(view: HandView, bettor: int, seat: int, street: int) -> bool:

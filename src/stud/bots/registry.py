@@ -7,7 +7,8 @@ from functools import partial
 
 from stud.bots.base import Bot
 from stud.bots.gauntlet import STYLES, ManiacBot, StyleBot
-from stud.bots.gears import GearBot
+from stud.bots.gears import LOOSE, GearBot
+from stud.bots.own_view import OwnView
 from stud.bots.policy import load_factory
 from stud.bots.simple import RandomBot, StationBot
 from stud.bots.strong import StrongBot
@@ -21,6 +22,8 @@ BOTS: dict[str, Callable[[int | None], Bot]] = {
     **{style: partial(StyleBot, style) for style in STYLES},
     "maniac": ManiacBot,
     "shifter": GearBot,
+    "loose": partial(StyleBot, "loose", traits=LOOSE),
+    "strong-own-view": lambda seed: OwnView(StrongBot(seed), "strong-own-view"),
 }
 """Each shipped bot's name and its maker, which takes a seed (None: unseeded)."""
 

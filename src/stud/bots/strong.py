@@ -15,7 +15,7 @@ and what it takes from the literature):
    holds now among the hands that show my board (he acts by what he sees).
    ``q`` is that player's own rate
    (:mod:`stud.bots.players`), fed by every action at the table, the folds
-   that end a hand included, and kept across hands.
+   that end a hand included, and kept across hands (recent ones weighing more).
 2. **Equity against those ranges**, by one small Monte Carlo
    (:class:`stud.bots.estimate.Estimator`) dealt in groups that share the
    next street's cards: my share now, and against the part of each range
@@ -61,7 +61,7 @@ from stud.bots.lookahead import Ahead, RestFolds
 from stud.bots.narrowing import read_range
 from stud.bots.options import Options
 from stud.bots.player_stats import PRIOR_BET_CHECKED, PRIOR_FOLD_LATER, led_before
-from stud.bots.players import PlayerReads
+from stud.bots.players import HALF_LIFE, PlayerReads
 from stud.bots.ranges import Range
 from stud.bots.seen import Opponent, Seen, read_view
 from stud.bots.shares import Versus
@@ -96,7 +96,8 @@ class StrongBot:
         *,
         samples: int = 256,
         paths: int = 8,
-        half_life: float | None = None,
+        half_life: float | None = HALF_LIFE,
+        pooled: bool = True,
     ) -> None:
         self._rng = random.Random(seed)
         self._np = np.random.default_rng(self._rng.getrandbits(64))
@@ -107,9 +108,10 @@ class StrongBot:
         self._estimators: dict[str, Estimator] = {}
         self._small, self._big = 0, 0
         """The hand's small and big bet, set at each decision."""
-        self.reads = PlayerReads(half_life=half_life)
-        """What this bot has learnt of each opponent so far (every action it saw; with a
-        ``half_life``, recent hands weighing more, :attr:`PlayerReads.half_life`)."""
+        self.reads = PlayerReads(half_life=half_life, pooled=pooled)
+        """What this bot has learnt of each opponent so far (every action it saw, recent
+        hands weighing more, :attr:`PlayerReads.half_life`; None: never forgets), shrunk
+        towards what it saw of every player (``pooled``) or a sound player's play."""
         self.answers = Answers()
         """The model's fold chances for the opponents facing my last wager, until they answer."""
         self.last_choices: tuple[Choice, ...] = ()

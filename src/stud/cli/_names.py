@@ -25,7 +25,7 @@ MAX_SEATS: Final = 8
 
 BOTS: Final = (
     "random", "station", "strong", "strong-v1", "tag", "stealer", "nit", "prober", "bully",
-    "maniac", "shifter",
+    "maniac", "shifter", "loose", "strong-own-view",
 )  # fmt: skip
 """The shipped bots: ``stud.bots.BOTS``."""
 
