@@ -40,7 +40,7 @@ import argparse
 import random
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -184,17 +184,18 @@ def same_hands(
     return all(played == counts[0] for played in counts)
 
 
-def rate(play: Callable[[], int], seconds: float) -> tuple[int, float]:
-    """Steps played and CPU time taken in one slice of about ``seconds``."""
+def rate(play: Callable[[], int], seconds: float, every: int = 16) -> tuple[int, float]:
+    """Steps played and CPU time taken in one slice of about ``seconds`` (the clock read
+    every ``every`` calls of ``play``)."""
     steps = 0
     clock = time.process_time
     start = clock()
     deadline = start + seconds
-    hands = 0
+    calls = 0
     while True:
         steps += play()
-        hands += 1
-        if hands % 16 == 0 and clock() >= deadline:
+        calls += 1
+        if calls % every == 0 and clock() >= deadline:
             return steps, clock() - start
 
 
@@ -208,7 +209,7 @@ def median(values: list[float]) -> float:
 
 
 def measure(
-    loops: tuple[Callable[[], int], ...], repeats: int, slices: int, seconds: float
+    loops: Sequence[Callable[[], int]], repeats: int, slices: int, seconds: float, every: int = 16
 ) -> list[list[float]]:
     """Each loop's steps/s in every repeat; a repeat alternates the loops in short slices."""
     rates: list[list[float]] = [[] for _ in loops]
@@ -217,7 +218,7 @@ def measure(
         spent = [0.0] * len(loops)
         for _ in range(slices):
             for index, play in enumerate(loops):
-                steps, seconds_spent = rate(play, seconds / slices)
+                steps, seconds_spent = rate(play, seconds / slices, every)
                 played[index] += steps
                 spent[index] += seconds_spent
         for index, steps in enumerate(played):

@@ -26,11 +26,11 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-import time
 from collections.abc import Callable
 
 import numpy as np
 
+from bench_env import measure, median
 from stud.env import StudEnv
 from stud.envcore.vector import VectorEnv
 from stud.game import Hand, TableConfig
@@ -100,47 +100,6 @@ def vector_loop(game: str, players: int, count: int, seed: int) -> Callable[[], 
     return play
 
 
-def rate(play: Callable[[], int], seconds: float) -> tuple[int, float]:
-    """Decisions played and CPU seconds taken in one slice of about ``seconds``."""
-    steps = 0
-    clock = time.process_time
-    start = clock()
-    deadline = start + seconds
-    calls = 0
-    while True:
-        steps += play()
-        calls += 1
-        if calls % 4 == 0 and clock() >= deadline:
-            return steps, clock() - start
-
-
-def median(values: list[float]) -> float:
-    """The middle value (the mean of the two middle ones for an even count)."""
-    ordered = sorted(values)
-    middle = len(ordered) // 2
-    if len(ordered) % 2:
-        return ordered[middle]
-    return (ordered[middle - 1] + ordered[middle]) / 2
-
-
-def measure(
-    loops: list[Callable[[], int]], repeats: int, slices: int, seconds: float
-) -> list[list[float]]:
-    """Each loop's decisions/s in every repeat; a repeat alternates the loops in short slices."""
-    rates: list[list[float]] = [[] for _ in loops]
-    for _ in range(repeats):
-        played = [0] * len(loops)
-        spent = [0.0] * len(loops)
-        for _ in range(slices):
-            for index, play in enumerate(loops):
-                steps, taken = rate(play, seconds / slices)
-                played[index] += steps
-                spent[index] += taken
-        for index, steps in enumerate(played):
-            rates[index].append(steps / spent[index])
-    return rates
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=1024, help="hands in the vector env")
@@ -171,6 +130,7 @@ def main(argv: list[str] | None = None) -> int:
                 args.repeats,
                 args.slices,
                 args.seconds,
+                every=4,  # a vector step is a thousand decisions: read the clock more often
             )
             over_engine = median([v / e for v, e in zip(vector, engine, strict=True)])
             over_env = median([v / e for v, e in zip(vector, env, strict=True)])
