@@ -18,7 +18,8 @@ from stud.bots.gears import GearBot
 from stud.bots.player_stats import PlayerStats
 from stud.bots.players import HALF_LIFE, PlayerReads
 from stud.cards import Deck
-from stud.game import Action, ActionKind, Hand, HandView, TableConfig, variant
+from stud.game import Hand, HandView, TableConfig, variant
+from test_bots_reads import Folder
 
 
 def test_decay_weighs_every_count_and_leaves_the_hands_dealt() -> None:
@@ -32,7 +33,7 @@ def test_decay_weighs_every_count_and_leaves_the_hands_dealt() -> None:
     assert 0.30 < stats.steal_rate < before  # less evidence: nearer the prior
 
 
-class Reader:
+class Reader(Folder):
     """Folds to any wager, else checks or posts; reads its opponent with and without a
     half-life."""
 
@@ -43,13 +44,6 @@ class Reader:
     def observe(self, view: HandView, players: Sequence[Hashable] | None = None) -> None:
         self.recent.update(view, players)
         self.pooled.update(view, players)
-
-    def choose(self, view: HandView, legal: Sequence[Action]) -> Action:
-        kinds = {a.kind: a for a in legal}
-        for kind in (ActionKind.FOLD, ActionKind.CHECK, ActionKind.BRING_IN, ActionKind.CALL):
-            if kind in kinds:
-                return kinds[kind]
-        return legal[0]
 
 
 def _play(shifter: GearBot, reader: Reader, deals: range) -> None:

@@ -9,15 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 
+import test_bots_reads
 from stud.bots import Bot, Observer, StrongBot, make_bot, play_hand
 from stud.bots.gears import GearBot
 from stud.bots.player_stats import PRIOR_STEAL, PlayerStats
 from stud.bots.players import PlayerReads
 from stud.cards import Deck
-from stud.game import Action, ActionKind, Hand, HandView, TableConfig, variant
+from stud.game import Hand, HandView, TableConfig, variant
 
 
-class Folder:
+class Folder(test_bots_reads.Folder):
     """Folds to any wager, else checks or posts; feeds the reads it is given."""
 
     def __init__(self, *reads: PlayerReads) -> None:
@@ -26,13 +27,6 @@ class Folder:
     def observe(self, view: HandView, players: Sequence[Hashable] | None = None) -> None:
         for reads in self.reads:
             reads.update(view, players)
-
-    def choose(self, view: HandView, legal: Sequence[Action]) -> Action:
-        kinds = {a.kind: a for a in legal}
-        for kind in (ActionKind.FOLD, ActionKind.CHECK, ActionKind.BRING_IN, ActionKind.CALL):
-            if kind in kinds:
-                return kinds[kind]
-        return legal[0]
 
 
 def _play(opponent: Bot, name: str, me: Bot, deals: range) -> None:
