@@ -14,7 +14,7 @@ are fed by :class:`stud.bots.players.PlayerReads`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 
 from stud.bots.boards import DOOR_CLASSES
@@ -199,9 +199,9 @@ class PlayerStats:
                 if count:
                     counts[i] += count
 
-    def _base(self, sound: float, rate: Callable[[PlayerStats], float]) -> float:
-        """The prior of a rate: the population's ``rate``, or ``sound`` without one."""
-        return sound if self.prior is None else rate(self.prior)
+    def _base(self, sound: float, rate: str) -> float:
+        """The prior of a rate: the population's property ``rate``, or ``sound`` without one."""
+        return sound if self.prior is None else float(getattr(self.prior, rate))
 
     def decay(self, factor: float) -> None:
         """Weigh every count so far by ``factor`` (under 1: what he did before counts less)."""
@@ -215,14 +215,14 @@ class PlayerStats:
     @property
     def steal_rate(self) -> float:
         """How often it completes first in (1: a stealer who always does)."""
-        return _rate(self.steals, self.steal_chances, self._base(PRIOR_STEAL, _steal))
+        return _rate(self.steals, self.steal_chances, self._base(PRIOR_STEAL, "steal_rate"))
 
     @property
     def bring_in_rate(self) -> float:
         """How often it completes when it has the bring-in and nobody has completed."""
         return _rate(
             self.bring_in_completes, self.bring_ins,
-            self._base(PRIOR_BRING_IN_COMPLETES, _bring_in),
+            self._base(PRIOR_BRING_IN_COMPLETES, "bring_in_rate"),
         )  # fmt: skip
 
     def open_third(self, bring_in: bool) -> float:
@@ -232,25 +232,25 @@ class PlayerStats:
     @property
     def fold_third(self) -> float:
         """How often it folds to a completion (or a raise) on 3rd street."""
-        return _rate(self.folds_third, self.faced_third, self._base(PRIOR_FOLD_THIRD, _fold_third))
+        return _rate(self.folds_third, self.faced_third, self._base(PRIOR_FOLD_THIRD, "fold_third"))
 
     @property
     def raise_third(self) -> float:
-        return _rate(self.raises_third, self.faced_third, self._base(PRIOR_RAISE, _raise_third))
+        return _rate(self.raises_third, self.faced_third, self._base(PRIOR_RAISE, "raise_third"))
 
     @property
     def open_rate(self) -> float:
         """How often it bets when it may open the betting on a later street (1: a prober)."""
-        return _rate(self.opens, self.may_open, self._base(PRIOR_BET_CHECKED, _open))
+        return _rate(self.opens, self.may_open, self._base(PRIOR_BET_CHECKED, "open_rate"))
 
     @property
     def fold_later(self) -> float:
         """How often it folds to a bet on 4th to 7th street."""
-        return _rate(self.folds_later, self.faced_later, self._base(PRIOR_FOLD_LATER, _fold_later))
+        return _rate(self.folds_later, self.faced_later, self._base(PRIOR_FOLD_LATER, "fold_later"))
 
     @property
     def raise_later(self) -> float:
-        return _rate(self.raises_later, self.faced_later, self._base(PRIOR_RAISE, _raise_later))
+        return _rate(self.raises_later, self.faced_later, self._base(PRIOR_RAISE, "raise_later"))
 
     def open_at(self, street: int, first: bool | None = None) -> float:
         """How often it bets when it may open the betting on ``street`` (4 to 7): acting first
@@ -315,7 +315,7 @@ class PlayerStats:
         """How often it folds on 3rd street when re-raised after completing or raising."""
         return _rate(
             self.folds_back_third, self.faced_back_third,
-            self._base(PRIOR_FOLD_BACK_THIRD, _fold_back_third),
+            self._base(PRIOR_FOLD_BACK_THIRD, "fold_back_third"),
         )  # fmt: skip
 
     @property
@@ -325,7 +325,7 @@ class PlayerStats:
         Read apart from 3rd street: a stealer who gives up a re-raised steal
         half the time may never fold a later bet of his when raised.
         """
-        return _rate(self.folds_back, self.faced_back, self._base(PRIOR_FOLD_BACK, _fold_back))
+        return _rate(self.folds_back, self.faced_back, self._base(PRIOR_FOLD_BACK, "fold_back"))
 
     def fold_back_at(self, street: int) -> float:
         """How often it folds when raised after wagering itself on ``street`` (3 to 7)."""
@@ -468,39 +468,3 @@ _COUNTS = tuple(f.name for f in fields(PlayerStats) if f.type == "float")
 """The counts of :class:`PlayerStats` that :meth:`PlayerStats.decay` weighs ..."""
 _SPOT_COUNTS = tuple(f.name for f in fields(PlayerStats) if f.type == "list[float]")
 """... and its counts by street or spot."""
-
-
-def _steal(stats: PlayerStats) -> float:
-    return stats.steal_rate
-
-
-def _bring_in(stats: PlayerStats) -> float:
-    return stats.bring_in_rate
-
-
-def _fold_third(stats: PlayerStats) -> float:
-    return stats.fold_third
-
-
-def _raise_third(stats: PlayerStats) -> float:
-    return stats.raise_third
-
-
-def _open(stats: PlayerStats) -> float:
-    return stats.open_rate
-
-
-def _fold_later(stats: PlayerStats) -> float:
-    return stats.fold_later
-
-
-def _raise_later(stats: PlayerStats) -> float:
-    return stats.raise_later
-
-
-def _fold_back_third(stats: PlayerStats) -> float:
-    return stats.fold_back_third
-
-
-def _fold_back(stats: PlayerStats) -> float:
-    return stats.fold_back
