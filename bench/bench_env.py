@@ -52,10 +52,11 @@ PLAYERS = 6
 TARGET = 2.0
 
 
-def engine_hands(game: str, seed: int) -> Callable[[], int]:
-    """One hand of the bare engine per call; returns the actions played."""
-    env = StudEnv(game, players=PLAYERS)  # the same table as the environment's
-    config: TableConfig = env.config
+def engine_hands(game: str, seed: int, config: TableConfig | None = None) -> Callable[[], int]:
+    """One hand of the bare engine per call, at ``config`` (by default the environment's
+    table); returns the actions played."""
+    if config is None:
+        config = StudEnv(game, players=PLAYERS).config  # the same table as the environment's
     generator = np.random.default_rng(seed)
     pick = random.Random(seed).random
     totals = [0] * PLAYERS  # what a learner gets at the end of each hand

@@ -30,31 +30,11 @@ from collections.abc import Callable
 
 import numpy as np
 
-from bench_env import measure, median
+from bench_env import engine_hands, measure, median
 from stud.env import StudEnv
 from stud.envcore.vector import VectorEnv
-from stud.game import Hand, TableConfig
 
 TARGET = 1_000_000
-
-
-def engine_loop(config: TableConfig, seed: int) -> Callable[[], int]:
-    """One hand of the bare engine per call; returns the decisions played."""
-    generator = np.random.default_rng(seed)
-    pick = random.Random(seed).random
-
-    def play() -> int:
-        hand = Hand(config, deck=generator.permutation(52).tolist())
-        steps = 0
-        while not hand.is_over:
-            legal = hand.legal_actions()
-            hand.act(legal[int(pick() * len(legal))])
-            steps += 1
-        assert hand.result is not None
-        _ = hand.result.net
-        return steps
-
-    return play
 
 
 def env_loop(game: str, players: int, seed: int) -> Callable[[], int]:
@@ -123,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
             config = VectorEnv(game, players=players, count=1).config
             engine, env, vector = measure(
                 [
-                    engine_loop(config, 7),
+                    engine_hands(game, 7, config),
                     env_loop(game, players, 7),
                     vector_loop(game, players, args.count, 7),
                 ],

@@ -176,10 +176,11 @@ def test_the_benchmark_loops_play_decisions() -> None:
     bench = Path(__file__).resolve().parent.parent / "bench"
     sys.path.insert(0, str(bench))
     try:
-        from bench_vector import engine_loop, env_loop, vector_loop
+        from bench_env import engine_hands
+        from bench_vector import env_loop, vector_loop
     finally:
         sys.path.remove(str(bench))
     config = VectorEnv("razz", count=1).config
-    assert engine_loop(config, 1)() >= 2  # the bring-in and a reply at least
+    assert engine_hands("razz", 1, config)() >= 2  # the bring-in and a reply at least
     assert env_loop("razz", 2, 1)() >= 2
     assert vector_loop("razz", 2, 64, 1)() == 64
