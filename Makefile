@@ -14,9 +14,6 @@ COMPILED := $(shell $(PYTHON) -c "import runpy; print(' '.join('src/' + m.replac
 # stopped for 10 s, a lease to lapse) rather than the CPU, and a second worker per core runs
 # meanwhile. `make test WORKERS=1` runs them one at a time.
 WORKERS ?= $(shell echo $$(( $$(nproc) * 2 )))
-# Tests go out a few at a time to whichever worker is free (xdist's first share would be a
-# quarter of each worker's tests, the long ones first, queued behind each other).
-SCHEDULE := --maxschedchunk 8
 # Python caches each module's compiled form (and pytest its rewritten tests) only if allowed:
 # every server a test starts would otherwise compile the room's modules again.
 unexport PYTHONDONTWRITEBYTECODE
@@ -30,11 +27,11 @@ $(STAMP): pyproject.toml setup.py $(COMPILED)
 	touch $(STAMP)
 
 test: $(STAMP)
-	$(BIN)/python -m pytest -n $(WORKERS) $(SCHEDULE) -q --durations=30
+	$(BIN)/python -m pytest -n $(WORKERS) -q --durations=30
 
 # The markers come from the fixtures a test uses (tests/conftest.py); slow ones are marked by hand.
 quick: $(STAMP)
-	$(BIN)/python -m pytest -n $(WORKERS) $(SCHEDULE) -q -m "not server and not browser and not cluster and not slow"
+	$(BIN)/python -m pytest -n $(WORKERS) -q -m "not server and not browser and not cluster and not slow"
 
 bench: $(STAMP)
 	@for b in bench/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
