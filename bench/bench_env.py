@@ -130,9 +130,11 @@ def core_hands(game: str, seed: int, recall: bool = False) -> Callable[[], int]:
     return play
 
 
-def env_hands(game: str, seed: int, observation: str, recall: bool = False) -> Callable[[], int]:
+def env_hands(
+    game: str, seed: int, observation: str, recall: bool = False, players: int = PLAYERS
+) -> Callable[[], int]:
     """One episode (hand) of the environment per call; returns the actions played."""
-    env = StudEnv(game, players=PLAYERS, observation=observation, perfect_recall=recall)
+    env = StudEnv(game, players=players, observation=observation, perfect_recall=recall)
     pick = random.Random(seed).random
     choices: dict[bytes, tuple[int, ...]] = {}  # the policy's own cache: mask -> legal indices
     seeded = [seed]  # the first hand seeds the environment's decks (reset(seed=...))

@@ -24,44 +24,15 @@ ratios are the medians of each repeat's ratio. The issue's target: at least
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 from collections.abc import Callable
 
 import numpy as np
 
-from bench_env import engine_hands, measure, median
-from stud.env import StudEnv
+from bench_env import engine_hands, env_hands, measure, median
 from stud.envcore.vector import VectorEnv
 
 TARGET = 1_000_000
-
-
-def env_loop(game: str, players: int, seed: int) -> Callable[[], int]:
-    """One episode of the PettingZoo environment per call; returns the decisions played."""
-    env = StudEnv(game, players=players, observation="flat")
-    pick = random.Random(seed).random
-    choices: dict[bytes, tuple[int, ...]] = {}
-    seeded = [seed]
-
-    def play() -> int:
-        env.reset(seed=seeded.pop() if seeded else None)
-        steps = 0
-        for _agent in env.agent_iter():
-            observation, _reward, terminated, _truncated, _info = env.last()
-            if terminated:
-                env.step(None)
-                continue
-            mask = observation["action_mask"]
-            key = mask.tobytes()
-            legal = choices.get(key)
-            if legal is None:
-                legal = choices[key] = tuple(int(i) for i in np.flatnonzero(mask))
-            env.step(legal[int(pick() * len(legal))])
-            steps += 1
-        return steps
-
-    return play
 
 
 def vector_loop(game: str, players: int, count: int, seed: int) -> Callable[[], int]:
@@ -104,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
             engine, env, vector = measure(
                 [
                     engine_hands(game, 7, config),
-                    env_loop(game, players, 7),
+                    env_hands(game, 7, "flat", players=players),
                     vector_loop(game, players, args.count, 7),
                 ],
                 args.repeats,

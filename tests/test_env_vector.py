@@ -176,11 +176,11 @@ def test_the_benchmark_loops_play_decisions() -> None:
     bench = Path(__file__).resolve().parent.parent / "bench"
     sys.path.insert(0, str(bench))
     try:
-        from bench_env import engine_hands
-        from bench_vector import env_loop, vector_loop
+        from bench_env import engine_hands, env_hands
+        from bench_vector import vector_loop
     finally:
         sys.path.remove(str(bench))
     config = VectorEnv("razz", count=1).config
     assert engine_hands("razz", 1, config)() >= 2  # the bring-in and a reply at least
-    assert env_loop("razz", 2, 1)() >= 2
+    assert env_hands("razz", 1, "flat", players=2)() >= 2
     assert vector_loop("razz", 2, 64, 1)() == 64
