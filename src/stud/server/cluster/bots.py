@@ -26,6 +26,8 @@ from collections.abc import Callable, Iterable
 from functools import partial
 from typing import Any
 
+from stud.server.cluster.links import finish
+from stud.server.cluster.outage import first_line, out_of_reach
 from stud.server.storage import Account, Database
 
 log = logging.getLogger("stud.server.cluster")
@@ -118,7 +120,7 @@ class BotPool:
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self._ops.join(), 2.0)
         if self._task is not None:
-            self._task.cancel()
+            await finish([self._task])
 
     async def take(self, count: int) -> list[int]:
         """Up to ``count`` idle bots, now held by this process."""
@@ -181,7 +183,12 @@ class BotPool:
                     await self._release(keys=[self.key], args=[account_id, self.node])
                 else:
                     await self.redis.hset(self.key, str(account_id), self.node)
-            except Exception:  # Redis away: the bot stays marked (a dead holder's are freed)
-                log.exception("bot pool: %s of bot %s failed", op, account_id)
+            except (
+                Exception
+            ) as error:  # Redis away: the bot stays marked (a dead holder's are freed)
+                if out_of_reach(error):
+                    log.warning("bot pool: %s of bot %s: %s", op, account_id, first_line(error))
+                else:
+                    log.exception("bot pool: %s of bot %s failed", op, account_id)
             finally:
                 self._ops.task_done()

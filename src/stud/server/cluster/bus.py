@@ -33,6 +33,8 @@ from typing import Any
 
 import orjson
 
+from stud.server.cluster.outage import first_line, out_of_reach
+
 log = logging.getLogger("stud.server.cluster")
 
 NODE_CHANNEL = "{}node:{}"
@@ -104,8 +106,11 @@ class Bus:
             self._wake.clear()
             try:
                 await self.flush()
-            except Exception:  # Redis away: these messages are lost (see the module's doc)
-                log.exception("publishing to Redis failed")
+            except Exception as error:  # Redis away: these messages are lost (module's doc)
+                if out_of_reach(error):
+                    log.warning("publishing to Redis failed: %s", first_line(error))
+                else:
+                    log.exception("publishing to Redis failed")
                 await asyncio.sleep(0.2)
 
     async def _receiver(self) -> None:
@@ -129,6 +134,9 @@ class Bus:
                                 log.exception("cluster message %r failed", item.get("k"))
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("the Redis subscription dropped: subscribing again")
+            except Exception as error:
+                if out_of_reach(error):
+                    log.warning("the Redis subscription dropped: %s", first_line(error))
+                else:
+                    log.exception("the Redis subscription failed: subscribing again")
                 await asyncio.sleep(0.5)

@@ -20,6 +20,7 @@ from typing import TypeVar
 
 from stud.server.actors.mailbox import Command
 from stud.server.cluster.lease import Leases
+from stud.server.cluster.outage import first_line, out_of_reach
 from stud.server.cluster.remote import Actor, Owner
 from stud.server.storage import fences
 
@@ -140,5 +141,7 @@ class Claims:
         await self.leases().release(item_id)
         if isinstance(error, fences.Fenced):
             self._floors[item_id] = await stored()
+        elif out_of_reach(error):
+            log.warning("%s %s: taking it over failed: %s", self.noun, item_id, first_line(error))
         else:
             log.error("%s %s: taking it over failed", self.noun, item_id, exc_info=error)

@@ -96,8 +96,8 @@ class RedisCoordination:
         take it without waiting."""
         await self.tables.handovers.flush()
         await self.tourneys.handovers.flush()
-        self.tables.stop_loops()
-        self.tourneys.stop_loops()
+        await self.tables.stop_loops()
+        await self.tourneys.stop_loops()
         await self.room.tournaments.stop()
         await self.tourneys.give_up()
         await self.room.stop_tables()

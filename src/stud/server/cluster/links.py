@@ -11,8 +11,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import time
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from contextlib import AbstractAsyncContextManager
 from typing import Any
 
@@ -25,9 +26,9 @@ from stud.server.actors.channel import Watcher
 from stud.server.cluster.bus import Bus, Handler
 from stud.server.cluster.lease import LeaseTimes
 from stud.server.cluster.nodes import Nodes
+from stud.server.cluster.outage import first_line, out_of_reach
 from stud.server.cluster.remote import Replies
 from stud.server.observe.metrics import REDIS_FAILURES, REDIS_ROUND_TRIPS
-from stud.server.storage.outage import unavailable
 
 log = logging.getLogger("stud.server.cluster")
 
@@ -74,11 +75,32 @@ async def every(seconds: float, step: Callable[[], Awaitable[None]]) -> None:
             await step()
         except Exception as error:  # Redis or PostgreSQL away: the next round tries again
             name = getattr(step, "__name__", step)
-            if unavailable(error):  # (expected while the database restarts: no traceback)
-                first = str(error).splitlines()[0] if str(error) else type(error).__name__
-                log.warning("cluster step %s: the database is out of reach: %s", name, first)
+            if out_of_reach(error):  # (expected while a service restarts: no traceback)
+                log.warning("cluster step %s: out of reach: %s", name, first_line(error))
             else:
                 log.exception("cluster step %s failed", name)
+
+
+async def finish(tasks: Iterable[asyncio.Task[Any]], patience: float = 10.0) -> None:
+    """Cancel ``tasks`` and wait until each has ended (whatever it raised).
+
+    A cancellation can be swallowed (Python 3.11's ``wait_for`` returns the result of an
+    inner call that finished as it was cancelled), so a task still running is cancelled
+    again every half second; after ``patience`` seconds it is left, and logged.
+    """
+    pending = {task for task in tasks if not task.done()}
+    deadline = time.monotonic() + patience
+    while pending:
+        for task in pending:
+            task.cancel()
+        _done, pending = await asyncio.wait(pending, timeout=0.5)
+        if pending and time.monotonic() > deadline:
+            log.warning("tasks still running after being cancelled: %s",
+                        ", ".join(sorted(t.get_name() for t in pending)))  # fmt: skip
+            return
+    for task in tasks:
+        if task.done() and not task.cancelled():
+            task.exception()  # retrieved: what it raised as it ended is no news
 
 
 class Links:

@@ -34,7 +34,7 @@ from stud.server.actors.table import TableActor
 from stud.server.cluster.claims import Claims, always, fewer_loaded
 from stud.server.cluster.handover import Handovers
 from stud.server.cluster.lease import EVENT_EPOCH, LeaseBook, Leases
-from stud.server.cluster.links import Links, every
+from stud.server.cluster.links import Links, every, finish
 from stud.server.cluster.relay import Relay
 from stud.server.cluster.remote import TABLES, Remote
 from stud.server.cluster.seats import Seats
@@ -113,9 +113,10 @@ class TableShare:
             ),
         ]
 
-    def stop_loops(self) -> None:
-        for task in self._tasks:
-            task.cancel()
+    async def stop_loops(self) -> None:
+        """Cancel the loops and wait until each has ended (none is left mid-command when the
+        Redis client closes)."""
+        await finish(self._tasks)
 
     async def give_up(self) -> None:
         """A clean stop: the tables are given up at once, so others take them without waiting."""

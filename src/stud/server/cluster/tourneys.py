@@ -39,7 +39,7 @@ from stud.server.actors.tournament import TournamentActor
 from stud.server.cluster.claims import Claims, always, fewer_loaded
 from stud.server.cluster.handover import Handovers
 from stud.server.cluster.lease import EVENT_EPOCH, LeaseBook, Leases
-from stud.server.cluster.links import Links, every
+from stud.server.cluster.links import Links, every, finish
 from stud.server.cluster.relay import Relay
 from stud.server.cluster.remote import TOURNAMENTS, Remote
 from stud.server.observe.logs import at
@@ -108,9 +108,10 @@ class TourneyShare:
             asyncio.create_task(every(REFRESH, self._refresh_and_defaults), name="tourney-list"),
         ]
 
-    def stop_loops(self) -> None:
-        for task in self._loops:
-            task.cancel()
+    async def stop_loops(self) -> None:
+        """Cancel the loops and wait until each has ended (none is left mid-command when the
+        Redis client closes)."""
+        await finish(self._loops)
 
     async def give_up(self) -> None:
         """A clean stop: the tournaments are given up at once, others take them in a scan."""

@@ -1,0 +1,26 @@
+"""Which failures of a shared room's background work mean "out of reach for now".
+
+A PostgreSQL or SQLite outage (:func:`stud.server.storage.outage.unavailable`), and a
+Redis connection refused, cut, timed out or closed: by a Redis restart, or by this
+process closing its own client as it stops while a command was on the wire. These
+are expected in operation and logged in one line; anything else is a fault and keeps
+its traceback.
+"""
+
+from __future__ import annotations
+
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeout
+
+from stud.server.storage.outage import unavailable
+
+
+def out_of_reach(error: BaseException) -> bool:
+    """Whether ``error`` means the database or Redis cannot be reached now (and may be later)."""
+    return unavailable(error) or isinstance(error, RedisConnectionError | RedisTimeout)
+
+
+def first_line(error: BaseException) -> str:
+    """The error in one line (its type's name when it has no message)."""
+    text = str(error)
+    return text.splitlines()[0] if text else type(error).__name__
