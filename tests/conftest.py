@@ -21,6 +21,7 @@ Markers: a test that uses a server, a browser or a cluster (or Redis) is marked
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,7 @@ from stud.history import HandRecord
 from stud.history.samples import sample_hands
 from stud.server.storage import Database
 from stud.testing.cluster import REDIS_URL_VARIABLE, Cluster, NoRedis, redis_for_tests
+from stud.testing.cpu import CpuReport
 from stud.testing.server import (
     TEST_URL_VARIABLE,
     ServerProcess,
@@ -61,6 +63,13 @@ LEASE_SECONDS = 3.0
 FIRST = ("slow", "cluster", "browser", "server")
 """Markers in the order their tests start: the long ones first, so the short ones fill
 the workers' last minutes instead of one long test running on alone at the end."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """``STUD_TEST_CPU=<folder>``: each test's CPU is written there (stud.testing.cpu)."""
+    folder = os.environ.get("STUD_TEST_CPU")
+    if folder:
+        config.pluginmanager.register(CpuReport(Path(folder)), "stud-cpu")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
