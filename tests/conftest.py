@@ -15,7 +15,8 @@ processes. ``pg_url`` and ``redis_url`` are those services alone.
 
 Markers: a test that uses a server, a browser or a cluster (or Redis) is marked
 ``server``, ``browser`` or ``cluster`` here, so ``make quick`` can leave them out;
-``slow`` is written by hand.
+one that asks ``sized`` how long to run is marked ``soak`` (``make soak`` runs those at
+full length); ``slow`` is written by hand.
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ MARKED_BY = {
     "server": {"server", "server_factory", "shared_server"},
     "browser": {"browser"},
     "cluster": {"cluster", "cluster_factory", "redis_url"},
+    "soak": {"sized"},
 }
 """Each marker, and the fixtures that imply it."""
 SHARED_SERVERS = 3
@@ -60,9 +62,27 @@ LEASE_SECONDS = 3.0
 """A cluster's lease on a table or tournament."""
 
 
-FIRST = ("slow", "cluster", "browser", "server")
-"""Markers in the order their tests start: the long ones first, so the short ones fill
-the workers' last minutes instead of one long test running on alone at the end."""
+FIRST = ("cluster", "browser", "server")
+"""Markers in the order their tests start, after the ``slow`` ones: the long ones first, so
+the short ones fill the workers' last minutes instead of one long test running on alone
+at the end."""
+SHARING = {"server", "shared_server", "browser"}
+"""Fixtures whose processes a test process keeps for the next tests: a module's tests that
+use them run in one test process (one ``xdist_group``), which starts them once."""
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--soak", action="store_true", help="run the long sweeps at full length (make soak)"
+    )
+
+
+@pytest.fixture(scope="session")
+def sized(request: pytest.FixtureRequest) -> Callable[[int, int], int]:
+    """``sized(everyday, soak)``: how many cases a long sweep runs: ``everyday`` in
+    ``make test``, ``soak`` under ``make soak`` (``pytest --soak -m soak``), before a release."""
+    soak = bool(request.config.getoption("--soak"))
+    return lambda everyday, full: full if soak else everyday
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -72,17 +92,26 @@ def pytest_configure(config: pytest.Config) -> None:
         config.pluginmanager.register(CpuReport(Path(folder)), "stud-cpu")
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Markers from the fixtures; a group per module for the tests that share its servers;
+    then the order tests are handed out in (``make test`` sends them one unit at a time,
+    in this order, to whichever test process is free: ``--dist loadgroup``)."""
     for item in items:
         used = set(getattr(item, "fixturenames", ()))
         for marker, fixtures in MARKED_BY.items():
             if used & fixtures:
                 item.add_marker(marker)
+        if used & SHARING:
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
     items.sort(key=_start_rank)  # stable: a module's tests keep their order
 
 
-def _start_rank(item: pytest.Item) -> int:
-    return next((rank for rank, name in enumerate(FIRST) if item.get_closest_marker(name)), 4)
+def _start_rank(item: pytest.Item) -> tuple[int, int]:
+    """Slow tests first (those that wait on servers' clocks first of all), then the tests
+    that start processes, the longest kinds first, then the rest."""
+    kind = next((r for r, name in enumerate(FIRST) if item.get_closest_marker(name)), len(FIRST))
+    return (0 if item.get_closest_marker("slow") else 1, kind)
 
 
 # -- servers -------------------------------------------------------------------------------

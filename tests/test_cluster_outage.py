@@ -60,7 +60,8 @@ def test_a_loop_whose_command_the_closing_client_cuts_logs_one_line(
         asyncio.run(scenario())
     cut = [r for r in caplog.records if "out of reach" in r.getMessage()]
     assert cut and all(r.levelno == logging.WARNING and r.exc_info is None for r in cut)
-    assert "Connection closed by server" in cut[0].getMessage()
+    # Cut as it was sent or while it waited for the reply: Redis's words for either.
+    assert "Connection closed by" in cut[0].getMessage()
 
 
 def test_a_fault_in_a_loop_keeps_its_traceback(caplog: pytest.LogCaptureFixture) -> None:
@@ -123,4 +124,3 @@ def test_finish_cancels_again_a_task_that_swallowed_its_cancellation() -> None:
         assert task.cancelled() and swallowed == 2
 
     asyncio.run(scenario())
-

@@ -5,13 +5,15 @@ The batched core keeps its own rules loop, so the engine stays the judge:
 own deck into an engine ``Hand``, plays the same action in both and compares
 the seat to act, the legal indices, every number of the observation and the
 chips won or lost. The default run checks 5,000 hands per game (heads-up,
-three and seven seats, and stacks just deep enough); the slow test runs
-100,000 per game (``python -m stud.testing.vector_check`` does the same).
+three and seven seats, and stacks just deep enough); the slow test runs 20,000
+per game, and 100,000 under ``make soak`` (as ``python -m stud.testing.vector_check``
+does).
 """
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -42,8 +44,10 @@ def test_the_batched_core_plays_the_engines_hands(game: str) -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
-def test_the_batched_core_plays_the_engines_hands_100k(game: str) -> None:
-    _check(game, 100_000)
+def test_the_batched_core_plays_the_engines_hands_at_length(
+    game: str, sized: Callable[[int, int], int]
+) -> None:
+    _check(game, sized(20_000, 100_000))
 
 
 def test_the_check_finds_a_difference(monkeypatch: pytest.MonkeyPatch) -> None:

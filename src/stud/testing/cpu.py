@@ -6,7 +6,7 @@ of the test process and of every process under it (servers, browsers, builds) wh
 ran: its setup, call and teardown. Shared servers are charged to whichever test they
 served at the time.
 
-``STUD_TEST_CPU=<folder> make test`` writes one JSON line per test into
+``STUD_TEST_CPU=<folder> make test`` writes one JSON line per test (and whether it failed) into
 ``<folder>/<worker>.jsonl``; ``python -m stud.testing.cpu <folder>`` prints the totals by
 module and the costliest tests. Linux only (it reads ``/proc``).
 """
@@ -66,6 +66,11 @@ class CpuReport:
         folder.mkdir(parents=True, exist_ok=True)
         worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
         self.out = (folder / f"{worker}.jsonl").open("a", encoding="utf-8")
+        self.failed: set[str] = set()
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if report.failed:
+            self.failed.add(report.nodeid)
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_protocol(self, item: pytest.Item) -> Iterator[None]:
@@ -75,6 +80,7 @@ class CpuReport:
             "test": item.nodeid,
             "cpu": round(tree_cpu(os.getpid()) - cpu, 2),
             "wall": round(time.monotonic() - wall, 2),
+            "failed": item.nodeid in self.failed,
         }
         self.out.write(json.dumps(line) + "\n")
         self.out.flush()
@@ -92,7 +98,9 @@ def summary(folder: Path, top: int = 40) -> str:
         module[1] += row["wall"]
         module[2] += 1
     total = sum(row["cpu"] for row in rows)
-    lines = [f"{len(rows)} tests, {total:.0f} CPU seconds", "", "cpu s   wall s  tests  module"]
+    failed = [row["test"] for row in rows if row.get("failed")]
+    lines = [f"{len(rows)} tests, {total:.0f} CPU seconds", *(f"failed: {t}" for t in failed)]
+    lines += ["", "cpu s   wall s  tests  module"]
     for name, (cpu, wall, count) in sorted(by_module.items(), key=lambda kv: -kv[1][0])[:top]:
         lines.append(f"{cpu:7.1f} {wall:7.1f} {count:6d}  {name}")
     lines += ["", "cpu s   wall s  test"]
