@@ -42,6 +42,7 @@ async def _play_out(app: PlayApp, pilot: object, prefer: tuple[str, ...]) -> Non
     raise AssertionError("the hand did not end")
 
 
+@pytest.mark.slow
 def test_a_hand_played_by_keys_ends_with_showdown_and_history() -> None:
     async def scenario() -> None:
         app = PlayApp(_settings())

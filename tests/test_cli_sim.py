@@ -28,6 +28,7 @@ def test_json_output(capsys: pytest.CaptureFixture[str]) -> None:
     assert again["players"] == data["players"]
 
 
+@pytest.mark.slow
 def test_table_output_and_chart(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     chart = tmp_path / "run.png"
     argv = ["sim", "stud", "--bots", "strong,random", "--hands", "40", "--chart", str(chart)]

@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from stud.testing.server import hand_factory_args
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -31,6 +33,7 @@ print("one process, no redis")
 """
 
 
+@pytest.mark.slow
 def test_a_room_of_one_process_never_imports_redis(tmp_path: Path) -> None:
     args = hand_factory_args("tests.test_table_double:start_double")
     factory = args[1] if args else "stud.table.engine:start_engine_hand"
@@ -43,6 +46,7 @@ def test_a_room_of_one_process_never_imports_redis(tmp_path: Path) -> None:
     assert "one process, no redis" in done.stdout
 
 
+@pytest.mark.slow
 def test_a_shared_room_on_sqlite_is_refused_with_a_reason(tmp_path: Path) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "stud", "serve", "--data-dir", str(tmp_path),

@@ -37,6 +37,7 @@ def _check(game: str, hands: int) -> None:
     assert showdowns > hands // 20  # the policy reaches the showdown, ties and all
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 def test_the_batched_core_plays_the_engines_hands(game: str) -> None:
     _check(game, 5_000)

@@ -94,6 +94,7 @@ def check_views(hand: Hand, as_json: bool) -> None:
                 assert f'"{Card(card)}"' not in text
 
 
+@pytest.mark.slow
 def test_no_view_ever_holds_a_hidden_card() -> None:
     rng = random.Random(2024)
     sizes: set[tuple[str, int]] = set()

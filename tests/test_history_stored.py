@@ -130,6 +130,7 @@ def hands(seed: int, per_game: int) -> Iterator[Played]:
         yield play_hand(GAMES[index % len(GAMES)], rng, 100 + index)
 
 
+@pytest.mark.slow
 def test_the_stored_hand_reads_back_as_its_phh_did() -> None:
     """Over 600 hands: the record of the hand as played equals the stored PHH's, read back,
     so every text written from it (any viewer, either format) is the same."""
@@ -223,6 +224,7 @@ def store_twice(conn: Connection, store: Store, played: Played, table_id: int,
     return old, new
 
 
+@pytest.mark.slow
 def test_the_endpoints_serve_the_same_bytes_for_rows_stored_either_way(database_url: str) -> None:
     db = Database(database_url)
     db.start()

@@ -119,6 +119,7 @@ def as_(client: TestClient, token: str | None) -> TestClient:
     return client
 
 
+@pytest.mark.slow
 def test_an_imported_hands_equities_are_stud_equitys(
     client: tuple[TestClient, Database],
 ) -> None:

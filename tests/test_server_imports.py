@@ -98,6 +98,7 @@ def hands_in(files: list[tuple[str, bytes]]) -> int:
     return sum(len(read_pokerstars(data.decode("utf-8-sig")).hands) for _, data in files)
 
 
+@pytest.mark.slow
 def test_the_corpus_imports_whole_and_reads_back(
     room: Room, corpus: list[tuple[str, bytes]]
 ) -> None:

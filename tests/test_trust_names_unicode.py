@@ -95,6 +95,7 @@ def register(client: TestClient, name: str) -> tuple[int, dict[str, object]]:
     return response.status_code, response.json()
 
 
+@pytest.mark.slow
 def test_the_room_takes_a_han_name_and_refuses_its_look_alikes(database_url: str) -> None:
     with client_for(database_url) as client:
         for name in (HAN, "Ada"):
@@ -110,6 +111,7 @@ def test_the_room_takes_a_han_name_and_refuses_its_look_alikes(database_url: str
         assert login.status_code == 200 and login.json()["name"] == HAN
 
 
+@pytest.mark.slow
 def test_an_account_stored_before_name_keys_still_logs_in(database_url: str) -> None:
     with client_for(database_url) as client:
         assert register(client, "Old_Timer")[0] == 200
