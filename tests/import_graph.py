@@ -34,6 +34,7 @@ SERVER_ORDER: tuple[tuple[str, ...], ...] = (
     (
         "stud.server.errors",
         "stud.server.wire",
+        "stud.server.tasks",
         "stud.server.trust",
         "stud.server.storage",
         "stud.server.observe",

@@ -26,9 +26,9 @@ from collections.abc import Callable, Iterable
 from functools import partial
 from typing import Any
 
-from stud.server.cluster.links import finish
 from stud.server.cluster.outage import first_line, out_of_reach
 from stud.server.storage import Account, Database
+from stud.server.tasks import finish
 
 log = logging.getLogger("stud.server.cluster")
 

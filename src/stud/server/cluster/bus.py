@@ -26,7 +26,6 @@ table step's messages for that process).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -34,6 +33,7 @@ from typing import Any
 import orjson
 
 from stud.server.cluster.outage import first_line, out_of_reach
+from stud.server.tasks import finish
 
 log = logging.getLogger("stud.server.cluster")
 
@@ -68,11 +68,7 @@ class Bus:
 
     async def stop(self) -> None:
         await self.flush()
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await finish(self._tasks)
 
     def send(self, node: str, item: Any) -> None:
         """Queue one item for ``node``'s inbox (in order with everything else sent to it)."""

@@ -34,7 +34,7 @@ from stud.server.actors.table import TableActor
 from stud.server.cluster.claims import Claims, always, fewer_loaded
 from stud.server.cluster.handover import Handovers
 from stud.server.cluster.lease import EVENT_EPOCH, LeaseBook, Leases
-from stud.server.cluster.links import Links, every, finish
+from stud.server.cluster.links import Links, every
 from stud.server.cluster.relay import Relay
 from stud.server.cluster.remote import TABLES, Remote
 from stud.server.cluster.seats import Seats
@@ -42,6 +42,7 @@ from stud.server.observe.logs import at
 from stud.server.room.coordination import RoomCore
 from stud.server.room.drain import ask_to_leave
 from stud.server.storage import TableSpec, fences, stale
+from stud.server.tasks import finish
 
 log = logging.getLogger("stud.server.cluster")
 

@@ -39,7 +39,7 @@ from stud.server.actors.tournament import TournamentActor
 from stud.server.cluster.claims import Claims, always, fewer_loaded
 from stud.server.cluster.handover import Handovers
 from stud.server.cluster.lease import EVENT_EPOCH, LeaseBook, Leases
-from stud.server.cluster.links import Links, every, finish
+from stud.server.cluster.links import Links, every
 from stud.server.cluster.relay import Relay
 from stud.server.cluster.remote import TOURNAMENTS, Remote
 from stud.server.observe.logs import at
@@ -47,6 +47,7 @@ from stud.server.room.config import KEEP_FINISHED
 from stud.server.room.coordination import RoomCore
 from stud.server.storage import fences
 from stud.server.storage import tourneys as db_tourneys
+from stud.server.tasks import finish
 
 log = logging.getLogger("stud.server.cluster")
 
