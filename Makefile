@@ -26,14 +26,14 @@ $(STAMP): pyproject.toml setup.py $(COMPILED)
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-# Tests go out one at a time, in the order tests/conftest.py gives them, to whichever worker
-# is free; a module's tests that share a server go out together (its xdist_group).
+# Tests go out in the order tests/conftest.py gives them: each worker's first share holds its
+# part of the long ones (stud/testing/schedule.py).
 test: $(STAMP)
-	$(BIN)/python -m pytest -n $(WORKERS) --dist loadgroup --no-loadscope-reorder -q --durations=30
+	$(BIN)/python -m pytest -n $(WORKERS) -q --durations=30
 
 # The long sweeps at full length (their tests ask the `sized` fixture), before a release.
 soak: $(STAMP)
-	$(BIN)/python -m pytest -n $(WORKERS) --dist loadgroup --no-loadscope-reorder -q --soak -m soak
+	$(BIN)/python -m pytest -n $(WORKERS) -q --soak -m soak
 
 # The markers come from the fixtures a test uses (tests/conftest.py); slow ones are marked by hand.
 quick: $(STAMP)
