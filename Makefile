@@ -26,8 +26,6 @@ $(STAMP): pyproject.toml setup.py $(COMPILED)
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-# Tests go out in the order tests/conftest.py gives them: each worker's first share holds its
-# part of the long ones (stud/testing/schedule.py).
 test: $(STAMP)
 	$(BIN)/python -m pytest -n $(WORKERS) -q --durations=30
 

@@ -34,7 +34,6 @@ from stud.history.samples import sample_hands
 from stud.server.storage import Database
 from stud.testing.cluster import REDIS_URL_VARIABLE, Cluster, NoRedis, redis_for_tests
 from stud.testing.cpu import CpuReport
-from stud.testing.schedule import deal
 from stud.testing.server import (
     TEST_URL_VARIABLE,
     ServerProcess,
@@ -63,13 +62,9 @@ LEASE_SECONDS = 3.0
 """A cluster's lease on a table or tournament."""
 
 
-FIRST = ("cluster", "browser", "server")
-"""Markers in the order their tests start, after the ``slow`` ones: the long ones first, so
-the short ones fill the workers' last minutes instead of one long test running on alone
-at the end."""
-SHARING = {"server", "shared_server", "browser"}
-"""Fixtures whose processes a test process keeps for the next tests: a module's tests that
-use them go to one test process together, which starts them once."""
+FIRST = ("slow", "cluster", "browser", "server")
+"""Markers in the order their tests start: the long ones first, so the short ones fill
+the workers' last minutes instead of one long test running on alone at the end."""
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -93,53 +88,17 @@ def pytest_configure(config: pytest.Config) -> None:
         config.pluginmanager.register(CpuReport(Path(folder)), "stud-cpu")
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Markers from the fixtures, then the order tests are handed out in: the long kinds
-    first, dealt so that each worker starts with its part of them (stud.testing.schedule)."""
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         used = set(getattr(item, "fixturenames", ()))
         for marker, fixtures in MARKED_BY.items():
             if used & fixtures:
                 item.add_marker(marker)
     items.sort(key=_start_rank)  # stable: a module's tests keep their order
-    workers = int(getattr(config, "workerinput", {}).get("workercount", 1))
-    items[:] = deal(_units(items), _weight, workers, waits=lambda item: _start_rank(item)[1] < 3)
 
 
-def _start_rank(item: pytest.Item) -> tuple[int, int]:
-    """Slow tests first (those that wait on servers' clocks first of all), then the tests
-    that start processes, the longest kinds first, then the rest."""
-    kind = next((r for r, name in enumerate(FIRST) if item.get_closest_marker(name)), len(FIRST))
-    return (0 if item.get_closest_marker("slow") else 1, kind)
-
-
-def _units(items: list[pytest.Item]) -> list[list[pytest.Item]]:
-    """The tests in runs that go to one worker together: a module's tests that share its
-    servers or browser (next to each other once sorted); any other test alone."""
-    units: list[list[pytest.Item]] = []
-    for item in items:
-        module = item.nodeid.split("::")[0]
-        sharing = bool(set(getattr(item, "fixturenames", ())) & SHARING)
-        last = units[-1][-1] if units else None
-        if (
-            sharing
-            and last is not None
-            and last.nodeid.split("::")[0] == module
-            and set(getattr(last, "fixturenames", ())) & SHARING
-        ):
-            units[-1].append(item)
-        else:
-            units.append([item])
-    return units
-
-
-WEIGHTS = {(0, 0): 100.0, (0, 1): 100.0, (0, 2): 100.0, (0, 3): 40.0,
-           (1, 0): 40.0, (1, 1): 10.0, (1, 2): 3.0, (1, 3): 0.3}  # fmt: skip
-"""A rough cost of a test by its rank (slow or not; cluster, browser, server or none)."""
-
-
-def _weight(item: pytest.Item) -> float:
-    return WEIGHTS[_start_rank(item)]
+def _start_rank(item: pytest.Item) -> int:
+    return next((rank for rank, name in enumerate(FIRST) if item.get_closest_marker(name)), 4)
 
 
 # -- servers -------------------------------------------------------------------------------

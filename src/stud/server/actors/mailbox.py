@@ -13,6 +13,7 @@ it runs; once it does not, it refuses what is queued and stops.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from abc import ABC, abstractmethod
@@ -22,7 +23,6 @@ from typing import Any
 
 from stud.server.actors.channel import Watcher
 from stud.server.observe.logs import at
-from stud.server.tasks import finish
 from stud.table import TableError
 
 log = logging.getLogger("stud.server")
@@ -110,7 +110,9 @@ class Mailbox(ABC):
 
     async def stop(self) -> None:
         if self.task is not None:
-            await finish([self.task])
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
 
     async def call(self, command: Command) -> Any:
         """Queue a command and wait for the actor's reply."""

@@ -15,6 +15,7 @@ registrations in tournaments not started yet are dropped (the buy-in refunded).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from typing import Any, Protocol
@@ -27,7 +28,6 @@ from stud.server.room.desk import TournamentDesk
 from stud.server.storage import Database
 from stud.server.storage import moderation as desk_db
 from stud.server.storage.outage import unavailable
-from stud.server.tasks import finish
 from stud.server.wire import dumps
 from stud.table import TableError
 
@@ -78,7 +78,9 @@ class Moderation:
 
     async def stop(self) -> None:
         if self._task is not None:
-            await finish([self._task])
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
             self._task = None
 
     async def _poll(self) -> None:
