@@ -84,18 +84,21 @@ def test_finish_waits_for_each_task_to_end_whatever_it_raised() -> None:
     async def scenario() -> None:
         ended: list[str] = []
 
+        started = asyncio.Event()
+
         async def stubborn() -> None:
+            started.set()
             try:
-                await asyncio.sleep(60)
+                await asyncio.Event().wait()  # until cancelled
             finally:
-                await asyncio.sleep(0.01)  # cleanup that takes a turn of the loop
+                await asyncio.sleep(0)  # cleanup that takes a turn of the loop
                 ended.append("stubborn")
 
         async def broken() -> None:
             raise RuntimeError("already failed")
 
         tasks = [asyncio.create_task(stubborn()), asyncio.create_task(broken())]
-        await asyncio.sleep(0)
+        await until(started.is_set, "the task never started")
         await finish(tasks)
         assert all(t.done() for t in tasks) and ended == ["stubborn"]
 
@@ -107,12 +110,14 @@ def test_finish_cancels_again_a_task_that_swallowed_its_cancellation() -> None:
 
     async def scenario() -> None:
         swallowed = 0
+        started = asyncio.Event()
 
         async def deaf() -> None:
             nonlocal swallowed
+            started.set()
             while True:
                 try:
-                    await asyncio.sleep(60)
+                    await asyncio.Event().wait()  # until cancelled
                 except asyncio.CancelledError:
                     swallowed += 1
                     if swallowed == 1:
@@ -120,7 +125,7 @@ def test_finish_cancels_again_a_task_that_swallowed_its_cancellation() -> None:
                     raise
 
         task = asyncio.create_task(deaf())
-        await asyncio.sleep(0)
+        await until(started.is_set, "the task never started")
         await finish([task])
         assert task.cancelled() and swallowed == 2
 
