@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable
 from functools import partial
 from typing import Any
 
-from stud.server.cluster.outage import first_line, out_of_reach
+from stud.server.cluster.outage import log_failure
 from stud.server.storage import Account, Database
 from stud.server.tasks import finish
 
@@ -185,10 +185,7 @@ class BotPool:
                     await self.redis.hset(self.key, str(account_id), self.node)
             except (
                 Exception
-            ) as error:  # Redis away: the bot stays marked (a dead holder's are freed)
-                if out_of_reach(error):
-                    log.warning("bot pool: %s of bot %s: %s", op, account_id, first_line(error))
-                else:
-                    log.exception("bot pool: %s of bot %s failed", op, account_id)
+            ) as error:  # Redis away: the bot stays marked (freed if its holder dies)
+                log_failure(log, error, "bot pool: %s of bot %s failed", op, account_id)
             finally:
                 self._ops.task_done()

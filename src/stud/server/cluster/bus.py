@@ -32,7 +32,7 @@ from typing import Any
 
 import orjson
 
-from stud.server.cluster.outage import first_line, out_of_reach
+from stud.server.cluster.outage import log_failure
 from stud.server.tasks import finish
 
 log = logging.getLogger("stud.server.cluster")
@@ -103,10 +103,7 @@ class Bus:
             try:
                 await self.flush()
             except Exception as error:  # Redis away: these messages are lost (module's doc)
-                if out_of_reach(error):
-                    log.warning("publishing to Redis failed: %s", first_line(error))
-                else:
-                    log.exception("publishing to Redis failed")
+                log_failure(log, error, "publishing to Redis failed")
                 await asyncio.sleep(0.2)
 
     async def _receiver(self) -> None:
@@ -131,8 +128,5 @@ class Bus:
             except asyncio.CancelledError:
                 raise
             except Exception as error:
-                if out_of_reach(error):
-                    log.warning("the Redis subscription dropped: %s", first_line(error))
-                else:
-                    log.exception("the Redis subscription failed: subscribing again")
+                log_failure(log, error, "the Redis subscription dropped: subscribing again")
                 await asyncio.sleep(0.5)

@@ -9,6 +9,8 @@ its traceback.
 
 from __future__ import annotations
 
+import logging
+
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeout
 
@@ -24,3 +26,12 @@ def first_line(error: BaseException) -> str:
     """The error in one line (its type's name when it has no message)."""
     text = str(error)
     return text.splitlines()[0] if text else type(error).__name__
+
+
+def log_failure(log: logging.Logger, error: BaseException, what: str, *args: object) -> None:
+    """``what`` failed with ``error``: one warning line if it is out of reach, else the
+    error with its traceback."""
+    if out_of_reach(error):
+        log.warning(what + ": %s", *args, first_line(error))
+    else:
+        log.error(what, *args, exc_info=error)
