@@ -17,6 +17,8 @@ pg_setup() {
     if ! "${psql[@]}" "psql -p $port -tAc \"SELECT 1 FROM pg_roles WHERE rolname = 'stud'\"" | grep -q 1; then
         "${psql[@]}" "psql -q -p $port -c \"CREATE ROLE stud LOGIN CREATEDB PASSWORD 'stud'\""
     fi
+    # Dropping a test's database WITH (FORCE) may have to end an autovacuum worker's session.
+    "${psql[@]}" "psql -q -p $port -c \"GRANT pg_signal_backend TO stud\""
     if ! "${psql[@]}" "psql -p $port -tAc \"SELECT 1 FROM pg_database WHERE datname = 'stud'\"" | grep -q 1; then
         "${psql[@]}" "createdb -p $port -O stud stud"
     fi

@@ -3,11 +3,14 @@ and how a step retried after one is booked once (stud.server.actors.booking)."""
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
-from collections.abc import Mapping
+import threading
+from collections.abc import Callable, Mapping
 
 import psycopg
-from sqlalchemy import Connection
+import pytest
+from sqlalchemy import Connection, text
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from stud.server.actors.booking import FIRST_RETRY_SECONDS, LAST_RETRY_SECONDS, Records, Step
@@ -98,3 +101,39 @@ def test_a_step_retried_after_its_commit_was_lost_is_booked_once(db: Database) -
     assert not booked("cash_out", cash_out, None)
     db.write_sync(lambda c: store.cash_out(c, account.id, table, 200))
     assert booked("cash_out", cash_out, None)
+
+
+def test_a_write_whose_session_postgresql_ends_fails_as_the_database_being_away(
+    database_factory: Callable[[str], str],
+) -> None:
+    """PostgreSQL ends the session while a pipelined write waits on it (as a fast shutdown
+    does): the write fails with an error that says the database is away, so the table holds
+    the step, and the next write gets a fresh connection. (A lost connection once surfaced
+    as SQLAlchemy's PendingRollbackError, which read as a fault.)"""
+    db = Database(database_factory("postgres"))
+    db.start()
+    try:
+        ended = threading.Event()
+
+        def end_session(pid: int) -> None:
+            db.read_sync(lambda c: c.execute(text("SELECT pg_terminate_backend(:p)"), {"p": pid}))
+            ended.set()
+
+        def long_write(conn: Connection) -> None:
+            pid = int(conn.execute(text("SELECT pg_backend_pid()")).scalar_one())
+            threading.Thread(target=end_session, args=(pid,)).start()
+            conn.execute(text("SELECT pg_sleep(30)")).all()
+
+        with pytest.raises(Exception) as failure:  # (which one is what the test checks)
+            db.write_sync(long_write)
+        assert ended.wait(30)
+        assert unavailable(failure.value), repr(failure.value)
+        assert db.write_sync(lambda c: c.execute(text("SELECT 1")).scalar_one()) == 1
+        assert asyncio.run(_batched_write(db)) == 2
+    finally:
+        db.close()
+
+
+async def _batched_write(db: Database) -> int:
+    """A write through the writer thread (the tables' path) after the lost session."""
+    return int(await db.write(lambda c: c.execute(text("SELECT 2")).scalar_one()))

@@ -21,7 +21,7 @@ import pytest
 
 from stud.history import read_phh
 from stud.history.model import Show, is_up
-from stud.testing.server import Client, ServerProcess, ServerSpec
+from stud.testing.server import Client, ServerProcess, ServerSpec, check_log
 
 ARGS = (
     "--turn-seconds", "20", "--time-bank", "5", "--pause", "0.02", "--grace", "30",
@@ -257,4 +257,4 @@ def test_seat_churn_never_shows_anyone_else_s_hole_cards(server: ServerProcess) 
     for hand_id in rng.sample(finished, 15):
         for person in [None, *people]:
             check_rest(server.base, hand_id, person)
-    assert "Traceback" not in server.log_path.read_text(errors="replace"), server.log()
+    check_log(server)

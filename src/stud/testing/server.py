@@ -25,10 +25,12 @@ from typing import Any
 
 import httpx
 import orjson
-from sqlalchemy import create_engine, text
+from sqlalchemy import Engine, create_engine, text
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DBAPIError
 
 from stud.server.storage.database import resolve_url
+from stud.testing.wait import wait_until
 
 TEST_URL_VARIABLE = "STUD_TEST_DATABASE_URL"
 HAND_FACTORY_VARIABLE = "STUD_TEST_HAND_FACTORY"
@@ -56,9 +58,20 @@ def fresh_database(backend: str, folder: Path) -> Iterator[str]:
             conn.execute(text(f'CREATE DATABASE "{name}"'))
         yield admin_url.set(database=name).render_as_string(hide_password=False)
     finally:
-        with engine.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        engine.dispose()
+        try:
+            wait_until(lambda: _dropped(engine, name), f"database {name} dropped", 60.0,
+                       interval=0.5, retry=(DBAPIError,))  # fmt: skip
+        finally:
+            engine.dispose()
+
+
+def _dropped(engine: Engine, name: str) -> bool:
+    """Drop a test's database, ending its sessions. A role that is not a superuser may not end
+    an autovacuum worker's session (PostgreSQL 15 refuses it), so the caller tries again
+    until that worker is done."""
+    with engine.connect() as conn:
+        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    return True
 
 
 def require(what: str, present: bool) -> None:
@@ -458,5 +471,23 @@ class Servers:
 
 
 def check_log(server: ServerProcess) -> None:
-    """No traceback in the server's log: no table fault, no step that failed."""
-    assert "Traceback" not in server.log_path.read_text(errors="replace"), server.log()
+    """No traceback in the server's log: no table fault, no step that failed. A failure
+    shows each traceback with the lines logged just before it (a CI run prints only the
+    end of a long message, so the end of the log would hide the cause)."""
+    text = server.log_path.read_text(errors="replace")
+    assert "Traceback" not in text, tracebacks(text)
+
+
+def tracebacks(log: str, before: int = 3, limit: int = 3) -> str:
+    """The first ``limit`` tracebacks in ``log``, each with ``before`` lines logged before it
+    and its own lines up to the next log line."""
+    lines = log.splitlines()
+    starts = [n for n, line in enumerate(lines) if line.startswith("Traceback")]
+    parts = []
+    for start in starts[:limit]:
+        end = start + 1
+        while end < len(lines) and not lines[end][:4].isdigit():  # up to the next dated line
+            end += 1
+        parts.append("\n".join(lines[max(0, start - before) : end]))
+    shown = f"{len(starts)} traceback(s) in the log; the first {len(parts)}:\n"
+    return shown + "\n---\n".join(parts)

@@ -210,13 +210,17 @@ def pipelined(connection: Connection, refusal: Refusal | None = None) -> Iterato
     assert raw is not None
     try:
         with connection.begin(), raw.pipeline() as pipeline:
-            connection.info[PIPELINE] = pipeline
+            # Held here: once a lost connection invalidated the transaction, reading
+            # ``connection.info`` raises PendingRollbackError, which would replace the error
+            # that says the database is away.
+            info = connection.info
+            info[PIPELINE] = pipeline
             try:
                 raw.execute("BEGIN", prepare=False)
                 yield connection
                 raw.execute("COMMIT", prepare=False)
             finally:
-                connection.info.pop(PIPELINE, None)
+                info.pop(PIPELINE, None)
             # (the pipeline's exit read every reply, the commit's last)
     except psycopg.Error as error:  # from the pipeline's exit: SQLAlchemy never saw it
         refused = None if refusal is None else refusal(error)
