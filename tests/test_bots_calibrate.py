@@ -91,6 +91,7 @@ def _play(game: str, villain: Bot, hands: int = 60) -> StrongBot:
     return bot
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 def test_the_bot_reads_a_quitters_answers_and_moves_its_model_up(game: str) -> None:
     """Every wager of the bot from 4th street is folded to: the answers are counted with
@@ -111,6 +112,7 @@ def test_the_bot_reads_a_quitters_answers_and_moves_its_model_up(game: str) -> N
     assert "bot" not in bot.reads.players
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 def test_the_bot_reads_a_callers_answers_and_moves_its_model_down(game: str) -> None:
     bot = _play(game, StationBot())

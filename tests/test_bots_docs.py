@@ -37,6 +37,7 @@ def test_example_is_under_fifty_lines() -> None:
     assert len(code.splitlines()) < 50
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["stud", "stud8", "razz"])
 def test_example_bot_plays_whole_hands(game: str) -> None:
     _, namespace = _example()

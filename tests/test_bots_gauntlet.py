@@ -98,6 +98,7 @@ def test_a_deterministic_bot_against_itself_comes_out_exactly_even(seats: int) -
     assert np.any(result.net != 0)  # the hands themselves were not all even
 
 
+@pytest.mark.slow
 def test_a_match_gives_the_same_result_whatever_the_workers() -> None:
     config = MatchConfig("razz", "strong", "stealer", deals=8, seats=2, seed=5, session=3)
     one = play_match(config, workers=1)

@@ -53,6 +53,7 @@ def states(draw: st.DrawFn) -> tuple[Hand, random.Random]:
     return hand, rng
 
 
+@pytest.mark.slow
 @settings(
     max_examples=300,
     deadline=None,
@@ -73,6 +74,7 @@ def test_bots_return_a_legal_action(
     hand.act(choice)  # and the engine takes it
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("players", [2, 5, 8])
 def test_bots_play_whole_hands_of_every_game(game: str, players: int) -> None:

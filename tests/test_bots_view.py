@@ -44,6 +44,7 @@ class Recorder:
         return self.inner.choose(view, legal)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 def test_views_handed_to_bots_hold_no_foreign_down_card(game: str) -> None:
     config = _config(game, 5, 80)

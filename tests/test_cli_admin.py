@@ -85,6 +85,7 @@ def test_grants_move_chips_from_the_house_and_never_below_zero(
     assert "alice: balance 0" in out and "admin_grant" in out and "+500" in out
 
 
+@pytest.mark.slow
 def test_roles_bans_and_mutes_are_written_and_audited(
     room_db: tuple[str, Database], capsys: pytest.CaptureFixture[str]
 ) -> None:

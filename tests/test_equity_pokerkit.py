@@ -54,6 +54,7 @@ def _per_sample_stderr(result: EquityResult) -> list[float]:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("players", "known", "dead"),
     [

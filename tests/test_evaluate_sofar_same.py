@@ -75,12 +75,14 @@ def _same(hand: tuple[int, ...]) -> None:
     assert high_so_far(list(reversed(hand))) == reference_high(hand)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", [1, 2, 3])
 def test_every_hand_of_one_to_three_cards_reads_as_before(size: int) -> None:
     for hand in combinations(range(52), size):
         _same(hand)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", [4, 5, 6, 7])
 def test_many_hands_of_four_to_seven_cards_read_as_before(size: int) -> None:
     rng = random.Random(size)

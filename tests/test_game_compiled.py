@@ -70,6 +70,7 @@ def play(mode: str, hands: int) -> dict[str, list[str]]:
     return result
 
 
+@pytest.mark.slow
 def test_the_pure_python_engine_and_the_installed_one_play_the_same_hands() -> None:
     pure = play("pure", 150)
     installed = play("installed", 150)

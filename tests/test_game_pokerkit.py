@@ -240,6 +240,7 @@ def run(game: Variant, hands: int, first_seed: int = 0) -> Counter[str]:
     return outcomes
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", [STUD, STUD8, RAZZ], ids=lambda g: g.code)
 def test_same_pots_and_stacks_as_pokerkit(game: Variant) -> None:
     outcomes = run(game, 400)

@@ -217,4 +217,4 @@ HandMachine.TestCase.settings = settings(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
-test_hand_state_machine = HandMachine.TestCase
+test_hand_state_machine = pytest.mark.slow(HandMachine.TestCase)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
+
 from stud.cards import Card, Deck
 from stud.game import STUD, CardBurned, Hand, ScriptedCards, TableConfig
 from stud.history import HandRecord, Kind, Show, read_pokerstars
@@ -119,6 +121,7 @@ def test_a_hidden_showdown_card_that_cannot_change_the_result() -> None:
     assert "every one of the" in note and "gives the recorded result" in note
 
 
+@pytest.mark.slow
 def test_a_result_no_hidden_card_can_give_is_a_problem() -> None:
     record = quads_hand()
     total = sum(record.collected or ())

@@ -142,6 +142,7 @@ def test_the_stored_hand_reads_back_as_its_phh_did() -> None:
         assert (write_phh(record), write_pokerstars_hand(record)) == (phh, pokerstars)
 
 
+@pytest.mark.slow
 def test_every_viewer_gets_the_same_texts() -> None:
     for played in hands(seed=11, per_game=30):
         phh, _ = played.eager()

@@ -62,6 +62,7 @@ def counts(stats: dict[str, Any]) -> dict[str, int]:
     return {key: stats[key] for key in ("hands", *FLAGS)}
 
 
+@pytest.mark.slow
 def test_imported_hands_count_for_their_importer_alone(room: Room) -> None:
     before = {(who, of): stats_of(room, who, of) for who in ACCOUNTS for of in ACCOUNTS}
     answer = room.upload("carol", [("stats.txt", stats_file())])

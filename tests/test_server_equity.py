@@ -189,6 +189,7 @@ def telling_spot(record: HandRecord) -> tuple[int, int, list[int]] | None:
     return None
 
 
+@pytest.mark.slow
 def test_a_room_hands_equity_never_uses_a_card_the_caller_may_not_see(
     client: tuple[TestClient, Database],
 ) -> None:

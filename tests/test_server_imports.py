@@ -133,6 +133,7 @@ def test_the_corpus_imports_whole_and_reads_back(
             assert data["you"] is not None
 
 
+@pytest.mark.slow
 def test_a_second_import_refuses_every_hand_as_already_there(
     room: Room, corpus: list[tuple[str, bytes]]
 ) -> None:
@@ -273,6 +274,7 @@ def test_a_body_that_is_not_multipart_is_refused(room: Room) -> None:
     assert answer.status_code == 422 and answer.json()["code"] == "not_multipart"
 
 
+@pytest.mark.slow
 def test_imported_hands_are_never_served_to_anyone_else(
     room: Room, corpus: list[tuple[str, bytes]]
 ) -> None:

@@ -205,7 +205,8 @@ def shared_room(
     postgres: PrivatePostgres, redis_url: str, tmp_path: Path, seconds: float, trials: int
 ) -> None:
     extra = SPEC.args
-    with Cluster(postgres.url, redis_url, tmp_path, extra_args=extra, lease_seconds=3.0) as room:
+    with Cluster(postgres.url, redis_url, tmp_path, extra_args=extra, lease_seconds=3.0,
+                 env=SPEC.environment()) as room:  # fmt: skip
         first, second = room.add_together(2)
         db = Database(postgres.url)
         try:

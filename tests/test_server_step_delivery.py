@@ -17,6 +17,7 @@ import types
 from typing import Any
 
 import orjson
+import pytest
 
 from stud.server.actors.table import TableActor
 from stud.server.room.room import RoomConfig
@@ -83,6 +84,7 @@ def _watch(actor: TableActor, watcher: Plain) -> None:
     actor.channel.watch(watcher, None)  # as a real watch registers it (send_many or not)
 
 
+@pytest.mark.slow
 def test_a_step_gives_every_watcher_what_each_message_sent_alone_gave() -> None:
     for game, seed in (("stud", 5), ("stud8", 6), ("razz", 7)):
         old_log: list[tuple[Any, str]] = []

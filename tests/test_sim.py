@@ -16,6 +16,7 @@ from stud.sim import CHUNK, SimConfig, Stakes, bot_rates, player_rates, simulate
 from stud.sim.stats import labels, rate
 
 
+@pytest.mark.slow
 def test_same_seed_same_hands_whatever_the_workers() -> None:
     config = SimConfig("stud8", ("random", "station", "random"), hands=2 * CHUNK + 17, seed=9)
     one = simulate(config, workers=1)
@@ -28,6 +29,7 @@ def test_same_seed_same_hands_whatever_the_workers() -> None:
     assert not np.array_equal(one.net, other.net)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["stud", "stud8", "razz"])
 def test_every_hand_is_zero_sum(game: str) -> None:
     result = simulate(SimConfig(game, ("strong", "random", "station"), hands=60, seed=1))

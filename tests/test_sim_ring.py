@@ -12,6 +12,7 @@ from stud.sim.duplicate import MatchConfig, play_match
 from stud.sim.ring import RingConfig, play_ring, ring_table
 
 
+@pytest.mark.slow
 def test_a_mixed_table_plays_every_deal_from_every_seat_and_conserves_chips() -> None:
     config = RingConfig("stud", ("strong", "tag", "strong", "maniac"), deals=6, seed=2)
     result = play_ring(config)

@@ -17,6 +17,7 @@ from stud.sim import Workers
 from stud.sim.tourneys import TourneyStudy, play_study, pooled
 
 
+@pytest.mark.slow
 def test_a_tourney_study_is_the_same_on_any_number_of_jobs() -> None:
     study = TourneyStudy("stud", 3, ("random", "station"), tournaments=3, seed=5)
     told: list[int] = []
@@ -65,6 +66,7 @@ def test_an_address_where_no_ray_answers_is_named_at_once(
     assert f"--ray 127.0.0.1:{port}: no Ray head answers there" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_nothing_imports_ray_without_the_option() -> None:
     code = (
         "import sys\n"

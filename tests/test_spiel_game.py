@@ -22,6 +22,7 @@ TABLES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "params"), TABLES)
 def test_openspiel_random_simulation_and_serialisation(name: str, params: dict[str, int]) -> None:
     game = pyspiel.load_game(name, params)

@@ -121,6 +121,7 @@ def test_the_small_game_passes_open_spiels_simulation_and_serialisation() -> Non
     assert sorted(c for c, _ in state.chance_outcomes()) == sorted(game.config.deck_cards)
 
 
+@pytest.mark.slow
 def test_cfr_plus_on_the_exported_tree_is_measured_as_on_the_python_game() -> None:
     """The EFG tree is the engine's game: the same policy is as exploitable in both."""
     game = pyspiel.load_game("python_razz_small", TINY)

@@ -21,6 +21,7 @@ def _random_hand(rng: random.Random, game: str, number: int) -> tuple[EngineHand
     return hand, list(started)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["stud", "stud8", "razz"])
 def test_fast_views_equal_the_engines_views_less_the_log(game: str) -> None:
     rng = random.Random(game)

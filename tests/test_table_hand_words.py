@@ -42,6 +42,7 @@ def _act_at_random(hand: EngineHand, rng: random.Random) -> None:
     hand.act(hand.actor, choice.action, choice.to)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 def test_words_asked_at_random_steps_and_in_any_order_are_the_fresh_ones(game: str) -> None:
     rng = random.Random(f"cpu23-words-{game}")

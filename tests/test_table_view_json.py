@@ -136,6 +136,7 @@ def test_every_state_sent_is_the_view_made_afresh(game: str) -> None:
     assert states == 700
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 def test_a_hands_json_and_words_are_its_views_and_the_engines_own(game: str) -> None:
     """Byte for byte the fast view's JSON, the same value as the engine's own view, and the

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -25,6 +26,7 @@ def apply(counts: dict[int, int], moves: list[Move]) -> dict[int, int]:
     return {t: n for t, n in after.items() if n > 0 or not any(m.source == t for m in moves)}
 
 
+@pytest.mark.slow
 @given(tables())
 @settings(max_examples=400, deadline=None)
 def test_moves_respect_seats_and_busy_tables(case: tuple[dict[int, int], int, set[int]]) -> None:
@@ -46,6 +48,7 @@ def test_moves_respect_seats_and_busy_tables(case: tuple[dict[int, int], int, se
         assert after[source] == 0
 
 
+@pytest.mark.slow
 @given(tables())
 @settings(max_examples=400, deadline=None)
 def test_with_every_table_between_hands_one_plan_balances(
@@ -60,6 +63,7 @@ def test_with_every_table_between_hands_one_plan_balances(
     assert plan(after, seats) == []  # and it stays so
 
 
+@pytest.mark.slow
 @given(tables())
 @settings(max_examples=400, deadline=None)
 def test_busy_tables_finishing_later_still_end_balanced(

@@ -444,6 +444,7 @@ def bust_orders(draw: st.DrawFn) -> tuple[int, int, list[list[Bust]]]:
     return entrants, pool, groups
 
 
+@pytest.mark.slow
 @given(bust_orders())
 @settings(max_examples=300, deadline=None)
 def test_places_and_prizes_for_any_order_of_busts(case: tuple[int, int, list[list[Bust]]]) -> None:

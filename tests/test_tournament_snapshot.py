@@ -176,6 +176,7 @@ def _paths(node: Any, path: list[Any]) -> list[list[Any]]:
     return out
 
 
+@pytest.mark.slow
 def test_any_damage_is_refused_with_a_value_error_or_restores_whole() -> None:
     """Each value of a snapshot replaced by something of another kind: restore either refuses
     with a ValueError or gives a tournament whose chips add up; nothing else escapes."""

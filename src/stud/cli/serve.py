@@ -58,6 +58,11 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         "package.module:factory, e.g. a trained policy: docs/rl.md; default: each "
         "table's own, the strong bot at the default tables)",
     )  # fmt: skip
+    parser.add_argument(
+        "--house-bots", default=os.environ.get("STUD_HOUSE_BOTS") or "strong", metavar="KIND",
+        help="the kind of the house's own bots, at the default tables and in tournaments "
+        "(default $STUD_HOUSE_BOTS, else strong; a table made with its own kind keeps it)",
+    )  # fmt: skip
     parser.add_argument("--no-default-tables", action="store_true", help="open no tables at first")
     parser.add_argument(
         "--no-default-tournaments", action="store_true",
@@ -180,6 +185,7 @@ def _pair(variable: str, default: tuple[T, T], kind: Callable[[str], T]) -> tupl
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from stud.bots import make_bot
     from stud.server.app import create_app
     from stud.server.http.slow_headers import header_deadline
     from stud.server.observe.logs import setup_logging
@@ -193,10 +199,9 @@ def run(args: argparse.Namespace) -> int:
     from stud.server.ws.protocol import MAX_FRAME_BYTES
     from stud.server.ws.transport import BatchingWebSocketProtocol
 
-    if args.bots is not None:
-        from stud.bots import make_bot
-
-        make_bot(args.bots)  # ValueError naming the problem before the room opens
+    for kind in (args.house_bots, args.bots):
+        if kind is not None:
+            make_bot(kind)  # ValueError naming the problem before the room opens
     module_name, _, function = args.hand_factory.partition(":")
     start_hand = getattr(importlib.import_module(module_name), function)
 
@@ -220,10 +225,13 @@ def run(args: argparse.Namespace) -> int:
         grace_seconds=args.grace,
         drain_seconds=args.drain_seconds,
         bot_delay=(min(args.bot_delay), max(args.bot_delay)),
-        default_tables=() if args.no_default_tables else DEFAULT_TABLES,
+        default_tables=() if args.no_default_tables else tuple(
+            replace(table, bot_kind=args.house_bots) for table in DEFAULT_TABLES
+        ),
         default_tournaments=() if args.no_default_tournaments else tournaments,
         seed=args.seed,
         bot_kind=args.bots,
+        house_bots=args.house_bots,
         allowed_origins=tuple(args.allow_origin),
         limits=Limits(idle_seconds=args.idle_close, signups_per_address=args.signups),
         top_ups=TopUpRules(

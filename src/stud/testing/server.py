@@ -382,6 +382,13 @@ REPOSITORY = Path(__file__).resolve().parents[3]
 """The checkout's root, on a test server's ``PYTHONPATH`` (for test doubles as ``tests.module``)."""
 
 
+TEST_HOUSE_BOTS = "tag"
+"""The house's bots in a test's room (``stud serve --house-bots``): a style bot plays whole
+hands as a person would (bets, raises, folds) at about 1/25 of the strong bot's CPU, which
+would otherwise be most of a server test's. A test of the strong bot in the room asks for it
+(``ServerSpec(house_bots="strong")``); a table made with a kind of its own keeps it."""
+
+
 @dataclass(frozen=True, eq=False)
 class ServerSpec:
     """How a test's ``stud serve`` runs: its arguments, its environment, the hands it deals.
@@ -399,6 +406,7 @@ class ServerSpec:
     clean_log: bool = False
     fresh: bool = False
     backend: str = "sqlite"
+    house_bots: str = TEST_HOUSE_BOTS
 
     @property
     def key(self) -> tuple[object, ...]:
@@ -409,7 +417,7 @@ class ServerSpec:
     def environment(self) -> dict[str, str]:
         """The variables the process gets beside the test run's own."""
         path = os.pathsep.join(p for p in (str(REPOSITORY), os.environ.get("PYTHONPATH")) if p)
-        env = {"PYTHONPATH": path, **self.env}
+        env = {"PYTHONPATH": path, "STUD_HOUSE_BOTS": self.house_bots, **self.env}
         if self.decks is not None:
             env["STUD_WEB_TEST_DECKS"] = json.dumps(self.decks)
         return env

@@ -80,6 +80,9 @@ class RoomConfig:
     """Bounds of a bot's think time (drawn as :mod:`stud.server.actors.thinking` says)."""
     bot_kind: str | None = None
     """Every table's bots are of this kind when set (the bench, tests); else each table's own."""
+    house_bots: str = "strong"
+    """The kind of the house's own bots: in tournaments (the default tables are made with it
+    by ``stud serve``)."""
     starting_balance: int = 10_000
     default_tables: tuple[TableSpec, ...] = DEFAULT_TABLES
     default_tournaments: tuple[TourneyTemplate, ...] = DEFAULT_TOURNAMENTS

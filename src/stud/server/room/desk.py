@@ -279,7 +279,7 @@ class TournamentDesk:
     def brain(self, account_id: int) -> Bot:
         """A bot's player (the room's kind, seeded for a reproducible room)."""
         seed = self.room.config.seed
-        kind = self.room.config.bot_kind or "strong"
+        kind = self.room.config.bot_kind or self.room.config.house_bots
         return make_bot(kind, None if seed is None else seed * 104_729 + account_id)
 
     async def take_bots(self, count: int) -> list[Account]:
