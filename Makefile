@@ -26,13 +26,8 @@ $(STAMP): pyproject.toml setup.py $(COMPILED)
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-# xdist hands each worker at most 16 tests at a time (--maxschedchunk), so a worker that ends
-# its tests early takes the next ones. By default each worker's first share held a quarter of
-# the list (the long tests come first), and one worker played the long tests of its share
-# alone for the run's last quarter hour. Runs of 16 keep most of a module's tests, and the
-# server they share, on one worker.
 test: $(STAMP)
-	$(BIN)/python -m pytest -n $(WORKERS) --maxschedchunk 16 -q --durations=30
+	$(BIN)/python -m pytest -n $(WORKERS) -q --durations=30
 
 # The long sweeps at full length (their tests ask the `sized` fixture), before a release.
 soak: $(STAMP)
