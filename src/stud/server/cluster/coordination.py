@@ -19,6 +19,8 @@ import logging
 from contextlib import AbstractAsyncContextManager
 from typing import Any
 
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeout
 from sqlalchemy import Connection
 
 from stud.server.actors.table import TableActor
@@ -28,10 +30,11 @@ from stud.server.cluster.epoch import Epoch
 from stud.server.cluster.lease import LeaseTimes
 from stud.server.cluster.limits import SharedBuckets
 from stud.server.cluster.links import Links
+from stud.server.cluster.outage import first_line
 from stud.server.cluster.remote import Remote
 from stud.server.cluster.tables import TableShare
 from stud.server.cluster.tourneys import TourneyShare
-from stud.server.room.coordination import RoomCore
+from stud.server.room.coordination import BotsOutOfReach, RoomCore
 from stud.server.storage import Account, TableSpec, fences
 from stud.server.storage.database import PROBE_SECONDS
 from stud.server.trust.ratelimit import Buckets
@@ -190,10 +193,13 @@ class RedisCoordination:
 
         Right after Redis restarted empty it waits until the other processes have had a
         scan to put their bots back (or it might take one another process plays for)."""
-        await self.may_claim()
-        while self.epoch.holding():
-            await asyncio.sleep(self.links.times.scan)
-        return await self.pool.accounts(count, self.room.db, self.room.names)
+        try:
+            await self.may_claim()
+            while self.epoch.holding():
+                await asyncio.sleep(self.links.times.scan)
+            return await self.pool.accounts(count, self.room.db, self.room.names)
+        except (RedisConnectionError, RedisTimeout) as error:
+            raise BotsOutOfReach(first_line(error)) from None
 
     def reserve_bot(self, account_id: int) -> None:
         self.pool.reserve(account_id)

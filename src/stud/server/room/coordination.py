@@ -35,6 +35,11 @@ from stud.server.storage import Account, Database, TableSpec
 from stud.server.trust.ratelimit import Buckets
 
 
+class BotsOutOfReach(Exception):
+    """No bot account can be taken now: the service that shares them (a shared room's Redis)
+    is out of reach. A table goes on with the players it has and asks again later."""
+
+
 class Handle(Protocol):
     """What a connection calls a table or a tournament through: its actor here, or a
     stand-in for one another process of a shared room runs."""
@@ -248,7 +253,8 @@ class Coordination(Protocol):
         ...
 
     async def take_bots(self, count: int) -> list[Account]:
-        """``count`` bot accounts idle in the whole room (new ones made if too few are)."""
+        """``count`` bot accounts idle in the whole room (new ones made if too few are);
+        :class:`BotsOutOfReach` while the service that shares them is away."""
         ...
 
     def reserve_bot(self, account_id: int) -> None:

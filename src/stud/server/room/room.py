@@ -19,7 +19,7 @@ from stud.server.actors.mailbox import Command
 from stud.server.actors.table import TableActor
 from stud.server.observe.logs import at
 from stud.server.room.config import DEFAULT_TABLES, RoomConfig
-from stud.server.room.coordination import Coordination, Handle, RoomCore
+from stud.server.room.coordination import BotsOutOfReach, Coordination, Handle, RoomCore
 from stud.server.room.desk import TournamentDesk
 from stud.server.room.drain import Leaving, drain
 from stud.server.room.local import LocalCoordination
@@ -264,7 +264,11 @@ class Room:
         store = self.db.store
         spec = actor.spec
         stack = spec.max_buy_in or spec.big_bet * 50
-        account = await self.bot_account()
+        try:
+            account = await self.bot_account()
+        except BotsOutOfReach as away:  # (a later timer pass asks again)
+            log.warning("table %s: no bot to seat now: %s", actor.id, away, extra=at(actor.id))
+            return None
 
         def buy(conn: Any) -> None:
             if store.balance(conn, account.id) < stack:
