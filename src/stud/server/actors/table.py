@@ -44,6 +44,8 @@ TABLE_SERVICES = frozenset({"top_up", "auto_rebuy", "chat", "wait", "unwait", "r
 TABLE_SERVICES |= {"muck_losing_hands", "sit_out_bring_in"}  # a player's own choices
 WHILE_RECORDS_DOWN = frozenset({"watch", "unwatch", "disconnect"})
 """Commands a table takes as usual while it cannot book (stud.server.actors.booking)."""
+FILL_AGAIN_SECONDS = 1.0
+"""How soon a table asks for bots again when none could be lent."""
 RECORDS_WORDS = "the room is reconnecting to its records: try again in a moment"
 
 
@@ -102,6 +104,8 @@ class TableActor(Mailbox):
         self._seated: dict[int, int] = {}
         """The account in each table seat of the hand running."""
         self.bot_due: float | None = None
+        self.fill_again_at: float | None = None
+        """When to ask for bots again: none could be lent (a shared room's Redis was away)."""
         self.gone: dict[int, float] = {}  # account -> when its seat is given up
         self.hand_id: int | None = None
         self.pot: dict[int, int] = {}  # chips each account put into the hand in progress
@@ -135,7 +139,8 @@ class TableActor(Mailbox):
         if self.records.down:
             return self.records.retry_at  # nothing else moves until the table can book
         idle = self._idle_deadline()
-        times = [t for t in (self.table.wakeup(), self.bot_due, idle, *self.gone.values()) if t]
+        soon = (self.table.wakeup(), self.bot_due, self.fill_again_at, idle, *self.gone.values())
+        times = [t for t in soon if t]
         return min(times) if times else None
 
     leave_at_boundary = False
@@ -388,9 +393,11 @@ class TableActor(Mailbox):
 
     async def _fill_bots(self, now: float) -> None:
         wanted = self.table.bots_wanted()
+        self.fill_again_at = None
         for _ in range(wanted):
             bot = await self.room.lend_bot(self)
-            if bot is None:
+            if bot is None:  # none to lend now: the pass at fill_again_at asks again
+                self.fill_again_at = now + FILL_AGAIN_SECONDS
                 return
             account, brain, stack = bot
             try:
