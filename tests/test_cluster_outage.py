@@ -91,8 +91,8 @@ def test_finish_waits_for_each_task_to_end_whatever_it_raised() -> None:
             try:
                 await asyncio.Event().wait()  # until cancelled
             finally:
-                await asyncio.sleep(0)  # cleanup that takes a turn of the loop
-                ended.append("stubborn")
+                # Cleanup that awaits work of its own (in a thread): finish must wait for it.
+                await asyncio.to_thread(ended.append, "stubborn")
 
         async def broken() -> None:
             raise RuntimeError("already failed")

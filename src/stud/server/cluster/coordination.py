@@ -19,8 +19,6 @@ import logging
 from contextlib import AbstractAsyncContextManager
 from typing import Any
 
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeout
 from sqlalchemy import Connection
 
 from stud.server.actors.table import TableActor
@@ -30,7 +28,7 @@ from stud.server.cluster.epoch import Epoch
 from stud.server.cluster.lease import LeaseTimes
 from stud.server.cluster.limits import SharedBuckets
 from stud.server.cluster.links import Links
-from stud.server.cluster.outage import first_line
+from stud.server.cluster.outage import first_line, redis_away
 from stud.server.cluster.remote import Remote
 from stud.server.cluster.tables import TableShare
 from stud.server.cluster.tourneys import TourneyShare
@@ -198,7 +196,9 @@ class RedisCoordination:
             while self.epoch.holding():
                 await asyncio.sleep(self.links.times.scan)
             return await self.pool.accounts(count, self.room.db, self.room.names)
-        except (RedisConnectionError, RedisTimeout) as error:
+        except Exception as error:  # (the database away is the table's booking's to handle)
+            if not redis_away(error):
+                raise
             raise BotsOutOfReach(first_line(error)) from None
 
     def reserve_bot(self, account_id: int) -> None:

@@ -17,9 +17,14 @@ from redis.exceptions import TimeoutError as RedisTimeout
 from stud.server.storage.outage import unavailable
 
 
+def redis_away(error: BaseException) -> bool:
+    """Whether ``error`` means Redis cannot be reached now (refused, cut, timed out, closed)."""
+    return isinstance(error, RedisConnectionError | RedisTimeout)
+
+
 def out_of_reach(error: BaseException) -> bool:
     """Whether ``error`` means the database or Redis cannot be reached now (and may be later)."""
-    return unavailable(error) or isinstance(error, RedisConnectionError | RedisTimeout)
+    return unavailable(error) or redis_away(error)
 
 
 def first_line(error: BaseException) -> str:
