@@ -35,7 +35,7 @@ soak: $(STAMP)
 
 # The markers come from the fixtures a test uses (tests/conftest.py); slow ones are marked by hand.
 quick: $(STAMP)
-	$(BIN)/python -m pytest -n $(WORKERS) --dist worksteal -q -m "not server and not browser and not cluster and not slow"
+	$(BIN)/python -m pytest -n $(WORKERS) -q -m "not server and not browser and not cluster and not slow"
 
 bench: $(STAMP)
 	@for b in bench/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done

@@ -16,7 +16,8 @@ processes. ``pg_url`` and ``redis_url`` are those services alone.
 Markers: a test that uses a server, a browser or a cluster (or Redis) is marked
 ``server``, ``browser`` or ``cluster`` here, so ``make quick`` can leave them out;
 one that asks ``sized`` how long to run is marked ``soak`` (``make soak`` runs those at
-full length); ``slow`` is written by hand.
+full length); ``slow`` is written by hand. The markers also order the run and cap its
+heavy tests (stud.testing.schedule).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from stud.history.samples import sample_hands
 from stud.server.storage import Database
 from stud.testing.cluster import REDIS_URL_VARIABLE, Cluster, NoRedis, redis_for_tests
 from stud.testing.cpu import CpuReport
+from stud.testing.schedule import HEAVY, Schedule, write_kinds
 from stud.testing.server import (
     TEST_URL_VARIABLE,
     ServerProcess,
@@ -62,11 +64,6 @@ LEASE_SECONDS = 3.0
 """A cluster's lease on a table or tournament."""
 
 
-FIRST = ("slow", "cluster", "browser", "server")
-"""Markers in the order their tests start: the long ones first, so the short ones fill
-the workers' last minutes instead of one long test running on alone at the end."""
-
-
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--soak", action="store_true", help="run the long sweeps at full length (make soak)"
@@ -82,23 +79,32 @@ def sized(request: pytest.FixtureRequest) -> Callable[[int, int], int]:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """``STUD_TEST_CPU=<folder>``: each test's CPU is written there (stud.testing.cpu)."""
+    """``STUD_TEST_CPU=<folder>``: each test's CPU is written there (stud.testing.cpu). With
+    workers (``-n``), tests are handed out by :mod:`stud.testing.schedule`."""
     folder = os.environ.get("STUD_TEST_CPU")
     if folder:
         config.pluginmanager.register(CpuReport(Path(folder)), "stud-cpu")
+    if config.pluginmanager.hasplugin("xdist") and not hasattr(config, "workerinput"):
+        config.pluginmanager.register(Schedule(), "stud-schedule")
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         used = set(getattr(item, "fixturenames", ()))
         for marker, fixtures in MARKED_BY.items():
             if used & fixtures:
                 item.add_marker(marker)
     items.sort(key=_start_rank)  # stable: a module's tests keep their order
+    write_kinds(config, items, _start_rank)
 
 
 def _start_rank(item: pytest.Item) -> int:
-    return next((rank for rank, name in enumerate(FIRST) if item.get_closest_marker(name)), 4)
+    """Where a test starts in the run: heavy and long ones first, then heavy ones (how many
+    run at once is capped, so they are the run's bottleneck), then long ones, which fill
+    the workers the cap leaves free, then the quick ones, which even out the end."""
+    long = item.get_closest_marker("slow") is not None
+    heavy = any(item.get_closest_marker(name) for name in HEAVY)
+    return (0 if long else 1) if heavy else (2 if long else 3)
 
 
 # -- servers -------------------------------------------------------------------------------

@@ -14,6 +14,8 @@ import signal
 import time
 from collections import Counter
 
+import pytest
+
 from stud.server.storage import Database
 from stud.testing import wait
 from stud.testing.cluster import Cluster, runs, wait_until_run
@@ -64,6 +66,7 @@ class Player(Person):
         self.pauses.append(time.monotonic() - closed_at)
 
 
+@pytest.mark.slow
 def test_a_rolling_restart_voids_no_hand_and_clients_follow(cluster: Cluster) -> None:
     servers = cluster.add_together(3)
     db = Database(cluster.database_url)

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 import httpx
+import pytest
 from sqlalchemy import func, select
 
 from stud.server.storage import Database
@@ -163,6 +164,7 @@ def own_down_cards_only(messages: list[dict[str, Any]]) -> int:
     return own
 
 
+@pytest.mark.slow
 def test_a_tournament_run_by_a_killed_process_is_taken_over_and_played_to_a_winner(
     cluster: Cluster,
 ) -> None:
@@ -279,6 +281,7 @@ def run(cluster: Cluster, db: Database, first: ServerProcess, second: ServerProc
     assert defaults_open(db).get("mtt-stud") == 1
 
 
+@pytest.mark.slow
 def test_a_sit_and_go_opened_on_one_process_is_joined_and_filled_from_another(
     cluster: Cluster,
 ) -> None:

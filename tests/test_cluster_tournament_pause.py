@@ -146,6 +146,7 @@ def room_db(cluster: Cluster) -> Iterator[Database]:
     database.close()
 
 
+@pytest.mark.slow
 def test_a_paused_tournament_owner_is_fenced_out_and_gives_the_tournament_up(
     cluster: Cluster, room_db: Database
 ) -> None:

@@ -82,6 +82,7 @@ def wait_for_play(db: Database, finished: int, timeout: float = 180.0) -> None:
         time.sleep(0.02)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", ["sqlite", "postgres"])
 def test_kill_9_mid_hand_loses_nothing(
     backend: str,

@@ -10,6 +10,7 @@ import json
 from typing import Any
 
 import httpx
+import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from stud.testing.server import Client, ServerProcess, ServerSpec, free_port
@@ -51,6 +52,7 @@ def families() -> set[str]:
     return {family.name for family in text_string_to_metric_families(text)}
 
 
+@pytest.mark.slow
 def test_metrics_are_on_their_own_port_and_move(server: ServerProcess) -> None:
     assert httpx.get(server.base + "/metrics", timeout=10).status_code == 404
     assert families() >= FAMILIES

@@ -222,12 +222,14 @@ def shared_room(
             check_log(server)
 
 
+@pytest.mark.slow
 def test_postgres_stopped_10_s_one_process(
     postgres: PrivatePostgres, server_factory: Callable[..., ServerProcess], tmp_path: Path
 ) -> None:
     single_process(postgres, server_factory, tmp_path, seconds=10.0, trials=3)
 
 
+@pytest.mark.slow
 def test_postgres_stopped_10_s_shared_room(
     postgres: PrivatePostgres, redis_url: str, tmp_path: Path
 ) -> None:
@@ -269,6 +271,7 @@ class SqliteLock:
         self.conn = None
 
 
+@pytest.mark.slow
 def test_sqlite_locked_past_the_busy_timeout(
     server_factory: Callable[..., ServerProcess], tmp_path: Path
 ) -> None:

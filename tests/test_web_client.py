@@ -406,6 +406,7 @@ def shot(tab: Tab, path: Path, docs_name: str | None = None) -> None:
         shutil.copyfile(path, DOCS / docs_name)
 
 
+@pytest.mark.slow
 def test_stud_open_pair_watcher_and_reload(
     server: ServerProcess, browser: Browser, tmp_path: Path
 ) -> None:

@@ -26,6 +26,7 @@ CUT = HAND.replace("900000000001", "900000000002").split("*** 5th STREET ***")[0
 """A second hand cut short in the middle of a line."""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", ["en", "zh-Hant"])
 def test_import_then_replay_with_the_equity_chart(
     server: ServerProcess, browser: Browser, tmp_path: Path, lang: str

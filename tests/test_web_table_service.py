@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from playwright.sync_api import Browser
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -273,6 +274,7 @@ def test_a_guest_registers_in_place_and_is_warned_before_logging_out(
         tab.close()
 
 
+@pytest.mark.slow
 def test_buy_in_range_top_up_and_automatic_rebuy(
     server: ServerProcess, browser: Browser, tmp_path: Path
 ) -> None:

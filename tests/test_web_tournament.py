@@ -218,6 +218,7 @@ def test_registering_takes_the_buy_in_and_unregistering_gives_it_back(
     other.page.wait_for_selector(f"{line}:not(.registered) [data-do='register']")
 
 
+@pytest.mark.slow
 def test_a_sit_and_go_filled_with_bots_plays_at_its_table_with_the_level_clock(
     tabs: list[Tab], browser: Browser, server: ServerProcess, tmp_path: Path
 ) -> None:
@@ -274,6 +275,7 @@ def test_a_sit_and_go_filled_with_bots_plays_at_its_table_with_the_level_clock(
     assert "1st" in page.inner_text(".tables.payouts")
 
 
+@pytest.mark.slow
 def test_the_scheduled_tournament_starts_and_the_page_goes_to_the_players_table(
     tabs: list[Tab], browser: Browser, mtt_server: ServerProcess
 ) -> None:
@@ -310,6 +312,7 @@ def seconds_left(text: str) -> int:
     return int(minutes) * 60 + int(secs)
 
 
+@pytest.mark.slow
 def test_a_player_who_sits_out_antes_off_and_is_told_their_place(
     tabs: list[Tab], browser: Browser, server: ServerProcess
 ) -> None:
@@ -369,6 +372,7 @@ def test_axe_and_the_pseudo_locale_on_the_tournament_views(
         assert "七張梭哈 坐滿即玩" in page.inner_text(".tourneys tbody")
 
 
+@pytest.mark.slow
 def test_the_tournament_table_speaks_the_pseudo_locale(
     tabs: list[Tab], browser: Browser, server: ServerProcess, tmp_path: Path
 ) -> None:

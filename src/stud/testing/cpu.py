@@ -60,7 +60,8 @@ def tree_cpu(root: int) -> float:
 
 
 class CpuReport:
-    """Writes ``{"test", "cpu", "wall"}`` per test into ``folder``."""
+    """Writes ``{"test", "cpu", "wall", "start", "failed"}`` per test into ``folder``
+    (``start``: the test's start, seconds since the epoch, to draw a run's timeline)."""
 
     def __init__(self, folder: Path) -> None:
         folder.mkdir(parents=True, exist_ok=True)
@@ -74,12 +75,13 @@ class CpuReport:
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_protocol(self, item: pytest.Item) -> Iterator[None]:
-        cpu, wall = tree_cpu(os.getpid()), time.monotonic()
+        cpu, wall, start = tree_cpu(os.getpid()), time.monotonic(), time.time()
         yield
         line = {
             "test": item.nodeid,
             "cpu": round(tree_cpu(os.getpid()) - cpu, 2),
             "wall": round(time.monotonic() - wall, 2),
+            "start": round(start, 2),
             "failed": item.nodeid in self.failed,
         }
         self.out.write(json.dumps(line) + "\n")
