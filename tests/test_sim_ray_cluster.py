@@ -72,3 +72,11 @@ def test_gauntlet_on_two_nodes(cluster: str, capsys: pytest.CaptureFixture[str])
 def test_tourney_study_on_two_nodes(cluster: str, capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["tourney", "stud8", "--players", "3", "--bots", "station,random", "--seed", "11"]
     same_on_the_cluster([*argv, "--tournaments", "4"], cluster, capsys)
+
+
+def test_a_local_ray_is_its_own_beside_a_cluster_on_this_machine(
+    cluster: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["sim", "razz", "--bots", "station,random", "--hands", "40", "--session", "20"]
+    local = run([*argv, "--seed", "6", "--ray", "local", "--jobs", "1"], capsys)
+    assert local["ray_nodes"] == 1  # not the cluster's two

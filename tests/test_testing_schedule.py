@@ -161,3 +161,18 @@ def test_one_more_heavy_test_runs_once_no_long_test_of_another_kind_is_left(
     run_all(sched, nodes)
     sched, nodes = scheduler(tmp_path, heavy, workers=6)
     assert sched.heavy_workers() == HEAVY_AT_ONCE + 1
+
+
+def test_a_worker_free_to_choose_takes_a_module_no_other_worker_is_on(tmp_path: Path) -> None:
+    kinds = {
+        f"{module}.py::t{i}": kind(heavy=True, rank=1, group=f"{module}.py")
+        for module in "ab"
+        for i in range(4)
+    }
+    sched, nodes = scheduler(tmp_path, kinds, workers=2)
+    assert sched.collection is not None
+    firsts = [sched.collection[node.sent[0]].split("::")[0] for node in nodes]
+    assert firsts == ["a.py", "b.py"]
+    run_all(sched, nodes)
+    for node in nodes:
+        assert len({sched.collection[i].split("::")[0] for i in node.sent}) == 1

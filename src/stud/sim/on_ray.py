@@ -34,7 +34,9 @@ def connect(address: str, cpus: int | None) -> bool:
         return False
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     if address == "local":
-        ray.init(num_cpus=cpus, include_dashboard=False, configure_logging=False)
+        # "local" asks Ray for an instance of its own: without it, ray.init joins the
+        # latest cluster started on this machine (/tmp/ray/ray_current_cluster) if any.
+        ray.init(address="local", num_cpus=cpus, include_dashboard=False, configure_logging=False)
     else:
         reachable(address)
         try:

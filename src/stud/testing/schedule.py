@@ -176,9 +176,9 @@ class CappedScheduling(LoadScheduling):  # type: ignore[misc]  # xdist ships no 
         return HEAVY_AT_ONCE if busy else HEAVY_AT_ONCE + 1
 
     def _choose(self, node: WorkerController) -> list[int]:
-        """The next tests for ``node``: the first the cap allows, or a test of the same rank
-        from the module it ran last; a quick one comes with up to :data:`QUICK_SHARE` of the
-        quick ones after it."""
+        """The next tests for ``node``: a test of the first allowed one's rank from the module
+        it ran last, else from a module no other worker is on, else the first allowed. A
+        quick one comes with up to :data:`QUICK_SHARE` of the quick ones after it."""
         room = self._holds_heavy(node) or self.heavy_workers() < self.heavy_limit()
         allowed = [i for i in self.pending if room or not self.kinds[i].heavy]
         if not allowed:
@@ -188,7 +188,15 @@ class CappedScheduling(LoadScheduling):  # type: ignore[misc]  # xdist ships no 
         same = (
             i for i in allowed if self.kinds[i].group == group and self.kinds[i].rank == first.rank
         )
-        index = next(same, allowed[0])
+        others = {g for worker, g in self.last_group.items() if worker is not node}
+        free = (  # else a module no other worker is on: its server is started once, not twice
+            i
+            for i in allowed
+            if self.kinds[i].group not in others and self.kinds[i].rank == first.rank
+        )
+        index = next(same, None)
+        if index is None:
+            index = next(free, allowed[0])
         kind = self.kinds[index]
         if kind.heavy or kind.long:
             return [index]
