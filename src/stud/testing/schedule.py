@@ -222,13 +222,15 @@ class Schedule:
     def pytest_xdist_make_scheduler(self, config: pytest.Config, log: Any) -> Any:
         if config.getoption("dist") != "load":
             return None
-        before = config.cache.get(DURATIONS, {}) if config.cache is not None else {}
+        cache = getattr(config, "cache", None)  # none under -p no:cacheprovider
+        before = cache.get(DURATIONS, {}) if cache is not None else {}
         self.scheduler = CappedScheduling(config, log, self.kinds_path, dict(before))
         return self.scheduler
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
-        if self.scheduler is not None and session.config.cache is not None:
-            session.config.cache.set(DURATIONS, self.scheduler.durations)
+        cache = getattr(session.config, "cache", None)
+        if self.scheduler is not None and cache is not None:
+            cache.set(DURATIONS, self.scheduler.durations)
 
     def pytest_unconfigure(self) -> None:
         shutil.rmtree(self.folder, ignore_errors=True)

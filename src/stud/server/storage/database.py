@@ -209,19 +209,27 @@ def pipelined(connection: Connection, refusal: Refusal | None = None) -> Iterato
     raw = connection.connection.driver_connection
     assert raw is not None
     try:
-        with connection.begin(), raw.pipeline() as pipeline:
+        with connection.begin():
             # Held here: once a lost connection invalidated the transaction, reading
             # ``connection.info`` raises PendingRollbackError, which would replace the error
             # that says the database is away.
             info = connection.info
-            info[PIPELINE] = pipeline
             try:
-                raw.execute("BEGIN", prepare=False)
-                yield connection
-                raw.execute("COMMIT", prepare=False)
+                with raw.pipeline() as pipeline:
+                    info[PIPELINE] = pipeline
+                    raw.execute("BEGIN", prepare=False)
+                    yield connection
+                    raw.execute("COMMIT", prepare=False)
+                # (the pipeline's exit read every reply, the commit's last)
+            except psycopg.Error:
+                if raw.broken or raw.closed:
+                    # The session is gone with replies unread: a ROLLBACK on it fails ("cannot
+                    # exit pipeline mode while busy"), and so would the pool's reset, which
+                    # logs that with a traceback. Invalidated, it is neither: it is dropped.
+                    connection.invalidate()
+                raise
             finally:
                 info.pop(PIPELINE, None)
-            # (the pipeline's exit read every reply, the commit's last)
     except psycopg.Error as error:  # from the pipeline's exit: SQLAlchemy never saw it
         refused = None if refusal is None else refusal(error)
         if refused is not None:
