@@ -35,7 +35,7 @@ from stud.history.samples import sample_hands
 from stud.server.storage import Database
 from stud.testing.cluster import REDIS_URL_VARIABLE, Cluster, NoRedis, redis_for_tests
 from stud.testing.cpu import CpuReport
-from stud.testing.schedule import HEAVY, Schedule, write_kinds
+from stud.testing.schedule import Schedule, start_rank, write_kinds
 from stud.testing.server import (
     TEST_URL_VARIABLE,
     ServerProcess,
@@ -94,17 +94,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         for marker, fixtures in MARKED_BY.items():
             if used & fixtures:
                 item.add_marker(marker)
-    items.sort(key=_start_rank)  # stable: a module's tests keep their order
-    write_kinds(config, items, _start_rank)
-
-
-def _start_rank(item: pytest.Item) -> int:
-    """Where a test starts in the run: heavy and long ones first, then heavy ones (how many
-    run at once is capped, so they are the run's bottleneck), then long ones, which fill
-    the workers the cap leaves free, then the quick ones, which even out the end."""
-    long = item.get_closest_marker("slow") is not None
-    heavy = any(item.get_closest_marker(name) for name in HEAVY)
-    return (0 if long else 1) if heavy else (2 if long else 3)
+    items.sort(key=start_rank)  # stable: a module's tests keep their order
+    write_kinds(config, items)
 
 
 # -- servers -------------------------------------------------------------------------------

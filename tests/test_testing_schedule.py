@@ -12,7 +12,14 @@ from typing import Any, cast
 
 import pytest
 
-from stud.testing.schedule import HEAVY_AT_ONCE, CappedScheduling, Kind, read_kinds
+from stud.testing.schedule import (
+    HEAVY_AT_ONCE,
+    LIGHT,
+    CappedScheduling,
+    Kind,
+    rank_of,
+    read_kinds,
+)
 
 
 class Config:
@@ -46,8 +53,8 @@ class Worker:
         self.shutting_down = True
 
 
-def kind(heavy: bool = False, long: bool = False, rank: int = 3, group: str = "m") -> Kind:
-    return Kind(heavy=heavy, long=long, rank=rank, group=group)
+def kind(heavy: bool = False, long: bool = False, group: str = "m") -> Kind:
+    return Kind(heavy=heavy, long=long, group=group)
 
 
 def scheduler(
@@ -80,7 +87,7 @@ def run_all(sched: CappedScheduling, nodes: list[Worker]) -> list[tuple[str, int
 
 
 def test_every_test_is_sent_once_and_the_workers_are_told_to_stop(tmp_path: Path) -> None:
-    kinds = {f"t{i}.py::a": kind(heavy=i % 3 == 0, rank=1 if i % 3 == 0 else 3) for i in range(40)}
+    kinds = {f"t{i}.py::a": kind(heavy=i % 3 == 0) for i in range(40)}
     sched, nodes = scheduler(tmp_path, kinds, workers=4)
     ended = run_all(sched, nodes)
     assert sorted(index for _node, index in ended) == list(range(40))
@@ -92,8 +99,8 @@ def test_every_test_is_sent_once_and_the_workers_are_told_to_stop(tmp_path: Path
 def test_no_more_heavy_tests_are_out_than_the_cap_and_the_others_run_meanwhile(
     tmp_path: Path,
 ) -> None:
-    heavy = {f"h{i}.py::a": kind(heavy=True, rank=1, group=f"h{i}") for i in range(12)}
-    quick = {f"q{i}.py::a": kind(long=True, rank=2, group=f"q{i}") for i in range(12)}
+    heavy = {f"h{i}.py::a": kind(heavy=True, group=f"h{i}") for i in range(12)}
+    quick = {f"q{i}.py::a": kind(long=True, group=f"q{i}") for i in range(12)}
     sched, nodes = scheduler(tmp_path, {**heavy, **quick}, workers=6)
     assert sched.heavy_workers() == HEAVY_AT_ONCE
     # The workers the cap leaves without a heavy test took the long ones after them.
@@ -104,7 +111,7 @@ def test_no_more_heavy_tests_are_out_than_the_cap_and_the_others_run_meanwhile(
 
 def test_a_worker_keeps_to_the_module_it_ran_last(tmp_path: Path) -> None:
     kinds = {  # the two modules' tests interleaved: only keeping to a module sorts them out
-        f"{module}.py::t{i}": kind(heavy=True, rank=1, group=f"{module}.py")
+        f"{module}.py::t{i}": kind(heavy=True, group=f"{module}.py")
         for i in range(6)
         for module in "ab"
     }
@@ -124,10 +131,10 @@ def test_quick_tests_go_in_short_shares(tmp_path: Path) -> None:
 
 def test_the_modules_that_took_longest_start_first(tmp_path: Path) -> None:
     kinds = {
-        "short.py::a": kind(long=True, rank=2, group="short.py"),
-        "long.py::a": kind(long=True, rank=2, group="long.py"),
-        "long.py::b": kind(long=True, rank=2, group="long.py"),
-        "heavy.py::a": kind(heavy=True, long=True, rank=0, group="heavy.py"),
+        "short.py::a": kind(long=True, group="short.py"),
+        "long.py::a": kind(long=True, group="long.py"),
+        "long.py::b": kind(long=True, group="long.py"),
+        "heavy.py::a": kind(heavy=True, long=True, group="heavy.py"),
     }
     durations = {"short.py::a": 5.0, "long.py::a": 30.0, "long.py::b": 1.0}
     sched, _nodes = scheduler(tmp_path, kinds, workers=1, durations=durations)
@@ -140,13 +147,13 @@ def test_a_test_the_kinds_file_does_not_name_counts_as_quick(tmp_path: Path) -> 
     (tmp_path / "kinds.json").write_text(json.dumps({"a.py::x": vars(kind(heavy=True))}))
     kinds = read_kinds(tmp_path / "kinds.json", ["a.py::x", "b.py::y"])
     assert kinds[0].heavy
-    assert kinds[1] == Kind(heavy=False, long=False, rank=0, group="")
+    assert kinds[1] == LIGHT and LIGHT.rank == rank_of(heavy=False, long=False) == 3
     assert read_kinds(tmp_path / "missing.json", ["a.py::x"])[0].heavy is False
 
 
 @pytest.mark.parametrize("workers", [1, 2, 5])
 def test_heavy_tests_alone_all_run_with_any_number_of_workers(tmp_path: Path, workers: int) -> None:
-    kinds = {f"h{i}.py::a": kind(heavy=True, rank=1, group=f"h{i}") for i in range(5)}
+    kinds = {f"h{i}.py::a": kind(heavy=True, group=f"h{i}") for i in range(5)}
     sched, nodes = scheduler(tmp_path, kinds, workers=workers)
     assert len(run_all(sched, nodes)) == 5
 
@@ -154,8 +161,8 @@ def test_heavy_tests_alone_all_run_with_any_number_of_workers(tmp_path: Path, wo
 def test_one_more_heavy_test_runs_once_no_long_test_of_another_kind_is_left(
     tmp_path: Path,
 ) -> None:
-    heavy = {f"h{i}.py::a": kind(heavy=True, rank=1, group=f"h{i}") for i in range(12)}
-    long = {"slow.py::a": kind(long=True, rank=2, group="slow.py")}
+    heavy = {f"h{i}.py::a": kind(heavy=True, group=f"h{i}") for i in range(12)}
+    long = {"slow.py::a": kind(long=True, group="slow.py")}
     sched, nodes = scheduler(tmp_path, {**heavy, **long}, workers=6)
     assert sched.heavy_workers() == HEAVY_AT_ONCE
     run_all(sched, nodes)
@@ -165,7 +172,7 @@ def test_one_more_heavy_test_runs_once_no_long_test_of_another_kind_is_left(
 
 def test_a_worker_free_to_choose_takes_a_module_no_other_worker_is_on(tmp_path: Path) -> None:
     kinds = {
-        f"{module}.py::t{i}": kind(heavy=True, rank=1, group=f"{module}.py")
+        f"{module}.py::t{i}": kind(heavy=True, group=f"{module}.py")
         for module in "ab"
         for i in range(4)
     }

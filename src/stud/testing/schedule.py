@@ -50,36 +50,47 @@ DURATIONS = "stud/durations"
 @dataclass(frozen=True)
 class Kind:
     """What the scheduler knows of a test: whether it is heavy (counts towards
-    :data:`HEAVY_AT_ONCE`), whether it is long (marked ``slow``: never sent in a chunk),
-    its place in the order (``rank``) and its module (``group``)."""
+    :data:`HEAVY_AT_ONCE`), whether it is long (marked ``slow``: never sent in a chunk) and
+    its module (``group``); its place in the order (``rank``) follows from the first two."""
 
     heavy: bool
     long: bool
-    rank: int
     group: str
 
+    @property
+    def rank(self) -> int:
+        return rank_of(self.heavy, self.long)
+
     @classmethod
-    def of(cls, item: pytest.Item, rank: int) -> Kind:
-        return cls(
-            heavy=any(item.get_closest_marker(name) for name in HEAVY),
-            long=item.get_closest_marker("slow") is not None,
-            rank=rank,
-            group=item.nodeid.split("::")[0],
-        )
+    def of(cls, item: pytest.Item) -> Kind:
+        heavy = any(item.get_closest_marker(name) for name in HEAVY)
+        return cls(heavy, item.get_closest_marker("slow") is not None, item.nodeid.split("::")[0])
 
 
-LIGHT = Kind(heavy=False, long=False, rank=0, group="")
-"""What a test the kinds file does not name counts as."""
+def rank_of(heavy: bool, long: bool) -> int:
+    """Where a test starts in the run: heavy and long ones first, then heavy ones (how many
+    run at once is capped, so they are the run's bottleneck), then long ones, which fill
+    the workers the cap leaves free, then the quick ones, which even out the end."""
+    return (0 if long else 1) if heavy else (2 if long else 3)
 
 
-def write_kinds(config: pytest.Config, items: Iterable[pytest.Item], rank: Any) -> None:
+def start_rank(item: pytest.Item) -> int:
+    """The :func:`rank_of` a collected test (the key a run's tests are sorted by)."""
+    return Kind.of(item).rank
+
+
+LIGHT = Kind(heavy=False, long=False, group="")
+"""What a test the kinds file does not name counts as: a quick one."""
+
+
+def write_kinds(config: pytest.Config, items: Iterable[pytest.Item]) -> None:
     """On a worker: write each collected test's :class:`Kind` where the controller reads it
     (every worker writes the same, each through a file of its own renamed into place)."""
     workerinput: dict[str, Any] = getattr(config, "workerinput", None) or {}
     path = workerinput.get(KINDS_INPUT)
     if not path:
         return
-    kinds = {item.nodeid: vars(Kind.of(item, rank(item))) for item in items}
+    kinds = {item.nodeid: vars(Kind.of(item)) for item in items}
     scratch = Path(f"{path}.{workerinput['workerid']}")
     scratch.write_text(json.dumps(kinds), encoding="utf-8")
     scratch.replace(path)
