@@ -221,9 +221,15 @@ class Schedule:
     (for xdist's default ``load`` distribution; another ``--dist`` keeps xdist's own)."""
 
     def __init__(self) -> None:
-        self.folder = Path(tempfile.mkdtemp(prefix="stud-schedule-"))
-        self.kinds_path = self.folder / "kinds.json"
+        self.folder: Path | None = None
+        """Made once there are workers (a run without ``-n`` makes none)."""
         self.scheduler: CappedScheduling | None = None
+
+    @property
+    def kinds_path(self) -> Path:
+        if self.folder is None:
+            self.folder = Path(tempfile.mkdtemp(prefix="stud-schedule-"))
+        return self.folder / "kinds.json"
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_configure_node(self, node: WorkerController) -> None:
@@ -244,4 +250,5 @@ class Schedule:
             cache.set(DURATIONS, self.scheduler.durations)
 
     def pytest_unconfigure(self) -> None:
-        shutil.rmtree(self.folder, ignore_errors=True)
+        if self.folder is not None:
+            shutil.rmtree(self.folder, ignore_errors=True)
