@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import psycopg
+from psycopg import pq
 from sqlalchemy import Connection, Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import ExecutionContext, make_url
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
@@ -190,6 +191,21 @@ def _plain(connection: Connection) -> Iterator[Connection]:
         yield connection
 
 
+def _unusable(raw: psycopg.Connection[Any], error: psycopg.Error) -> bool:
+    """Whether a connection whose pipeline failed can take no further statement.
+
+    A session PostgreSQL ended (a fast shutdown: ``AdminShutdown``) may still look open
+    when its FATAL was read before the close: libpq then keeps it in pipeline mode with
+    replies unread. Any operational error, or a pipeline left on, counts; an error of the
+    statements themselves (a key taken, the fence's refusal) leaves it usable."""
+    return (
+        raw.closed
+        or raw.broken
+        or isinstance(error, psycopg.OperationalError)
+        or raw.pgconn.pipeline_status != pq.PipelineStatus.OFF
+    )
+
+
 @contextlib.contextmanager
 def pipelined(connection: Connection, refusal: Refusal | None = None) -> Iterator[Connection]:
     """One write transaction on PostgreSQL sent as a psycopg pipeline: one round trip.
@@ -221,11 +237,11 @@ def pipelined(connection: Connection, refusal: Refusal | None = None) -> Iterato
                     yield connection
                     raw.execute("COMMIT", prepare=False)
                 # (the pipeline's exit read every reply, the commit's last)
-            except psycopg.Error:
-                if raw.broken or raw.closed:
-                    # The session is gone with replies unread: a ROLLBACK on it fails ("cannot
-                    # exit pipeline mode while busy"), and so would the pool's reset, which
-                    # logs that with a traceback. Invalidated, it is neither: it is dropped.
+            except psycopg.Error as error:
+                if _unusable(raw, error):
+                    # A ROLLBACK on it would fail ("cannot exit pipeline mode while busy"),
+                    # and so would the pool's reset, which logs that with a traceback.
+                    # Invalidated, it is neither: it is dropped.
                     connection.invalidate()
                 raise
             finally:
