@@ -196,12 +196,13 @@ def _unusable(raw: psycopg.Connection[Any], error: psycopg.Error) -> bool:
 
     A session PostgreSQL ended (a fast shutdown: ``AdminShutdown``) may still look open
     when its FATAL was read before the close: libpq then keeps it in pipeline mode with
-    replies unread. Any operational error, or a pipeline left on, counts; an error of the
-    statements themselves (a key taken, the fence's refusal) leaves it usable."""
+    replies unread. An error that says the database is away (:func:`unavailable`), or a
+    pipeline left on, counts; an error of the statements themselves (a key taken, the
+    fence's refusal) leaves it usable."""
     return (
         raw.closed
         or raw.broken
-        or isinstance(error, psycopg.OperationalError)
+        or unavailable(error)
         or raw.pgconn.pipeline_status != pq.PipelineStatus.OFF
     )
 
