@@ -181,3 +181,21 @@ def test_the_strong_bot_reads_a_completion_by_its_own_door() -> None:
     assert stats.fold_rate(3, door=door_class("razz", ace)) > stats.fold_rate(
         3, door=door_class("razz", king)
     )
+
+
+def test_a_player_giving_up_rivers_is_read_as_one_after_a_handful() -> None:
+    """The river facing a bet comes up a few times in a hundred hands: a player seen folding
+    six of eight river bets, and 30% of the forty bets before the river, is read folding
+    most rivers (over 60%), and the chance of a fold the bot bets on moves halfway from a
+    model's 40% to the 75% he was seen folding in eight such spots."""
+    from stud.bots.player_stats import PlayerStats
+    from stud.bots.shares import fold_chance
+
+    stats = PlayerStats()
+    for street, faced, folds in ((4, 14, 4), (5, 14, 4), (6, 12, 4), (7, 8, 6)):
+        stats.faced_at[street], stats.folds_at[street] = faced, folds
+        stats.faced_later += faced
+        stats.folds_later += folds
+    assert stats.fold_later < 0.4
+    assert stats.fold_at(7) > 0.6
+    assert fold_chance(0.4, 0.75, 8) == pytest.approx(0.575)

@@ -92,7 +92,8 @@ class Answers:
             if found is Answer.PENDING:
                 still.append(expected)
             elif found is not Answer.VOID:
-                reads.stats(expected.seat).calibration.add(
-                    expected.street, expected.back, expected.modelled, found is Answer.FOLDED
-                )
+                reads.answered(
+                    expected.seat, expected.street, expected.back, expected.modelled,
+                    found is Answer.FOLDED,
+                )  # fmt: skip
         self.waiting = still

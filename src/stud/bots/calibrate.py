@@ -15,7 +15,11 @@ posteriori, shrunk towards the shift over all streets, itself shrunk
 towards none), is added to the model for that player from then on.
 
 A player the model reads right keeps a shift near zero; one it misreads is
-moved to what he does, as fast as his answers accumulate.
+moved to what he does, as fast as his answers accumulate. His answers forget
+as his reads do (:meth:`FoldCalibration.decay`, at the reads' half-life): a
+player who changes gear is checked against what he does now. The shift over
+all streets is shrunk towards the population's (every player's answers,
+never forgotten), as a player's rates are.
 """
 
 from __future__ import annotations
@@ -27,9 +31,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-PRIOR_PRECISION = 4.0
-"""How firmly a shift is held at its prior (a log-odds standard deviation of 0.5): about
-25 answers to a wager at fold chances near a quarter weigh as much."""
+PRIOR_PRECISION = 2.0
+"""How firmly a shift is held at its prior (a log-odds standard deviation of 0.7): about
+11 answers to a wager at fold chances near a quarter weigh as much. A street seldom
+reached (the river) must be checked within a player's first hundred hands, where the
+reads' half-life leaves about 144 hands' worth of answers at most."""
 
 CLIP = 0.01
 """Model chances are taken within [CLIP, 1 - CLIP] before their log-odds."""
@@ -38,7 +44,10 @@ NEWTON_STEPS = 6
 
 KEPT = 4096
 """Answers kept per street and kind of spot, the latest: a bot that sits for days keeps its
-decisions as fast as in its first session, and follows a player who changes."""
+decisions as fast as in its first session."""
+
+FORGOTTEN = math.log(1000.0)
+"""An answer weighing under a thousandth of a new one (about ten half-lives old) is dropped."""
 
 
 def logit(p: float) -> float:
@@ -62,15 +71,21 @@ def shifted(p: float, shift: float) -> float:
     return expit(logit(p) + shift)
 
 
-def _fit(points: Sequence[tuple[float, bool]], prior: float) -> float:
-    """The shift maximizing the answers' likelihood times a normal prior about ``prior``."""
+Point = tuple[float, bool, float]
+"""One answer: the model's log-odds, whether he folded, and the decay clock when he did."""
+
+
+def _fit(points: Sequence[Point], prior: float, clock: float) -> float:
+    """The shift maximizing the answers' likelihood, each weighed by its age on ``clock``,
+    times a normal prior about ``prior``."""
     data = np.asarray(points, dtype=np.float64)
     x, folded = data[:, 0], data[:, 1]
+    weight = np.exp(data[:, 2] - clock)
     shift = prior
     for _ in range(NEWTON_STEPS):
         q = 1.0 / (1.0 + np.exp(-(x + shift)))
-        gradient = float((folded - q).sum()) - PRIOR_PRECISION * (shift - prior)
-        curvature = float((q * (1.0 - q)).sum()) + PRIOR_PRECISION
+        gradient = float((weight * (folded - q)).sum()) - PRIOR_PRECISION * (shift - prior)
+        curvature = float((weight * q * (1.0 - q)).sum()) + PRIOR_PRECISION
         step = gradient / curvature
         shift += step
         if abs(step) < 1e-4:
@@ -86,17 +101,32 @@ class FoldCalibration:
     has wagered on the street, or raised by me after wagering (``back``).
     """
 
-    points: dict[tuple[int, bool], deque[tuple[float, bool]]] = field(default_factory=dict)
-    """(street, back) -> (the model's log-odds, whether he folded), one per answer."""
+    points: dict[tuple[int, bool], deque[Point]] = field(default_factory=dict)
+    """(street, back) -> one :data:`Point` per answer, oldest first."""
+    prior: FoldCalibration | None = field(default=None, repr=False, compare=False)
+    """The population's answers: the shift over all streets is shrunk towards theirs
+    (None: towards no shift)."""
+    clock: float = 0.0
+    """How much the answers have decayed so far, in e-folds (:meth:`decay`)."""
     _shifts: dict[tuple[int, bool], float] = field(default_factory=dict, repr=False)
     _pooled: dict[bool, float] = field(default_factory=dict, repr=False)
 
     def add(self, street: int, back: bool, modelled: float, folded: bool) -> None:
         """Count one answer: the model gave him ``modelled`` to fold, and he folded or not."""
         kept = self.points.setdefault((street, back), deque(maxlen=KEPT))
-        kept.append((logit(modelled), folded))
+        kept.append((logit(modelled), folded, self.clock))
         self._shifts.clear()
         self._pooled.pop(back, None)
+
+    def decay(self, factor: float) -> None:
+        """Weigh every answer so far by ``factor`` (under 1: what he did before counts less),
+        dropping those that no longer count (:data:`FORGOTTEN`)."""
+        self.clock -= math.log(factor)
+        for kept in self.points.values():
+            while kept and self.clock - kept[0][2] > FORGOTTEN:
+                kept.popleft()
+        self._shifts.clear()
+        self._pooled.clear()
 
     def answers(self, street: int | None = None, back: bool = False) -> int:
         """How many answers were counted on ``street`` (any street: None) in this kind of spot."""
@@ -110,11 +140,17 @@ class FoldCalibration:
         found = self._shifts.get(key)
         if found is not None:
             return found
-        pooled = self._pooled.get(back)
-        if pooled is None:
-            every = [p for (s, b), v in self.points.items() if b == back for p in v]
-            pooled = self._pooled[back] = _fit(every, 0.0) if every else 0.0
+        pooled = self.pooled(back)
         own = self.points.get(key)
-        found = _fit(own, pooled) if own else pooled
+        found = _fit(own, pooled, self.clock) if own else pooled
         self._shifts[key] = found
+        return found
+
+    def pooled(self, back: bool = False) -> float:
+        """The shift over all streets in this kind of spot (each street's is shrunk towards it)."""
+        found = self._pooled.get(back)
+        if found is None:
+            base = self.prior.pooled(back) if self.prior is not None else 0.0
+            every = [p for (s, b), v in self.points.items() if b == back for p in v]
+            found = self._pooled[back] = _fit(every, base, self.clock) if every else base
         return found

@@ -24,6 +24,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 
 from stud.bots.boards import door_class, showing
+from stud.bots.calibrate import FoldCalibration
 from stud.bots.player_stats import PlayerStats, board_spot, led_before, third_spot
 from stud.bots.reads import hand_key
 from stud.game import Acted, ActionKind, HandView, StreetStarted
@@ -72,8 +73,19 @@ class PlayerReads:
         key = self.identity(seat)
         found = self.players.get(key)
         if found is None:
-            found = self.players[key] = PlayerStats(prior=self.population if self.pooled else None)
+            prior = self.population if self.pooled else None
+            found = self.players[key] = PlayerStats(
+                prior=prior,
+                calibration=FoldCalibration(prior=None if prior is None else prior.calibration),
+            )
         return found
+
+    def answered(self, seat: int, street: int, back: bool, modelled: float, folded: bool) -> None:
+        """Count the answer of the player in ``seat`` to my wager (:mod:`stud.bots.answers`): in
+        his calibration, and in the population's when his rates are shrunk towards it."""
+        self.stats(seat).calibration.add(street, back, modelled, folded)
+        if self.pooled:
+            self.population.calibration.add(street, back, modelled, folded)
 
     def update(self, view: HandView, players: Sequence[Hashable] | None = None) -> None:
         """Count the actions in ``view`` not counted yet (views of one hand only grow).

@@ -95,8 +95,10 @@ class Paths:
         return Paths(one, np.ones(1), zero, one, zero, one, one)
 
 
-FOLD_EVIDENCE = 16.0
-"""How many observed spots weigh as much as the model's fold rate (the shrinkage's prior)."""
+FOLD_EVIDENCE = 8.0
+"""How many observed spots weigh as much as the model's fold rate (the shrinkage's prior):
+few, for a spot like the river facing a bet from a better board comes up a few times in a
+hundred hands, and a player who gives up most of those must be read as one early."""
 
 
 def fold_chance(modelled: float, seen: float, evidence: float) -> float:
