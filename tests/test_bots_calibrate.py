@@ -171,3 +171,20 @@ def test_a_stranger_is_checked_as_the_population_is() -> None:
     for _ in range(400):
         stranger.add(6, False, 0.2, False)
     assert shifted(0.2, stranger.shift(6)) < 0.05
+
+
+def test_thousands_of_answers_at_a_clipped_chance_give_a_finite_shift() -> None:
+    """All folds where the model said 1%, all calls where it said 99%: the likelihood's
+    curvature vanishes there, and the fit still moves each street the right way, by a
+    finite amount, without overflow (run with warnings as errors)."""
+    import warnings
+
+    calibration = FoldCalibration()
+    for _ in range(KEPT):
+        calibration.add(5, False, 0.01, True)
+        calibration.add(6, False, 0.99, False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        up, down = calibration.shift(5), calibration.shift(6)
+    assert 4.0 < up < 20.0 and -20.0 < down < -4.0
+    assert shifted(0.01, up) > 0.5 and shifted(0.99, down) < 0.5

@@ -42,6 +42,11 @@ CLIP = 0.01
 
 NEWTON_STEPS = 6
 
+MAX_STEP = 2.0
+"""The largest move of one Newton step, in log-odds: thousands of answers at a clipped
+chance (all folds to a 1% model) make the likelihood's curvature vanish, and an undamped
+step would overshoot by hundreds and overflow."""
+
 KEPT = 4096
 """Answers kept per street and kind of spot, the latest: a bot that sits for days keeps its
 decisions as fast as in its first session."""
@@ -86,7 +91,7 @@ def _fit(points: Sequence[Point], prior: float, clock: float) -> float:
         q = 1.0 / (1.0 + np.exp(-(x + shift)))
         gradient = float((weight * (folded - q)).sum()) - PRIOR_PRECISION * (shift - prior)
         curvature = float((weight * q * (1.0 - q)).sum()) + PRIOR_PRECISION
-        step = gradient / curvature
+        step = max(-MAX_STEP, min(MAX_STEP, gradient / curvature))
         shift += step
         if abs(step) < 1e-4:
             break
