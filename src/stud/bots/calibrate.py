@@ -26,10 +26,10 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
+import numpy.typing as npt
 
 PRIOR_PRECISION = 2.0
 """How firmly a shift is held at its prior (a log-odds standard deviation of 0.7): about
@@ -79,11 +79,13 @@ def shifted(p: float, shift: float) -> float:
 Point = tuple[float, bool, float]
 """One answer: the model's log-odds, whether he folded, and the decay clock when he did."""
 
+Points = npt.NDArray[np.float64]
+"""Answers as an array, one :data:`Point` a row."""
 
-def _fit(points: Sequence[Point], prior: float, clock: float) -> float:
+
+def _fit(data: Points, prior: float, clock: float) -> float:
     """The shift maximizing the answers' likelihood, each weighed by its age on ``clock``,
     times a normal prior about ``prior``."""
-    data = np.asarray(points, dtype=np.float64)
     x, folded = data[:, 0], data[:, 1]
     weight = np.exp(data[:, 2] - clock)
     shift = prior
@@ -115,11 +117,16 @@ class FoldCalibration:
     """How much the answers have decayed so far, in e-folds (:meth:`decay`)."""
     _shifts: dict[tuple[int, bool], float] = field(default_factory=dict, repr=False)
     _pooled: dict[bool, float] = field(default_factory=dict, repr=False)
+    _arrays: dict[tuple[int, bool], Points] = field(default_factory=dict, repr=False)
+    """Each street's answers as an array, made again only when they change: the fit runs
+    at every hand (the answers decay), and making an array of thousands of them is most
+    of its cost."""
 
     def add(self, street: int, back: bool, modelled: float, folded: bool) -> None:
         """Count one answer: the model gave him ``modelled`` to fold, and he folded or not."""
         kept = self.points.setdefault((street, back), deque(maxlen=KEPT))
         kept.append((logit(modelled), folded, self.clock))
+        self._arrays.pop((street, back), None)
         self._shifts.clear()
         self._pooled.pop(back, None)
 
@@ -127,9 +134,10 @@ class FoldCalibration:
         """Weigh every answer so far by ``factor`` (under 1: what he did before counts less),
         dropping those that no longer count (:data:`FORGOTTEN`)."""
         self.clock -= math.log(factor)
-        for kept in self.points.values():
+        for key, kept in self.points.items():
             while kept and self.clock - kept[0][2] > FORGOTTEN:
                 kept.popleft()
+                self._arrays.pop(key, None)
         self._shifts.clear()
         self._pooled.clear()
 
@@ -146,8 +154,7 @@ class FoldCalibration:
         if found is not None:
             return found
         pooled = self.pooled(back)
-        own = self.points.get(key)
-        found = _fit(own, pooled, self.clock) if own else pooled
+        found = _fit(self._array(key), pooled, self.clock) if self.points.get(key) else pooled
         self._shifts[key] = found
         return found
 
@@ -156,6 +163,17 @@ class FoldCalibration:
         found = self._pooled.get(back)
         if found is None:
             base = self.prior.pooled(back) if self.prior is not None else 0.0
-            every = [p for (s, b), v in self.points.items() if b == back for p in v]
-            found = self._pooled[back] = _fit(every, base, self.clock) if every else base
+            every = [
+                self._array(key) for key, kept in self.points.items() if key[1] == back and kept
+            ]
+            found = self._pooled[back] = (
+                _fit(np.concatenate(every), base, self.clock) if every else base
+            )
+        return found
+
+    def _array(self, key: tuple[int, bool]) -> Points:
+        """The answers of ``key`` (street, back) as an array, oldest first."""
+        found = self._arrays.get(key)
+        if found is None:
+            found = self._arrays[key] = np.asarray(self.points[key], dtype=np.float64)
         return found
