@@ -9,6 +9,7 @@ over all streets, moves the model to what that player does
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 
 import pytest
@@ -177,8 +178,6 @@ def test_thousands_of_answers_at_a_clipped_chance_give_a_finite_shift() -> None:
     """All folds where the model said 1%, all calls where it said 99%: the likelihood's
     curvature vanishes there, and the fit still moves each street the right way, by a
     finite amount, without overflow (run with warnings as errors)."""
-    import warnings
-
     calibration = FoldCalibration()
     for _ in range(KEPT):
         calibration.add(5, False, 0.01, True)

@@ -14,9 +14,10 @@ import pytest
 
 from stud.bots import Bot, StrongBot, play_hand
 from stud.bots.boards import door_class
-from stud.bots.player_stats import third_spot
+from stud.bots.player_stats import PlayerStats, third_spot
 from stud.bots.players import PlayerReads
 from stud.bots.seen import read_view
+from stud.bots.shares import fold_chance
 from stud.cards import Deck, parse_cards
 from stud.game import Action, ActionKind, Hand, HandView
 from test_bots_fold_equity import _config
@@ -188,9 +189,6 @@ def test_a_player_giving_up_rivers_is_read_as_one_after_a_handful() -> None:
     six of eight river bets, and 30% of the forty bets before the river, is read folding
     most rivers (over 60%), and the chance of a fold the bot bets on moves halfway from a
     model's 40% to the 75% he was seen folding in eight such spots."""
-    from stud.bots.player_stats import PlayerStats
-    from stud.bots.shares import fold_chance
-
     stats = PlayerStats()
     for street, faced, folds in ((4, 14, 4), (5, 14, 4), (6, 12, 4), (7, 8, 6)):
         stats.faced_at[street], stats.folds_at[street] = faced, folds
