@@ -13,13 +13,14 @@ from collections.abc import Hashable, Sequence
 
 import pytest
 
+from stud.bots import Bot, play_hand
 from stud.bots.gear_change import THRESHOLD, changed_gear, restart, statistic
 from stud.bots.gears import GearBot
 from stud.bots.player_stats import PlayerStats
 from stud.bots.players import PlayerReads
-from stud.game import HandView
+from stud.cards import Deck
+from stud.game import Hand, HandView, TableConfig, variant
 from test_bots_reads import Folder
-from test_bots_reads_decay import play_heads_up
 
 
 def _stats(steals: float, chances: float, folds: float = 0.0, faced: float = 0.0) -> PlayerStats:
@@ -72,13 +73,23 @@ class Reader(Folder):
         self.unwatched.update(view, players)
 
 
-def test_a_loose_player_turned_nit_is_read_tighter_than_by_the_half_life_alone() -> None:
+def _play(game: str, opponent: GearBot, reader: Reader, deals: range) -> None:
+    config = TableConfig(
+        game=variant(game), ante=2, bring_in=5, small_bet=20, big_bet=40, stacks=(4000, 4000)
+    )
+    for n in deals:
+        seats: list[Bot] = [opponent, reader] if n % 2 == 0 else [reader, opponent]
+        names = ["them", "reader"] if n % 2 == 0 else ["reader", "them"]
+        play_hand(Hand(config, deck=Deck(seed=n)), seats, names)
+
+
+def test_a_loose_player_turned_nit_is_read_as_a_nit_within_a_hundred_hands() -> None:
     shifter = GearBot(seed=3, stretches=(400, 400), loose_first=True, styles=(["loose"], ["nit"]))
     reader = Reader()
-    play_heads_up(shifter, reader, range(400))
-    watched, unwatched = (r.players["shifter"] for r in (reader.watched, reader.unwatched))
+    _play("razz", shifter, reader, range(400))
+    watched, unwatched = (r.players["them"] for r in (reader.watched, reader.unwatched))
     assert watched.steal_rate > 0.8 and reader.watched.gear_changes == 0
-    play_heads_up(shifter, reader, range(400, 500))
+    _play("razz", shifter, reader, range(400, 500))
     assert not shifter.loose  # a tight stretch since hand 401
     assert reader.watched.gear_changes == 1
     # The watched read restarted on the nit (its rates still shrunk towards the population,
@@ -92,5 +103,5 @@ def test_a_loose_player_turned_nit_is_read_tighter_than_by_the_half_life_alone()
 def test_a_player_who_keeps_his_gear_is_never_restarted(game: str, style: str) -> None:
     steady = GearBot(seed=7, styles=([style], [style]))
     reader = Reader()
-    play_heads_up(steady, reader, range(1500), game)
+    _play(game, steady, reader, range(1500))
     assert reader.watched.gear_changes == 0

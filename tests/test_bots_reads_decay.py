@@ -46,11 +46,9 @@ class Reader(Folder):
         self.pooled.update(view, players)
 
 
-def play_heads_up(shifter: Bot, reader: Bot, deals: range, game: str = "razz") -> None:
-    """Deals ``deals`` (each deck seeded by its number) to "shifter" and "reader", seats
-    alternating."""
+def _play(shifter: GearBot, reader: Reader, deals: range) -> None:
     config = TableConfig(
-        game=variant(game), ante=2, bring_in=5, small_bet=20, big_bet=40, stacks=(4000, 4000)
+        game=variant("razz"), ante=2, bring_in=5, small_bet=20, big_bet=40, stacks=(4000, 4000)
     )
     for n in deals:
         seats: list[Bot] = [shifter, reader] if n % 2 == 0 else [reader, shifter]
@@ -61,10 +59,10 @@ def play_heads_up(shifter: Bot, reader: Bot, deals: range, game: str = "razz") -
 def test_a_read_with_a_half_life_moves_to_a_new_style_within_a_few_hundred_hands() -> None:
     shifter = GearBot(seed=2, stretches=(400, 400), loose_first=True, styles=(["loose"], ["nit"]))
     reader = Reader(PlayerReads(half_life=100))
-    play_heads_up(shifter, reader, range(400))
+    _play(shifter, reader, range(400))
     recent, pooled = (r.players["shifter"] for r in (reader.recent, reader.pooled))
     assert shifter.loose and recent.steal_rate > 0.8 and pooled.steal_rate > 0.8
-    play_heads_up(shifter, reader, range(400, 650))
+    _play(shifter, reader, range(400, 650))
     assert not shifter.loose  # a tight stretch since hand 401
     assert recent.steal_rate < 0.35  # the read follows him ...
     assert pooled.steal_rate > 0.5  # ... where one that never forgets is still a stealer's
@@ -74,10 +72,10 @@ def test_the_strong_bots_reads_follow_a_nit_turned_stealer_within_a_few_hundred_
     """The bot's own reads, as it makes them (its half-life, shrunk to the population)."""
     shifter = GearBot(seed=5, stretches=(500, 500), loose_first=False, styles=(["loose"], ["nit"]))
     reader = Reader(StrongBot(seed=1).reads)
-    play_heads_up(shifter, reader, range(500))
+    _play(shifter, reader, range(500))
     recent, pooled = (r.players["shifter"] for r in (reader.recent, reader.pooled))
     assert not shifter.loose and recent.steal_rate < 0.25
-    play_heads_up(shifter, reader, range(500, 800))
+    _play(shifter, reader, range(500, 800))
     assert shifter.loose  # a loose stretch since hand 501
     assert recent.steal_rate > 0.75  # the read follows him ...
     assert pooled.steal_rate < 0.6  # ... where one that never forgets is half a nit still
