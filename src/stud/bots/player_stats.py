@@ -202,13 +202,6 @@ class PlayerStats:
                 if count:
                     counts[i] += count
 
-    def copy_counts(self, other: PlayerStats) -> None:
-        """Make these counts ``other``'s (not the hands, calibration or prior)."""
-        for name in _COUNTS:
-            setattr(self, name, getattr(other, name))
-        for name in _SPOT_COUNTS:
-            getattr(self, name)[:] = getattr(other, name)
-
     def _base(self, sound: float, rate: str) -> float:
         """The prior of a rate: the population's property ``rate``, or ``sound`` without one."""
         return sound if self.prior is None else float(getattr(self.prior, rate))

@@ -15,9 +15,7 @@ him when he changes gear), and the population's, every player's counts pooled
 and never forgotten, which each player's rates are shrunk towards
 (:attr:`stud.bots.player_stats.PlayerStats.prior`): a stranger is read as the
 players met so far, and a spot a player was seldom seen in lately as the
-population plays it. With a half-life, each player is also counted in a short
-memory (:mod:`stud.bots.gear_change`): when his recent hands say he has changed
-gear, his read restarts from them.
+population plays it.
 """
 
 from __future__ import annotations
@@ -27,7 +25,6 @@ from dataclasses import dataclass, field
 
 from stud.bots.boards import door_class, showing
 from stud.bots.calibrate import FoldCalibration
-from stud.bots.gear_change import RECENT_HALF_LIFE, changed_gear, restart
 from stud.bots.player_stats import PlayerStats, board_spot, led_before, third_spot
 from stud.bots.reads import hand_key
 from stud.game import Acted, ActionKind, HandView, StreetStarted
@@ -61,14 +58,6 @@ class PlayerReads:
     population: PlayerStats = field(default_factory=PlayerStats)
     """Every player's counts added up, never forgotten (its own rates shrink towards a sound
     player's)."""
-    watch: bool = True
-    """With a ``half_life``: whether each player's recent hands are tested against his older
-    ones at each hand (:mod:`stud.bots.gear_change`), his read restarting from the recent
-    ones when he has changed gear."""
-    recent: dict[Hashable, PlayerStats] = field(default_factory=dict)
-    """Each player's counts over his last few dozen hands (the watch's short memory)."""
-    gear_changes: int = 0
-    """How many changes of gear the watch has called."""
     _hand: tuple[int | None, ...] = field(default=(), repr=False)
     _done: int = field(default=0, repr=False)
     _seated: tuple[Hashable, ...] = field(default=(), repr=False)
@@ -118,8 +107,6 @@ class PlayerReads:
                     stats.hands += 1
                     if keep < 1.0:
                         stats.decay(keep)
-                        if self._watching:
-                            self._watch(seat, stats)
         elif players is not None and not self._seated:
             self._seated = tuple(players)
         events = view.events
@@ -212,30 +199,8 @@ class PlayerReads:
                 level = max(level, event.to)
         for seat, more in counted.items():
             self.stats(seat).add(more)
-            if self._watching:
-                self._recent(seat).add(more)
             if self.pooled:
                 self.population.add(more)
-
-    @property
-    def _watching(self) -> bool:
-        return self.watch and bool(self.half_life)
-
-    def _recent(self, seat: int) -> PlayerStats:
-        key = self.identity(seat)
-        found = self.recent.get(key)
-        if found is None:
-            found = self.recent[key] = PlayerStats()
-        return found
-
-    def _watch(self, seat: int, stats: PlayerStats) -> None:
-        """A new hand for the player in ``seat``: his short memory forgets, and his read
-        restarts from it if he has changed gear (:mod:`stud.bots.gear_change`)."""
-        recent = self._recent(seat)
-        recent.decay(0.5 ** (1.0 / RECENT_HALF_LIFE))
-        if changed_gear(stats, recent):
-            restart(stats, recent)
-            self.gear_changes += 1
 
     @staticmethod
     def _looks_better(view: HandView, bettor: int, seat: int, street: int) -> bool:

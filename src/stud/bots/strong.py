@@ -98,7 +98,6 @@ class StrongBot:
         paths: int = 8,
         half_life: float | None = HALF_LIFE,
         pooled: bool = True,
-        watch: bool = True,
     ) -> None:
         self._rng = random.Random(seed)
         self._np = np.random.default_rng(self._rng.getrandbits(64))
@@ -109,11 +108,10 @@ class StrongBot:
         self._estimators: dict[str, Estimator] = {}
         self._small, self._big = 0, 0
         """The hand's small and big bet, set at each decision."""
-        self.reads = PlayerReads(half_life=half_life, pooled=pooled, watch=watch)
+        self.reads = PlayerReads(half_life=half_life, pooled=pooled)
         """What this bot has learnt of each opponent so far (every action it saw, recent
-        hands weighing more, :attr:`PlayerReads.half_life`; None: never forgets; restarted
-        from his last few dozen hands when he changes gear, ``watch``), shrunk towards what
-        it saw of every player (``pooled``) or a sound player's play."""
+        hands weighing more, :attr:`PlayerReads.half_life`; None: never forgets), shrunk
+        towards what it saw of every player (``pooled``) or a sound player's play."""
         self.answers = Answers()
         """The model's fold chances for the opponents facing my last wager, until they answer."""
         self.last_choices: tuple[Choice, ...] = ()
